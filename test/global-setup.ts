@@ -1,0 +1,2 @@
+// Placeholder until the HTTP harness lands.
+export default function setup() {}
