@@ -1,0 +1,54 @@
+// The public error vocabulary: each code has exactly one HTTP status (DECISIONS.md). Codes are part of the API.
+// Domain code throws AppError; the route wrapper turns it into { code, message, correlationId }.
+
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  MFA_REQUIRED: 401,
+  SIGNATURE_INVALID: 401,
+  STEP_UP_REQUIRED: 401,
+  FORBIDDEN: 403,
+  SCOPE_MISSING: 403,
+  OUT_OF_SCOPE: 403,
+  NOT_FOUND: 404,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  NOT_EXECUTABLE: 409,
+  UNPROCESSABLE: 422,
+  ACCOUNT_LOCKED: 423,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  NOT_CONFIGURED: 501,
+  TRANSPORT_FAILED: 502,
+  DEPENDENCY_UNAVAILABLE: 503,
+  IN_PROGRESS: 202,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorIssue = { path: string; message: string };
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: {
+      cause?: unknown;
+      /** Field-level problems, sent with VALIDATION_FAILED. */
+      issues?: ErrorIssue[];
+      /** Seconds, sent as Retry-After (423, 429, 202). */
+      retryAfterSeconds?: number;
+      /** Extra response headers (e.g. WWW-Authenticate on STEP_UP_REQUIRED). */
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,2 +1,0 @@
-// Placeholder until the HTTP harness lands.
-export default function setup() {}
