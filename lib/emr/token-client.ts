@@ -1,0 +1,192 @@
+// The EMR token endpoint adapter: the authorization-code exchange (SMART App Launch v2, public client with PKCE)
+// and the SMART Backend Services client_credentials grant with a private_key_jwt assertion. Does not store or
+// refresh tokens, and does not decide which connection a token belongs to.
+//
+// Errors (AppError):
+// - TRANSPORT_FAILED: network error, timeout, redirect, 5xx or other unexpected status, unreadable or invalid body,
+//   and OAuth errors our caller cannot act on (invalid_request, invalid_scope, unsupported_grant_type...).
+// - UNPROCESSABLE: `invalid_grant` (the code or refresh token is no longer good: the connection needs authorizing
+//   again) and `invalid_client` / `unauthorized_client` (the EMR refuses this client or its assertion: the
+//   registration or key needs fixing). `cause` is `{ httpStatus, oauthError }` so callers can tell them apart.
+// Messages never contain codes, verifiers, assertions or tokens, nor the EMR's free-text error_description.
+import { SignJWT } from 'jose';
+import { z } from 'zod';
+import { systemClock, type Clock } from '@/lib/clock';
+import { AppError } from '@/lib/http/errors';
+import { importSigningKey } from './jwks';
+import { parseSecureUrl } from './smart-configuration';
+
+export type EmrTokens = {
+  accessToken: string;
+  refreshToken?: string;
+  /** Seconds from issue, as the EMR sent it. */
+  expiresIn?: number;
+  scope?: string;
+  /** SMART launch context: the patient id in scope (launch/patient). */
+  patient?: string;
+};
+
+type HttpOptions = { fetch?: typeof fetch; timeoutMs?: number };
+
+export type AuthorizationCodeExchange = HttpOptions & {
+  tokenUrl: string;
+  clientId: string;
+  code: string;
+  redirectUri: string;
+  codeVerifier: string;
+};
+
+export type BackendServicesTokenRequest = HttpOptions & {
+  tokenUrl: string;
+  clientId: string;
+  privateKeyPem: string;
+  keyId: string;
+  scope: string;
+  clock?: Clock;
+  /** Source of the assertion's unique `jti`; defaults to a random UUID. */
+  newJti?: () => string;
+};
+
+export type OAuthErrorCause = { httpStatus: number; oauthError?: string };
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+// SMART Backend Services: the assertion's exp SHALL be no more than five minutes in the future.
+const ASSERTION_LIFETIME_SECONDS = 300;
+const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Exchanges an authorization code (RFC 6749 section 4.1.3 plus RFC 7636 code_verifier). Throws AppError. */
+export async function exchangeAuthorizationCode(input: AuthorizationCodeExchange): Promise<EmrTokens> {
+  return postTokenRequest(
+    input.tokenUrl,
+    {
+      grant_type: 'authorization_code',
+      code: input.code,
+      redirect_uri: input.redirectUri,
+      code_verifier: input.codeVerifier,
+      // SMART public client: identifies itself by client_id in the body (RFC 6749 section 4.1.3).
+      client_id: input.clientId,
+    },
+    input,
+  );
+}
+
+/**
+ * SMART Backend Services token request: client_credentials authenticated by a signed JWT (RFC 7523).
+ * Throws Error for an unusable key (before any network call) and AppError for the EMR's answer.
+ */
+export async function requestBackendServicesToken(input: BackendServicesTokenRequest): Promise<EmrTokens> {
+  requireSecureTokenUrl(input.tokenUrl);
+  const clientAssertion = await signClientAssertion(input);
+  return postTokenRequest(
+    input.tokenUrl,
+    {
+      grant_type: 'client_credentials',
+      scope: input.scope,
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
+      client_assertion: clientAssertion,
+    },
+    input,
+  );
+}
+
+async function signClientAssertion(input: BackendServicesTokenRequest): Promise<string> {
+  const { key, alg } = await importSigningKey(input.privateKeyPem);
+  const nowSeconds = Math.floor((input.clock ?? systemClock)().getTime() / 1000);
+  // SMART Backend Services, "Authenticating to the Token endpoint": iss = sub = client_id, aud = the token URL,
+  // a jti never reused, exp at most 5 minutes ahead; the header names the key (kid) so the EMR can pick it from
+  // our JWKS, and typ JWT.
+  return new SignJWT({})
+    .setProtectedHeader({ alg, kid: input.keyId, typ: 'JWT' })
+    .setIssuer(input.clientId)
+    .setSubject(input.clientId)
+    .setAudience(input.tokenUrl)
+    .setJti((input.newJti ?? (() => crypto.randomUUID()))())
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + ASSERTION_LIFETIME_SECONDS)
+    .sign(key);
+}
+
+function requireSecureTokenUrl(tokenUrl: string): void {
+  // The token endpoint receives codes, verifiers and assertions: never over cleartext (OAuth 2.0 Security BCP).
+  if (!parseSecureUrl(tokenUrl)) throw new Error('The EMR token URL must be an absolute https URL');
+}
+
+// RFC 6749 section 5.1. Some EMRs send expires_in as a numeric string; both are accepted.
+const TokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string().refine((value) => value.toLowerCase() === 'bearer', 'token_type must be Bearer'),
+  expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+  refresh_token: z.string().min(1).optional(),
+  scope: z.string().optional(),
+  patient: z.string().min(1).optional(),
+});
+
+// RFC 6749 section 5.2. Only the code is kept: error_description is free text from the EMR.
+const OAuthErrorResponse = z.object({ error: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) });
+
+async function postTokenRequest(tokenUrl: string, form: Record<string, string>, opts: HttpOptions): Promise<EmrTokens> {
+  requireSecureTokenUrl(tokenUrl);
+  const doFetch = opts.fetch ?? fetch;
+  let response: Response;
+  let text: string;
+  try {
+    response = await doFetch(tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(form).toString(),
+      // A redirect would resend the code or assertion to wherever the EMR points: refuse it.
+      redirect: 'error',
+      cache: 'no-store',
+      signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new AppError('TRANSPORT_FAILED', 'The EMR token endpoint could not be reached', { cause: error });
+  }
+
+  const body = parseJsonOrUndefined(text);
+  if (!response.ok) throw tokenError(response.status, body);
+
+  const parsed = TokenResponse.safeParse(body);
+  if (!parsed.success) {
+    // Only paths and issue codes go into the cause: the body holds a token.
+    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code }));
+    throw new AppError('TRANSPORT_FAILED', 'The EMR token endpoint returned an invalid token response', {
+      cause: { httpStatus: response.status, issues },
+    });
+  }
+  const tokens = parsed.data;
+  return {
+    accessToken: tokens.access_token,
+    ...(tokens.refresh_token !== undefined && { refreshToken: tokens.refresh_token }),
+    ...(tokens.expires_in !== undefined && { expiresIn: tokens.expires_in }),
+    ...(tokens.scope !== undefined && { scope: tokens.scope }),
+    ...(tokens.patient !== undefined && { patient: tokens.patient }),
+  };
+}
+
+function tokenError(httpStatus: number, body: unknown): AppError {
+  const oauthError = OAuthErrorResponse.safeParse(body).data?.error;
+  const cause: OAuthErrorCause = { httpStatus, ...(oauthError !== undefined && { oauthError }) };
+  // OAuth errors come with 400 (401 for invalid_client, RFC 6749 section 5.2); anything else is a broken exchange.
+  if ((httpStatus === 400 || httpStatus === 401) && oauthError === 'invalid_grant') {
+    return new AppError('UNPROCESSABLE', 'The EMR refused the authorization; the connection needs authorizing again', {
+      cause,
+    });
+  }
+  if ((httpStatus === 400 || httpStatus === 401) && (oauthError === 'invalid_client' || oauthError === 'unauthorized_client')) {
+    return new AppError('UNPROCESSABLE', "The EMR refused this client's credentials; check the connection's registration", {
+      cause,
+    });
+  }
+  const detail = oauthError ? ` (${oauthError})` : '';
+  return new AppError('TRANSPORT_FAILED', `The EMR token endpoint answered HTTP ${httpStatus}${detail}`, { cause });
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
