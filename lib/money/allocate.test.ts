@@ -54,7 +54,7 @@ describe('allocateLargestRemainder', () => {
     );
   });
 
-  it('gives the same answer whatever order equal weights come in', () => {
+  it('hands the extra cents of an even split to the earliest parts', () => {
     fc.assert(
       fc.property(totals, fc.integer({ min: 1, max: 12 }), (total, count) => {
         const parts = allocateLargestRemainder(total, Array.from({ length: count }, () => 1n));
