@@ -1,0 +1,144 @@
+// Reads a 005010X279A1 271 into its loops (2000A..2000D, 2100A..2100D, 2110, 2115, 2120). It does not decide
+// what the benefits mean: read-eligibility.ts applies ELIGIBILITY.md to this structure.
+import { readInterchange, type Delimiters, type Segment } from './read-interchange';
+import { X12ReadError } from './x12-read-error';
+
+export type HierarchicalLevel = 'A' | 'B' | 'C' | 'D';
+
+/** 2115C/D: III (eligibility or benefit additional information). */
+export type Loop2115 = { iii: Segment };
+/** 2120C/D: an entity (NM1 with its N3/N4/PER/PRV) between LS and LE. */
+export type Loop2120 = { segments: Segment[] };
+
+/** 2110C/D: one EB with the segments the TR3 nests under it. */
+export type Loop2110 = {
+  eb: Segment;
+  hsd: Segment[];
+  ref: Segment[];
+  dtp: Segment[];
+  aaa: Segment[];
+  msg: Segment[];
+  loop2115: Loop2115[];
+  loop2120: Loop2120[];
+  /** EB03 split on the repetition separator. */
+  serviceTypeCodes: string[];
+};
+
+/** 2000X with its 2100X (NM1 and the segments that follow it) and, for C/D, its 2110 benefits. */
+export type Loop2000 = {
+  level: HierarchicalLevel;
+  hl: Segment;
+  id: string;
+  parentId: string;
+  /** Segments of 2000X itself (AAA in 2000A, TRN in 2000C/D). */
+  segments: Segment[];
+  nm1: Segment | null;
+  /** Segments of 2100X after its NM1 (REF, N3, N4, AAA, PRV, DMG, INS, HI, DTP, MPI, PER). */
+  loop2100: Segment[];
+  benefits: Loop2110[];
+};
+
+export type Response271 = { delimiters: Delimiters; controlNumber: string; loops: Loop2000[] };
+
+const LEVEL_CODES: Record<string, HierarchicalLevel> = { '20': 'A', '21': 'B', '22': 'C', '23': 'D' };
+
+/** Throws X12ReadError: 'ta1' or '999' for an acknowledgment in place of a 271, 'unreadable' otherwise. */
+export function read271(text: string): Response271 {
+  const interchange = readInterchange(text);
+  const ta1 = interchange.ta1[0];
+  if (ta1) {
+    const note = ta1.elements[5] ? ` (TA105 note code ${ta1.elements[5]})` : '';
+    throw new X12ReadError('ta1', `interchange rejected with a TA1 instead of a 271${note}`);
+  }
+  for (const group of interchange.groups) {
+    for (const transaction of group.transactions) {
+      if (transaction.id === '271') {
+        return { delimiters: interchange.delimiters, controlNumber: transaction.controlNumber, loops: readLoops(transaction.segments, interchange.delimiters) };
+      }
+    }
+  }
+  const ack = interchange.groups.flatMap((g) => g.transactions).find((t) => t.id === '999');
+  if (ack) {
+    const ak9 = ack.segments.find((s) => s.id === 'AK9');
+    throw new X12ReadError('999', `999 acknowledgment${ak9 ? ` (AK9 ${ak9.elements[1] ?? ''})` : ''} instead of a 271`);
+  }
+  throw new X12ReadError('unreadable', 'no ST*271 transaction set in the interchange');
+}
+
+function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop2000[] {
+  const loops: Loop2000[] = [];
+  let current: Loop2000 | null = null;
+  let benefit: Loop2110 | null = null;
+  let entity: Loop2120 | null = null;
+  let inLs = false;
+
+  // Segments 0 (ST) and 1 (BHT) are the header; the last is SE.
+  for (let i = 1; i < segments.length - 1; i++) {
+    const seg = segments[i]!;
+    if (seg.id === 'BHT' && i === 1) continue;
+    if (seg.id === 'HL') {
+      const level = LEVEL_CODES[seg.elements[3] ?? ''];
+      if (!level) throw new X12ReadError('unreadable', `HL03 ${seg.elements[3] ?? ''} is not a 271 hierarchical level`);
+      current = { level, hl: seg, id: seg.elements[1] ?? '', parentId: seg.elements[2] ?? '', segments: [], nm1: null, loop2100: [], benefits: [] };
+      loops.push(current);
+      benefit = null;
+      entity = null;
+      inLs = false;
+      continue;
+    }
+    if (!current) throw new X12ReadError('unreadable', `segment ${seg.id} before the first HL`);
+    if (benefit) {
+      // 2120 sits between LS and LE (TR3 2110C LS/LE); everything inside belongs to one entity per NM1.
+      if (inLs) {
+        if (seg.id === 'LE') {
+          inLs = false;
+          entity = null;
+        } else if (seg.id === 'NM1' || !entity) {
+          entity = { segments: [seg] };
+          benefit.loop2120.push(entity);
+        } else {
+          entity.segments.push(seg);
+        }
+        continue;
+      }
+      switch (seg.id) {
+        case 'EB':
+          benefit = newBenefit(seg, delimiters);
+          current.benefits.push(benefit);
+          continue;
+        case 'HSD': benefit.hsd.push(seg); continue;
+        case 'REF': benefit.ref.push(seg); continue;
+        case 'DTP': benefit.dtp.push(seg); continue;
+        case 'AAA': benefit.aaa.push(seg); continue;
+        case 'MSG': benefit.msg.push(seg); continue;
+        case 'III': benefit.loop2115.push({ iii: seg }); continue;
+        case 'LS': inLs = true; continue;
+        default:
+          throw new X12ReadError('unreadable', `segment ${seg.id} is not allowed in loop 2110${current.level}`);
+      }
+    }
+    if (seg.id === 'EB') {
+      if (current.level !== 'C' && current.level !== 'D') {
+        throw new X12ReadError('unreadable', `EB outside a subscriber or dependent loop`);
+      }
+      benefit = newBenefit(seg, delimiters);
+      current.benefits.push(benefit);
+      continue;
+    }
+    if (seg.id === 'NM1' && !current.nm1) {
+      current.nm1 = seg;
+      continue;
+    }
+    if (current.nm1) current.loop2100.push(seg);
+    else current.segments.push(seg);
+  }
+  return loops;
+}
+
+function newBenefit(eb: Segment, delimiters: Delimiters): Loop2110 {
+  const eb03 = eb.elements[3] ?? '';
+  return {
+    eb, hsd: [], ref: [], dtp: [], aaa: [], msg: [], loop2115: [], loop2120: [],
+    serviceTypeCodes: eb03 === '' ? [] : eb03.split(delimiters.repetition),
+  };
+}

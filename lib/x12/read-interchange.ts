@@ -1,0 +1,151 @@
+// Reads any X12 interchange into segments, taking the delimiters from the ISA and checking the envelope
+// (ISA/IEA, GS/GE, ST/SE counts and control numbers). It knows nothing about what a 270 or 271 means.
+import { X12ReadError } from './x12-read-error';
+
+export type Delimiters = { element: string; repetition: string; component: string; segment: string };
+
+/** One segment: `elements[0]` is the segment id, so `elements[1]` is EB01 on an EB. `raw` is verbatim. */
+export type Segment = { readonly id: string; readonly elements: readonly string[]; readonly raw: string };
+
+export type TransactionSet = { id: string; controlNumber: string; segments: Segment[] };
+export type FunctionalGroup = { functionalId: string; controlNumber: string; transactions: TransactionSet[] };
+export type Interchange = {
+  delimiters: Delimiters;
+  isa: Segment;
+  controlNumber: string;
+  /** TA1 segments sit between ISA and the first GS (X12.5 interchange acknowledgment). */
+  ta1: Segment[];
+  groups: FunctionalGroup[];
+};
+
+const ISA_LENGTH = 106;
+// Offsets of the 16 element separators inside the fixed-width ISA (X12.5): ISA01 starts at 4, etc.
+const ISA_SEPARATOR_OFFSETS = [3, 6, 17, 20, 31, 34, 50, 53, 69, 76, 81, 83, 89, 99, 101, 103];
+
+const fail = (reason: string): never => {
+  throw new X12ReadError('unreadable', reason);
+};
+
+function isSegmentId(id: string): boolean {
+  if (id.length < 2 || id.length > 3) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    const isUpper = c >= 65 && c <= 90;
+    const isDigit = c >= 48 && c <= 57;
+    if (!isUpper && !isDigit) return false;
+  }
+  return true;
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13;
+}
+
+/** Throws X12ReadError('unreadable') when the text is not a well-formed interchange. */
+export function readInterchange(text: string): Interchange {
+  let start = 0;
+  // A UTF-8 BOM or leading blank lines are transport noise, not content.
+  while (start < text.length && (text.charCodeAt(start) <= 32 || text.charCodeAt(start) === 0xfeff)) start++;
+  if (!text.startsWith('ISA', start)) fail('not X12: the text does not start with an ISA segment');
+  if (text.length - start < ISA_LENGTH) fail('ISA segment is shorter than 106 characters');
+
+  const element = text[start + 3]!;
+  for (const offset of ISA_SEPARATOR_OFFSETS) {
+    if (text[start + offset] !== element) fail('ISA segment is not 106 characters with fixed-width elements');
+  }
+  const repetition = text[start + 82]!;
+  const component = text[start + 104]!;
+  const segment = text[start + 105]!;
+  const delimiters: Delimiters = { element, repetition, component, segment };
+  const distinct = new Set([element, component, segment]);
+  if (distinct.size !== 3 || /[A-Za-z0-9 ]/.test(element + component + segment)) {
+    fail('ISA delimiters are not distinct non-alphanumeric characters');
+  }
+
+  const segments: Segment[] = [];
+  let pos = start;
+  const end = text.length;
+  while (pos < end) {
+    // Line breaks after a terminator are allowed (and are the terminator's companions, not data).
+    while (pos < end && isLineBreak(text.charCodeAt(pos))) pos++;
+    if (pos >= end) break;
+    const stop = text.indexOf(segment, pos);
+    if (stop === -1) {
+      fail(`truncated segment at the end of the interchange (${text.slice(pos, pos + 3).trim() || 'blank'} has no terminator)`);
+    }
+    let rawEnd = stop;
+    while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
+    const raw = text.slice(pos, rawEnd);
+    const elements = raw.split(element);
+    const id = elements[0]!;
+    if (!isSegmentId(id)) fail(`not X12: segment ${segments.length + 1} has no valid segment id`);
+    segments.push({ id, elements, raw });
+    pos = stop + 1;
+  }
+
+  return assembleEnvelope(segments, delimiters);
+}
+
+function assembleEnvelope(segments: Segment[], delimiters: Delimiters): Interchange {
+  const isa = segments[0]!;
+  if (isa.elements.length !== 17) fail('ISA segment does not have 16 elements');
+  const controlNumber = isa.elements[13]!;
+  const ta1: Segment[] = [];
+  const groups: FunctionalGroup[] = [];
+  let group: FunctionalGroup | null = null;
+  let transaction: TransactionSet | null = null;
+  let iea: Segment | null = null;
+
+  for (let i = 1; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (iea) fail(`segment ${seg.id} after IEA`);
+    if (transaction) {
+      transaction.segments.push(seg);
+      if (seg.id === 'SE') {
+        const count = Number(seg.elements[1]);
+        if (count !== transaction.segments.length) {
+          fail(`SE01 says ${seg.elements[1] ?? ''} segments, transaction set ${transaction.controlNumber} has ${transaction.segments.length}`);
+        }
+        if (seg.elements[2] !== transaction.controlNumber) fail('SE02 does not match ST02');
+        transaction = null;
+      } else if (seg.id === 'ST' || seg.id === 'GE' || seg.id === 'IEA' || seg.id === 'GS') {
+        fail(`missing SE before ${seg.id}`);
+      }
+      continue;
+    }
+    switch (seg.id) {
+      case 'TA1':
+        if (group) fail('TA1 inside a functional group');
+        ta1.push(seg);
+        break;
+      case 'GS':
+        if (group) fail('missing GE before GS');
+        group = { functionalId: seg.elements[1] ?? '', controlNumber: seg.elements[6] ?? '', transactions: [] };
+        groups.push(group);
+        break;
+      case 'ST':
+        if (!group) fail('ST outside a functional group');
+        transaction = { id: seg.elements[1] ?? '', controlNumber: seg.elements[2] ?? '', segments: [seg] };
+        group!.transactions.push(transaction);
+        break;
+      case 'GE':
+        if (!group) fail('GE without GS');
+        if (Number(seg.elements[1]) !== group!.transactions.length) fail('GE01 does not match the number of transaction sets');
+        if (seg.elements[2] !== group!.controlNumber) fail('GE02 does not match GS06');
+        group = null;
+        break;
+      case 'IEA':
+        if (group) fail('missing GE before IEA');
+        if (Number(seg.elements[1]) !== groups.length) fail('IEA01 does not match the number of functional groups');
+        if (seg.elements[2] !== controlNumber) fail('IEA02 does not match ISA13');
+        iea = seg;
+        break;
+      default:
+        fail(`segment ${seg.id} outside a transaction set`);
+    }
+  }
+  if (transaction) fail('missing SE');
+  if (group) fail('missing GE');
+  if (!iea) fail('missing IEA');
+  return { delimiters, isa, controlNumber, ta1, groups };
+}
