@@ -1,0 +1,142 @@
+// The live payer adapter: one real-time 270 out and the raw 271 (or TA1/999) back over CAQH CORE Connectivity
+// (Phase II CORE 270 Connectivity Rule vC2.2.0, HTTP MIME multipart). It moves the envelope only: it never
+// builds or reads X12, and never logs credentials or payload.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '@/lib/clock';
+import { systemClock } from '@/lib/clock';
+import { AppError } from '@/lib/http/errors';
+import type { PayerTransport } from './payer-transport';
+
+export type CoreTransportOptions = {
+  url: string;
+  username: string;
+  password: string;
+  senderId: string;
+  receiverId: string;
+  /** Whole exchange, request and response body included. Default 15000 (DECISIONS.md "Live transport"). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** CORE PayloadID: a UUID unique per envelope. */
+  newPayloadId?: () => string;
+};
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+// The same neutral sentence for every failure: the client must not learn payer text, status or credentials.
+// The detail goes in `cause`, which carries only our own words, HTTP statuses and CORE error-code tokens.
+const FAILURE_MESSAGE = 'The payer could not be reached; try the eligibility check again later';
+
+// CORE rule vC2.2.0 envelope metadata: the fixed values of a real-time 270 request.
+const REQUEST_PAYLOAD_TYPE = 'X12_270_Request_005010X279A1';
+const PROCESSING_MODE = 'RealTime';
+const CORE_RULE_VERSION = '2.2.0';
+
+// A real-time 270 is answered by a 271, or rejected by a 999 or TA1 that the caller reads as a rejection.
+// "00501X231A1" in the TA1 type is the rule's own spelling; the corrected one is accepted too, since
+// endpoints that fixed it exist.
+const ACCEPTED_RESPONSE_PAYLOAD_TYPES: ReadonlySet<string> = new Set([
+  'X12_271_Response_005010X279A1',
+  'X12_999_Response_005010X231A1',
+  'X12_TA1_Response_00501X231A1',
+  'X12_TA1_Response_005010X231A1',
+]);
+
+/** Live CAQH CORE transport. `send` throws AppError TRANSPORT_FAILED on any failure; it never retries. */
+export function coreTransport(options: CoreTransportOptions): PayerTransport {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const clock = options.clock ?? systemClock;
+  const newPayloadId = options.newPayloadId ?? randomUUID;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // The brief for this project sends credentials as HTTP Basic (the rule's Username/Password form fields are
+  // the alternative); Basic keeps them out of the envelope that a payer might echo or log.
+  const authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`, 'utf8').toString('base64')}`;
+
+  return {
+    mode: 'live',
+    async send(x12Request, { correlationId }) {
+      const form = new FormData();
+      form.set('PayloadType', REQUEST_PAYLOAD_TYPE);
+      form.set('ProcessingMode', PROCESSING_MODE);
+      form.set('PayloadID', newPayloadId());
+      form.set('TimeStamp', formatCoreTimeStamp(clock()));
+      form.set('SenderID', options.senderId);
+      form.set('ReceiverID', options.receiverId);
+      form.set('CORERuleVersion', CORE_RULE_VERSION);
+      form.set('Payload', x12Request);
+
+      // One signal for the request and the body read: a payer that sends headers and then stalls still times out.
+      const signal = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await doFetch(options.url, {
+          method: 'POST',
+          headers: { authorization, 'x-correlation-id': correlationId },
+          body: form,
+          signal,
+          // A redirect is not part of CORE and would replay credentials and PHI to another address.
+          redirect: 'error',
+        });
+      } catch (error) {
+        throw transportFailed(error);
+      }
+
+      try {
+        if (!response.ok) throw new Error(`CORE endpoint answered HTTP ${response.status}`);
+        const contentType = response.headers.get('content-type') ?? '';
+        if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+          throw new Error('CORE response is not multipart/form-data');
+        }
+        const fields = await response.formData();
+        return readCoreResponse(fields);
+      } catch (error) {
+        throw transportFailed(error);
+      } finally {
+        // Release the connection when the body was never consumed (non-2xx, wrong content type).
+        if (!response.bodyUsed) await response.body?.cancel().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** CORE TimeStamp: UTC to the second, `YYYY-MM-DDTHH:MM:SSZ` (xsd:dateTime without fraction). */
+function formatCoreTimeStamp(now: Date): string {
+  return `${now.toISOString().slice(0, 19)}Z`;
+}
+
+function readCoreResponse(fields: FormData): string {
+  const errorCode = textField(fields, 'ErrorCode');
+  // CORE rule vC2.2.0 envelope error codes: "Success" is the only one that means the envelope was processed.
+  if (errorCode !== 'Success') {
+    throw new Error(`CORE ErrorCode ${describeErrorCode(errorCode)}`);
+  }
+  const payloadType = textField(fields, 'PayloadType');
+  if (payloadType === null || !ACCEPTED_RESPONSE_PAYLOAD_TYPES.has(payloadType)) {
+    throw new Error('CORE response has an unexpected PayloadType');
+  }
+  const payload = fields.get('Payload');
+  // An interchange always opens with ISA (TA1, 999 and 271 alike); anything else is not X12. The payload is
+  // returned byte for byte: reading it is the caller's job.
+  if (typeof payload !== 'string' || !payload.trimStart().startsWith('ISA')) {
+    throw new Error('CORE response has no X12 Payload');
+  }
+  return payload;
+}
+
+// A CORE metadata token, trimmed. A file part, a missing field or an empty one counts as absent.
+function textField(fields: FormData, name: string): string | null {
+  const value = fields.get(name);
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+// The code is a token of the rule (e.g. "UnAuthorized"); anything else is payer text and stays out of the cause.
+function describeErrorCode(errorCode: string | null): string {
+  if (errorCode === null) return 'missing';
+  return /^[A-Za-z]{1,64}$/.test(errorCode) ? errorCode : 'unrecognised';
+}
+
+function transportFailed(cause: unknown): AppError {
+  return new AppError('TRANSPORT_FAILED', FAILURE_MESSAGE, { cause });
+}
