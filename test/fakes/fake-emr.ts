@@ -1,0 +1,382 @@
+// A local fake EMR speaking the real protocols over loopback HTTP: SMART discovery, the authorization endpoint
+// (302 back to redirect_uri), the token endpoint (authorization_code with PKCE; client_credentials with a
+// private_key_jwt assertion verified by jose) and FHIR R4 search with `_lastUpdated`, `_count` and `next` links.
+// It doubles as the partner API when given an apiKey. Resources come from synthetic fixtures in
+// fixtures/emr/, never from our own code, so a bug shared by client and fake cannot hide. Test-only.
+import { createHash, createPublicKey, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
+
+export type FakeEmrOptions = {
+  /** The registered client id (authorize, code exchange, and iss/sub of backend assertions). Default 'fake-client'. */
+  clientId?: string;
+  /** SPKI PEM of the backend-services client's public key; without it client_credentials is refused. */
+  publicKeyPem?: string;
+  /** When set, the assertion's `kid` header must equal it; otherwise any kid is accepted (but one is required). */
+  keyId?: string;
+  /** When set, `Authorization: Bearer {apiKey}` is accepted on FHIR search (the partner API). */
+  apiKey?: string;
+  /** Default page size when the request has no `_count`. Default 10. */
+  pageSize?: number;
+  /** Members merged over the SMART configuration document (to serve a broken or insecure one). */
+  smartConfigurationOverrides?: Record<string, unknown>;
+};
+
+export type FakeEmr = {
+  /** The origin, e.g. http://127.0.0.1:41234 */
+  baseUrl: string;
+  fhirBaseUrl: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** Live counters of every request received, failing and hanging ones included. byPath is keyed by pathname. */
+  requests: { total: number; byPath: Record<string, number>; token: number };
+  /** The form parameters of every token request, in order (client_assertion included, to decode in tests). */
+  receivedTokenRequests: Array<Record<string, string>>;
+  /** Every FHIR search request as received. */
+  receivedSearches: Array<{ path: string; query: URLSearchParams; accept: string | undefined }>;
+  /** The next request to `path` (a pathname such as '/fhir/Patient') answers `status`, or never answers. */
+  failNext(path: string, status: number | 'hang'): void;
+  /** Makes `next` links point at another origin (to test the client's SSRF guard); null restores. */
+  setNextLinkOrigin(origin: string | null): void;
+  close(): Promise<void>;
+};
+
+const FHIR_BASE_PATH = '/fhir';
+const AUTHORIZE_PATH = '/oauth/authorize';
+const TOKEN_PATH = '/oauth/token';
+const RESOURCE_TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
+const CODE_TTL_MS = 60_000;
+// SMART Backend Services: assertion exp no more than 5 minutes ahead; a few seconds of skew allowed.
+const MAX_ASSERTION_LIFETIME_SECONDS = 300;
+const CLOCK_SKEW_SECONDS = 5;
+
+type FixtureResource = { resourceType: string; id: string; meta: { lastUpdated: string } };
+
+function loadFixtures(): Map<string, FixtureResource[]> {
+  const dir = path.join(import.meta.dirname, 'fixtures', 'emr');
+  return new Map(
+    RESOURCE_TYPES.map((type) => {
+      const resources = JSON.parse(readFileSync(path.join(dir, `${type}.json`), 'utf8')) as FixtureResource[];
+      // Stable order so offsets page deterministically.
+      resources.sort((a, b) => a.meta.lastUpdated.localeCompare(b.meta.lastUpdated) || a.id.localeCompare(b.id));
+      return [type, resources];
+    }),
+  );
+}
+
+type PendingCode = { clientId: string; redirectUri: string; codeChallenge: string; scope: string; expiresAt: number };
+
+export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEmr> {
+  const clientId = options.clientId ?? 'fake-client';
+  const pageSize = options.pageSize ?? 10;
+  const fixtures = loadFixtures();
+  const codes = new Map<string, PendingCode>();
+  const accessTokens = new Map<string, number>(); // token -> expiresAt (ms)
+  const seenJtis = new Set<string>();
+  const failures = new Map<string, Array<number | 'hang'>>();
+  const hanging = new Set<http.ServerResponse>();
+  let nextLinkOrigin: string | null = null;
+
+  const requests = { total: 0, byPath: {} as Record<string, number>, token: 0 };
+  const receivedTokenRequests: Array<Record<string, string>> = [];
+  const receivedSearches: FakeEmr['receivedSearches'] = [];
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: String(error) });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const fhirBaseUrl = `${origin}${FHIR_BASE_PATH}`;
+  const authorizeUrl = `${origin}${AUTHORIZE_PATH}`;
+  const tokenUrl = `${origin}${TOKEN_PATH}`;
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', origin);
+    requests.total += 1;
+    requests.byPath[url.pathname] = (requests.byPath[url.pathname] ?? 0) + 1;
+    if (url.pathname === TOKEN_PATH) requests.token += 1;
+
+    const failure = failures.get(url.pathname)?.shift();
+    if (failure === 'hang') {
+      hanging.add(res);
+      return;
+    }
+    if (failure !== undefined) {
+      res.writeHead(failure, { 'content-type': 'text/plain' }).end('simulated failure');
+      return;
+    }
+
+    if (url.pathname === `${FHIR_BASE_PATH}/.well-known/smart-configuration` && req.method === 'GET') {
+      return sendJson(res, 200, smartConfiguration());
+    }
+    if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') return authorize(url, res);
+    if (url.pathname === TOKEN_PATH && req.method === 'POST') return token(req, res);
+    const type = url.pathname.startsWith(`${FHIR_BASE_PATH}/`) ? url.pathname.slice(FHIR_BASE_PATH.length + 1) : null;
+    if (type !== null && req.method === 'GET') return search(type, url, req, res);
+    sendJson(res, 404, { error: 'not_found' });
+  }
+
+  function smartConfiguration(): Record<string, unknown> {
+    // SMART App Launch v2 well-known document.
+    return {
+      issuer: origin,
+      authorization_endpoint: authorizeUrl,
+      token_endpoint: tokenUrl,
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+      token_endpoint_auth_signing_alg_values_supported: ['RS384', 'ES384'],
+      grant_types_supported: ['authorization_code', 'client_credentials'],
+      scopes_supported: ['launch/patient', 'patient/*.read', 'system/*.read', 'offline_access'],
+      response_types_supported: ['code'],
+      capabilities: ['launch-standalone', 'client-public', 'client-confidential-asymmetric', 'context-standalone-patient', 'permission-offline', 'permission-patient', 'permission-v2'],
+      code_challenge_methods_supported: ['S256'],
+      ...options.smartConfigurationOverrides,
+    };
+  }
+
+  // RFC 6749 section 4.1.1/4.1.2 with SMART App Launch v2 section 2.1.5 (aud, PKCE S256 mandatory).
+  function authorize(url: URL, res: http.ServerResponse): void {
+    const q = url.searchParams;
+    const redirectUri = q.get('redirect_uri');
+    // An unknown client or a bad redirect_uri must not redirect (RFC 6749 section 4.1.2.1).
+    if (q.get('client_id') !== clientId) return void sendText(res, 400, 'unknown client_id');
+    if (!redirectUri || !isHttpUrl(redirectUri)) return void sendText(res, 400, 'invalid redirect_uri');
+
+    const state = q.get('state');
+    const redirectError = (error: string) => {
+      const target = new URL(redirectUri);
+      target.searchParams.set('error', error);
+      if (state) target.searchParams.set('state', state);
+      res.writeHead(302, { location: target.href }).end();
+    };
+    if (q.get('response_type') !== 'code') return redirectError('unsupported_response_type');
+    if (!state) return redirectError('invalid_request');
+    const codeChallenge = q.get('code_challenge');
+    if (!codeChallenge || !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge) || q.get('code_challenge_method') !== 'S256') {
+      return redirectError('invalid_request');
+    }
+    if (q.get('aud') !== fhirBaseUrl) return redirectError('invalid_request');
+    const scope = q.get('scope');
+    if (!scope) return redirectError('invalid_scope');
+
+    const code = randomBytes(16).toString('base64url');
+    codes.set(code, { clientId, redirectUri, codeChallenge, scope, expiresAt: Date.now() + CODE_TTL_MS });
+    const target = new URL(redirectUri);
+    target.searchParams.set('code', code);
+    target.searchParams.set('state', state);
+    res.writeHead(302, { location: target.href }).end();
+  }
+
+  async function token(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+      return oauthError(res, 400, 'invalid_request', 'form body required');
+    }
+    const params = new URLSearchParams(await readBody(req));
+    const form: Record<string, string> = {};
+    for (const [name, value] of params) {
+      // RFC 6749 section 3.2: parameters must not repeat.
+      if (name in form) return oauthError(res, 400, 'invalid_request', `repeated ${name}`);
+      form[name] = value;
+    }
+    receivedTokenRequests.push(form);
+
+    if (form.grant_type === 'authorization_code') return authorizationCodeGrant(form, res);
+    if (form.grant_type === 'client_credentials') return clientCredentialsGrant(form, res);
+    return oauthError(res, 400, 'unsupported_grant_type');
+  }
+
+  function authorizationCodeGrant(form: Record<string, string>, res: http.ServerResponse): void {
+    const pending = form.code ? codes.get(form.code) : undefined;
+    // Single use: the code is gone after any attempt (RFC 6749 section 4.1.2), good or bad.
+    if (form.code) codes.delete(form.code);
+    if (!pending || pending.expiresAt < Date.now()) return oauthError(res, 400, 'invalid_grant', 'unknown code');
+    if (form.client_id !== pending.clientId) return oauthError(res, 400, 'invalid_grant', 'client mismatch');
+    if (form.redirect_uri !== pending.redirectUri) return oauthError(res, 400, 'invalid_grant', 'redirect_uri mismatch');
+    const verifier = form.code_verifier ?? '';
+    // RFC 7636 section 4.6: BASE64URL(SHA256(ASCII(code_verifier))) == code_challenge.
+    const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+    if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier) || computed !== pending.codeChallenge) {
+      return oauthError(res, 400, 'invalid_grant', 'PKCE verification failed');
+    }
+    const accessToken = issueAccessToken(3600);
+    sendJson(res, 200, {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: pending.scope,
+      refresh_token: randomBytes(24).toString('base64url'),
+      patient: 'pat-1',
+    });
+  }
+
+  async function clientCredentialsGrant(form: Record<string, string>, res: http.ServerResponse): Promise<void> {
+    if (form.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !form.client_assertion) {
+      return oauthError(res, 400, 'invalid_request', 'client assertion required');
+    }
+    if (!form.scope) return oauthError(res, 400, 'invalid_scope');
+    if (!options.publicKeyPem) return oauthError(res, 401, 'invalid_client', 'no key registered');
+    try {
+      const header = decodeProtectedHeader(form.client_assertion);
+      if (typeof header.kid !== 'string' || (options.keyId !== undefined && header.kid !== options.keyId)) {
+        return oauthError(res, 401, 'invalid_client', 'unknown kid');
+      }
+      const jwk = createPublicKey(options.publicKeyPem).export({ format: 'jwk' }) as JWK;
+      const jwks = createLocalJWKSet({ keys: [{ ...jwk, kid: header.kid, use: 'sig' }] });
+      const { payload } = await jwtVerify(form.client_assertion, jwks, {
+        algorithms: ['RS384', 'ES384'],
+        issuer: clientId,
+        subject: clientId,
+        audience: tokenUrl,
+        requiredClaims: ['iss', 'sub', 'aud', 'exp', 'jti'],
+        clockTolerance: CLOCK_SKEW_SECONDS,
+      });
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      if ((payload.exp ?? 0) > nowSeconds + MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
+        return oauthError(res, 401, 'invalid_client', 'exp too far in the future');
+      }
+      const jti = payload.jti ?? '';
+      if (seenJtis.has(jti)) return oauthError(res, 401, 'invalid_client', 'jti replayed');
+      seenJtis.add(jti);
+    } catch (error) {
+      return oauthError(res, 401, 'invalid_client', `assertion rejected: ${(error as Error).message}`);
+    }
+    sendJson(res, 200, { access_token: issueAccessToken(300), token_type: 'bearer', expires_in: 300, scope: form.scope });
+  }
+
+  function issueAccessToken(lifetimeSeconds: number): string {
+    const accessToken = randomBytes(24).toString('base64url');
+    accessTokens.set(accessToken, Date.now() + lifetimeSeconds * 1000);
+    return accessToken;
+  }
+
+  function isAuthorized(req: http.IncomingMessage): boolean {
+    const match = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '');
+    if (!match?.[1]) return false;
+    if (options.apiKey !== undefined && match[1] === options.apiKey) return true;
+    const expiresAt = accessTokens.get(match[1]);
+    return expiresAt !== undefined && expiresAt > Date.now();
+  }
+
+  // FHIR R4 search (http.html#search, search.html#date for prefixes); paging by an opaque-to-clients _offset.
+  function search(type: string, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
+    receivedSearches.push({ path: url.pathname, query: new URLSearchParams(url.search), accept: req.headers.accept });
+    if (!isAuthorized(req)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return sendOutcome(res, 401, 'login', 'bearer token required');
+    }
+    const resources = fixtures.get(type);
+    if (!resources) return sendOutcome(res, 404, 'not-supported', `unknown resource type ${type}`);
+
+    const filters: Array<(instant: number) => boolean> = [];
+    for (const value of url.searchParams.getAll('_lastUpdated')) {
+      const match = /^(ge|gt|le|lt|eq)?(.+)$/.exec(value);
+      const bound = match ? Date.parse(match[2] ?? '') : NaN;
+      if (!match || Number.isNaN(bound)) return sendOutcome(res, 400, 'invalid', 'bad _lastUpdated');
+      const prefix = match[1] ?? 'eq';
+      filters.push((t) =>
+        prefix === 'ge' ? t >= bound : prefix === 'gt' ? t > bound : prefix === 'le' ? t <= bound : prefix === 'lt' ? t < bound : t === bound,
+      );
+    }
+    const count = Number(url.searchParams.get('_count') ?? pageSize);
+    const offset = Number(url.searchParams.get('_offset') ?? 0);
+    if (!Number.isInteger(count) || count < 1 || !Number.isInteger(offset) || offset < 0) {
+      return sendOutcome(res, 400, 'invalid', 'bad _count or _offset');
+    }
+
+    const matches = resources.filter((r) => filters.every((f) => f(Date.parse(r.meta.lastUpdated))));
+    const page = matches.slice(offset, offset + count);
+    const pageLink = (pageOffset: number) => {
+      const query = new URLSearchParams(url.search);
+      query.set('_offset', String(pageOffset));
+      return `${nextLinkOrigin ?? origin}${url.pathname}?${query.toString()}`;
+    };
+    const link = [{ relation: 'self', url: `${origin}${url.pathname}${url.search}` }];
+    if (offset + count < matches.length) link.push({ relation: 'next', url: pageLink(offset + count) });
+    sendJson(
+      res,
+      200,
+      {
+        resourceType: 'Bundle',
+        type: 'searchset',
+        total: matches.length,
+        link,
+        entry: page.map((resource) => ({
+          fullUrl: `${fhirBaseUrl}/${type}/${resource.id}`,
+          resource,
+          search: { mode: 'match' },
+        })),
+      },
+      'application/fhir+json',
+    );
+  }
+
+  return {
+    baseUrl: origin,
+    fhirBaseUrl,
+    authorizeUrl,
+    tokenUrl,
+    requests,
+    receivedTokenRequests,
+    receivedSearches,
+    failNext(failPath, status) {
+      const queue = failures.get(failPath) ?? [];
+      queue.push(status);
+      failures.set(failPath, queue);
+    },
+    setNextLinkOrigin(value) {
+      nextLinkOrigin = value;
+    },
+    close() {
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+      server.closeAllConnections();
+      return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 1_000_000) throw new Error('body too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
+  res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' }).end(JSON.stringify(body));
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain' }).end(text);
+}
+
+function oauthError(res: http.ServerResponse, status: number, error: string, description?: string): void {
+  sendJson(res, status, { error, ...(description && { error_description: description }) });
+}
+
+function sendOutcome(res: http.ServerResponse, status: number, code: string, diagnostics: string): void {
+  sendJson(
+    res,
+    status,
+    { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, diagnostics }] },
+    'application/fhir+json',
+  );
+}
