@@ -1,0 +1,33 @@
+// Signed-in layout: who is signed in, for which clinic, the screens and sign-out. Signed-out views go to /login.
+import type { ReactNode } from 'react';
+import Link from 'next/link';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { findCurrentPrincipal } from '@/lib/auth/current-principal';
+import { SignOutButton } from '@/components/sign-out-button';
+
+export const dynamic = 'force-dynamic';
+
+export default async function StaffLayout({ children }: { children: ReactNode }) {
+  const principal = await findCurrentPrincipal(await headers());
+  if (!principal) redirect('/login');
+  return (
+    <>
+      <header className="top">
+        <strong><Link href="/">Clinic Revenue Platform</Link></strong>
+        <nav aria-label="Main">
+          <Link href="/eligibility/roster">Roster</Link>
+          <Link href="/eligibility/verify">Verify</Link>
+          <Link href="/settings/integrations">Integrations</Link>
+          <Link href="/settings/security">Security</Link>
+          <Link href="/docs">API docs</Link>
+        </nav>
+        <div>
+          <span data-testid="signed-in-as">{principal.email}</span> · <span data-testid="clinic-name">{principal.clinicName}</span>{' '}
+          <SignOutButton />
+        </div>
+      </header>
+      <main>{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+// Who is calling: the signed-in staff user as the session token says, re-checked against the user row.
+import type { Scope } from './scopes';
+
+export type Principal = {
+  userId: string;
+  email: string;
+  orgId: string;
+  clinicId: string;
+  scopes: Scope[];
+  sessionVersion: number;
+  /** When the password (and MFA) were last verified for this session. */
+  authenticatedAt: Date;
+  /** Cookie sessions are browser sessions and get the Origin check on unsafe methods; bearer callers do not. */
+  via: 'cookie' | 'bearer';
+};

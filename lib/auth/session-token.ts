@@ -1,0 +1,63 @@
+// The session: next-auth's JWT (an encrypted JWE under AUTH_SECRET), carried in its httpOnly cookie or, for
+// server callers, as `Authorization: Bearer <token>`. This module names the cookie and reads the token; the
+// claims are written by lib/auth/next-auth.ts at sign-in.
+import { decode } from 'next-auth/jwt';
+import { AppError } from '../http/errors';
+import { isScope, type Scope } from './scopes';
+
+export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+
+export type SessionClaims = {
+  sub: string;
+  email: string;
+  orgId: string;
+  clinicId: string;
+  clinicName: string;
+  scopes: Scope[];
+  sessionVersion: number;
+  /** Epoch seconds of the sign-in; the 8 h lifetime is counted from here, not rolled by activity. */
+  authenticatedAt: number;
+};
+
+/** next-auth prefixes its cookie with __Secure- on https origins. */
+export const sessionCookieName = (appUrl: string) =>
+  appUrl.startsWith('https://') ? '__Secure-next-auth.session-token' : 'next-auth.session-token';
+
+export function readCookie(headers: Headers, name: string): string | undefined {
+  for (const part of (headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function findSessionToken(headers: Headers, appUrl: string): { token: string; via: 'cookie' | 'bearer' } | undefined {
+  const cookie = readCookie(headers, sessionCookieName(appUrl));
+  if (cookie) return { token: cookie, via: 'cookie' };
+  const [scheme, token] = (headers.get('authorization') ?? '').split(' ');
+  if (scheme === 'Bearer' && token) return { token, via: 'bearer' };
+  return undefined;
+}
+
+const unauthenticated = () => new AppError('UNAUTHENTICATED', 'Sign in to continue');
+
+/** Decodes and checks a session token's shape and lifetime. Throws UNAUTHENTICATED. */
+export async function decodeSessionToken(token: string, secret: string, now: Date): Promise<SessionClaims> {
+  let claims: Record<string, unknown> | null;
+  try {
+    claims = (await decode({ token, secret })) as Record<string, unknown> | null;
+  } catch (cause) {
+    throw new AppError('UNAUTHENTICATED', 'Sign in to continue', { cause });
+  }
+  if (!claims) throw unauthenticated();
+  const { sub, email, orgId, clinicId, clinicName, scopes, sessionVersion, authenticatedAt } = claims;
+  if (
+    typeof sub !== 'string' || typeof email !== 'string' || typeof orgId !== 'string' || typeof clinicId !== 'string' ||
+    typeof sessionVersion !== 'number' || typeof authenticatedAt !== 'number' || !Array.isArray(scopes)
+  ) throw unauthenticated();
+  if (now.getTime() / 1000 - authenticatedAt > SESSION_MAX_AGE_SECONDS) throw unauthenticated();
+  return {
+    sub, email, orgId, clinicId, clinicName: typeof clinicName === 'string' ? clinicName : '',
+    scopes: scopes.filter((s): s is Scope => typeof s === 'string' && isScope(s)), sessionVersion, authenticatedAt,
+  };
+}

@@ -1,0 +1,194 @@
+// Typed configuration: the only module that reads process.env. Parsed lazily (next build needs no secrets),
+// once per process. Malformed values fail at server start (instrumentation.ts); absent ones switch a feature
+// off, and the require* accessors below refuse such a request before any work, with DECISIONS.md's status.
+import { z } from 'zod';
+import { AppError } from './http/errors';
+
+export type ServiceMode = 'sandbox' | 'production';
+export const WEBHOOK_RECEIVERS = ['payment', 'fax', 'emr', 'transfer', 'banking'] as const;
+export type WebhookReceiver = (typeof WEBHOOK_RECEIVERS)[number];
+export const EMR_VENDOR_KINDS = ['generic-fhir', 'browser-oauth', 'smart-backend', 'partner-api'] as const;
+export type EmrVendorKind = (typeof EMR_VENDOR_KINDS)[number];
+
+const optional = z.string().trim().optional().transform((v) => (v ? v : undefined));
+const url = z.url({ protocol: /^https?$/ });
+
+const VendorEntry = z.object({ authorizeUrl: url.optional(), tokenUrl: url.optional(), fhirBaseUrl: url.optional() });
+const EmrVendors = z.partialRecord(z.enum(EMR_VENDOR_KINDS), VendorEntry);
+
+export type EmrVendorEntry = z.infer<typeof VendorEntry>;
+
+export type Config = {
+  mode: ServiceMode;
+  port: number;
+  appUrl: string;
+  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+  authSecret?: string;
+  stepUpSecret?: string;
+  sealKey?: Buffer;
+  webauthn?: { rpId: string; rpName: string; origin: string };
+  eligibilityCore?: { url: string; username: string; password: string; senderId: string; receiverId: string };
+  webhookSecrets: Partial<Record<WebhookReceiver, string[]>>;
+  emrVendors: Partial<Record<EmrVendorKind, EmrVendorEntry>>;
+  smart?: { clientId: string; privateKeyPem: string; keyId: string };
+  partnerApi?: { url: string; apiKey: string };
+  fhirStoreUrl?: string;
+  cronSecret?: string;
+  halted: boolean;
+  logLevel: string;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** SVC_ENV wins; unset means production under NODE_ENV=production, else sandbox. */
+export function resolveMode(env: Record<string, string | undefined>): ServiceMode {
+  const explicit = env.SVC_ENV?.trim();
+  if (explicit === 'sandbox' || explicit === 'production') return explicit;
+  if (explicit) throw new ConfigError(`SVC_ENV must be sandbox or production, got ${JSON.stringify(explicit)}`);
+  return env.NODE_ENV === 'production' ? 'production' : 'sandbox';
+}
+
+/** A group of variables is all-or-nothing: half a configuration is always a mistake. */
+function group<K extends string>(env: Record<string, string | undefined>, keys: readonly K[]): Record<K, string> | undefined {
+  const present = keys.filter((k) => env[k]?.trim());
+  if (present.length === 0) return undefined;
+  const missing = keys.filter((k) => !env[k]?.trim());
+  if (missing.length) throw new ConfigError(`${missing.join(', ')} must be set together with ${present.join(', ')}`);
+  return Object.fromEntries(keys.map((k) => [k, env[k]!.trim()])) as Record<K, string>;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ConfigError(`${name} is malformed: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  return result.data;
+}
+
+function parseSealKey(value: string): Buffer {
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new ConfigError('SEAL_KEY must be base64 of exactly 32 bytes');
+  return key;
+}
+
+function parseSecretList(value: string | undefined): string[] | undefined {
+  const secrets = value?.split(',').map((s) => s.trim()).filter(Boolean);
+  return secrets?.length ? secrets : undefined;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const mode = resolveMode(env);
+  const port = parseWith(z.coerce.number().int().min(1).max(65535), optional.parse(env.PORT) ?? 3000, 'PORT');
+  const appUrl = parseWith(url, optional.parse(env.APP_URL) ?? `http://localhost:${port}`, 'APP_URL').replace(/\/+$/, '');
+  const databaseUrl = optional.parse(env.DATABASE_URL);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+
+  const webauthn = group(env, ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGIN'] as const);
+  const core = group(env, ['ELIGIBILITY_CORE_URL', 'ELIGIBILITY_CORE_USERNAME', 'ELIGIBILITY_CORE_PASSWORD', 'ELIGIBILITY_SENDER_ID', 'ELIGIBILITY_RECEIVER_ID'] as const);
+  const smart = group(env, ['SMART_CLIENT_ID', 'SMART_PRIVATE_KEY', 'SMART_KEY_ID'] as const);
+  const partner = group(env, ['PARTNER_API_URL', 'PARTNER_API_KEY'] as const);
+  const vendorsJson = optional.parse(env.EMR_VENDORS);
+  let vendors: unknown = {};
+  if (vendorsJson) {
+    try {
+      vendors = JSON.parse(vendorsJson);
+    } catch {
+      throw new ConfigError('EMR_VENDORS must be JSON');
+    }
+  }
+  const sealKey = optional.parse(env.SEAL_KEY);
+  const smartKey = smart?.SMART_PRIVATE_KEY.replace(/\\n/g, '\n');
+  if (smartKey && !smartKey.includes('-----BEGIN')) throw new ConfigError('SMART_PRIVATE_KEY must be a PEM private key');
+
+  return {
+    mode,
+    port,
+    appUrl,
+    database: databaseUrl
+      ? { kind: 'postgres', url: databaseUrl }
+      : { kind: 'pglite', dataDir: optional.parse(env.PGLITE_DATA_DIR) ?? '.data/pglite' },
+    authSecret: optional.parse(env.AUTH_SECRET),
+    stepUpSecret: optional.parse(env.STEP_UP_SECRET),
+    sealKey: sealKey ? parseSealKey(sealKey) : undefined,
+    webauthn: webauthn && {
+      rpId: webauthn.WEBAUTHN_RP_ID,
+      rpName: webauthn.WEBAUTHN_RP_NAME,
+      origin: parseWith(url, webauthn.WEBAUTHN_ORIGIN, 'WEBAUTHN_ORIGIN').replace(/\/+$/, ''),
+    },
+    eligibilityCore: core && {
+      url: parseWith(url, core.ELIGIBILITY_CORE_URL, 'ELIGIBILITY_CORE_URL'),
+      username: core.ELIGIBILITY_CORE_USERNAME,
+      password: core.ELIGIBILITY_CORE_PASSWORD,
+      senderId: core.ELIGIBILITY_SENDER_ID,
+      receiverId: core.ELIGIBILITY_RECEIVER_ID,
+    },
+    webhookSecrets: Object.fromEntries(
+      WEBHOOK_RECEIVERS.map((r) => [r, parseSecretList(env[`WEBHOOK_SECRET_${r.toUpperCase()}`])]).filter(([, v]) => v),
+    ),
+    emrVendors: parseWith(EmrVendors, vendors, 'EMR_VENDORS'),
+    smart: smart && { clientId: smart.SMART_CLIENT_ID, privateKeyPem: smartKey!, keyId: smart.SMART_KEY_ID },
+    partnerApi: partner && { url: parseWith(url, partner.PARTNER_API_URL, 'PARTNER_API_URL').replace(/\/+$/, ''), apiKey: partner.PARTNER_API_KEY },
+    fhirStoreUrl: env.FHIR_STORE_URL?.trim() ? parseWith(url, env.FHIR_STORE_URL.trim(), 'FHIR_STORE_URL').replace(/\/+$/, '') : undefined,
+    cronSecret: optional.parse(env.CRON_SECRET),
+    halted: env.SVC_HALT?.trim() === '1',
+    logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
+  };
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+// ---- Feature accessors: each refuses before any work, with a neutral message (the log names the key). ----
+
+function refuse(code: 'NOT_CONFIGURED' | 'DEPENDENCY_UNAVAILABLE', message: string, missing: string): never {
+  throw new AppError(code, message, { cause: new Error(`unconfigured: ${missing}`) });
+}
+
+export function requireAuthSecret(): string {
+  return getConfig().authSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', 'AUTH_SECRET');
+}
+
+export function requireStepUpSecret(): string {
+  return getConfig().stepUpSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Step-up authentication is not available', 'STEP_UP_SECRET');
+}
+
+export function requireSealKey(): Buffer {
+  return getConfig().sealKey ?? refuse('DEPENDENCY_UNAVAILABLE', 'Secure storage is not available', 'SEAL_KEY');
+}
+
+export function requireWebAuthn(): NonNullable<Config['webauthn']> {
+  return getConfig().webauthn ?? refuse('DEPENDENCY_UNAVAILABLE', 'Passkeys are not available', 'WEBAUTHN_RP_ID');
+}
+
+export function requireSmart(): NonNullable<Config['smart']> {
+  return getConfig().smart ?? refuse('NOT_CONFIGURED', 'SMART Backend Services is not configured', 'SMART_CLIENT_ID');
+}
+
+export function requirePartnerApi(): NonNullable<Config['partnerApi']> {
+  return getConfig().partnerApi ?? refuse('NOT_CONFIGURED', 'The partner API is not configured', 'PARTNER_API_URL');
+}
+
+export function requireCronSecret(): string {
+  return getConfig().cronSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Scheduled jobs are not available', 'CRON_SECRET');
+}
+
+/** The payment receiver moves money (503 when unset); the others are integrations (501). */
+export function requireWebhookSecrets(receiver: WebhookReceiver): string[] {
+  const secrets = getConfig().webhookSecrets[receiver];
+  if (secrets) return secrets;
+  return receiver === 'payment'
+    ? refuse('DEPENDENCY_UNAVAILABLE', 'This webhook receiver is not available', 'WEBHOOK_SECRET_PAYMENT')
+    : refuse('NOT_CONFIGURED', 'This webhook receiver is not configured', `WEBHOOK_SECRET_${receiver.toUpperCase()}`);
+}
+
+/** SVC_HALT=1 halts every money route. */
+export function assertNotHalted(): void {
+  if (getConfig().halted) refuse('DEPENDENCY_UNAVAILABLE', 'Money movement is halted', 'SVC_HALT=1');
+}

@@ -1,0 +1,43 @@
+// The Prisma client for the configured database: PostgreSQL through @prisma/adapter-pg when DATABASE_URL is
+// set, otherwise embedded PGlite in PGLITE_DATA_DIR. One client per process (PGlite is one connection; a
+// data dir must never be opened by two processes, so the server owns it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from './db/generated/client';
+import { getConfig, type Config } from './config';
+
+export type Db = PrismaClient;
+export type { Prisma } from './db/generated/client';
+
+const globalForDb = globalThis as unknown as { __db?: Promise<PrismaClient> };
+
+/**
+ * An in-memory PGlite lives and dies with this process, so nothing else can migrate it: apply the checked-in
+ * migration files here. File databases are migrated by `npm start`/`npm run db:migrate` (wasm schema engine).
+ */
+async function migrateInMemory(pglite: PGlite) {
+  const dir = path.resolve('prisma/migrations');
+  for (const name of fs.readdirSync(dir).filter((d) => fs.statSync(path.join(dir, d)).isDirectory()).sort()) {
+    await pglite.exec(fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8'));
+  }
+}
+
+export async function openDb(database: Config['database']): Promise<PrismaClient> {
+  if (database.kind === 'postgres') return new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
+  const inMemory = database.dataDir.startsWith('memory://');
+  if (!inMemory) fs.mkdirSync(path.resolve(database.dataDir), { recursive: true });
+  const pglite = new PGlite(inMemory ? database.dataDir : path.resolve(database.dataDir));
+  if (inMemory) await migrateInMemory(pglite);
+  return new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+}
+
+export function getDb(): Promise<PrismaClient> {
+  globalForDb.__db ??= openDb(getConfig().database).catch((error) => {
+    globalForDb.__db = undefined; // let the next request try again (e.g. PostgreSQL restarting)
+    throw error;
+  });
+  return globalForDb.__db;
+}

@@ -1,0 +1,100 @@
+// The sandbox demo tenant of DECISIONS.md: "Demo Health" with Northside and Southside clinics, their users,
+// patients (member ids choose the sandbox payer's scenario), today's appointments, a bill and a pool each.
+// Seeded once; today's appointments are added on every start so the roster screen always has a day to check.
+// Production never seeds it.
+import type { Db } from '../db';
+import { ConfigError, type ServiceMode } from '../config';
+import { hashPassword } from '../auth/password';
+import { seal } from '../crypto/seal';
+import { mfaSealContext } from '../auth/second-factor';
+import { SCOPES, type Scope } from '../auth/scopes';
+
+export const DEMO_PASSWORD = 'demo-password-1';
+export const DEMO_ORG_ID = 'org_demo';
+export const DEMO_MFA_SECRET = 'JBSWY3DPEHPK3PXP';
+
+const CLINICS = [
+  { id: 'clinic_north', name: 'Northside Clinic', prefix: 'n', tag: 'N', npi: '1234567893', provider: 'Northside Clinic Billing' },
+  { id: 'clinic_south', name: 'Southside Clinic', prefix: 's', tag: 'S', npi: '1987654328', provider: 'Southside Clinic Billing' },
+] as const;
+
+const USERS: { email: string; clinicId: string; scopes: readonly Scope[]; mfa?: boolean }[] = [
+  { email: 'frontdesk@northside.test', clinicId: 'clinic_north', scopes: ['eligibility:read', 'patients:read', 'appointments:read', 'claims:read'] },
+  { email: 'admin@northside.test', clinicId: 'clinic_north', scopes: SCOPES },
+  { email: 'admin@southside.test', clinicId: 'clinic_south', scopes: SCOPES },
+  { email: 'billing@northside.test', clinicId: 'clinic_north', scopes: ['claims:read', 'claims:write', 'svcpay:read', 'svcpay:write'] },
+  { email: 'mfa@northside.test', clinicId: 'clinic_north', scopes: SCOPES, mfa: true },
+];
+
+// Member id prefixes select the sandbox payer's answer (ELIGIBILITY.md); _010 is self-pay.
+const SCENARIOS = ['DEMO-ACTIVE', 'DEMO-INACTIVE', 'DEMO-PRIORAUTH', 'DEMO-OON', 'DEMO-NOTFOUND', 'DEMO-DOWN', 'DEMO-ACTIVE', 'DEMO-ACTIVE', 'DEMO-ACTIVE'];
+const FIRST_NAMES = ['Avery', 'Blake', 'Casey', 'Devon', 'Emery', 'Finley', 'Gray', 'Harper', 'Indy', 'Jules'];
+
+export const demoPatientId = (prefix: string, n: number) => `pat_${prefix}_${String(n).padStart(3, '0')}`;
+
+/** Creates the demo tenant if absent and today's appointments if missing. Refuses in production. */
+export async function ensureDemoTenant(
+  deps: { db: Db; now: Date; sealKey?: Buffer },
+  mode: ServiceMode,
+): Promise<{ created: boolean }> {
+  if (mode !== 'sandbox') throw new ConfigError('The demo tenant exists only in sandbox mode');
+  const { db } = deps;
+  const exists = await db.organization.findUnique({ where: { id: DEMO_ORG_ID } });
+  if (!exists) await createTenant(deps);
+  await ensureAppointmentsFor(db, deps.now);
+  return { created: !exists };
+}
+
+async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }) {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.$transaction(async (tx) => {
+    await tx.organization.create({ data: { id: DEMO_ORG_ID, name: 'Demo Health' } });
+    for (const c of CLINICS) {
+      await tx.clinic.create({ data: { id: c.id, orgId: DEMO_ORG_ID, name: c.name, billingNpi: c.npi, billingProviderName: c.provider } });
+      for (let n = 1; n <= 10; n++) {
+        const id = demoPatientId(c.prefix, n);
+        const scenario = SCENARIOS[n - 1];
+        await tx.patient.create({
+          data: {
+            id, clinicId: c.id,
+            firstName: FIRST_NAMES[n - 1]!, lastName: `${c.name.split(' ')[0]}${String(n).padStart(3, '0')}`,
+            birthDate: `19${70 + n}-0${(n % 9) + 1}-1${n % 10}`,
+            gender: n % 2 ? 'female' : 'male',
+            coverageMemberId: scenario ? `${scenario}-${c.tag}${String(n).padStart(3, '0')}` : null,
+            coveragePayerId: scenario ? '60054' : null,
+            coveragePayerName: scenario ? 'Aetna' : null,
+          },
+        });
+      }
+      await tx.patientBill.create({ data: { id: `bill_${c.prefix}_001`, clinicId: c.id, patientId: demoPatientId(c.prefix, 1), amountCents: 12_500 } });
+      await tx.settlementPool.create({ data: { id: `pool_${c.prefix}_001`, clinicId: c.id, availableCents: 1_000_000n, status: 'active' } });
+    }
+    for (const u of USERS) {
+      const id = `user_${u.email.split('@')[0]}_${u.clinicId.split('_')[1]}`;
+      // MFA needs SEAL_KEY to store the secret; without it the MFA demo user is left out rather than stored in clear.
+      if (u.mfa && !sealKey) continue;
+      await tx.user.create({
+        data: {
+          id, orgId: DEMO_ORG_ID, clinicId: u.clinicId, email: u.email, passwordHash, scopes: [...u.scopes],
+          mfaEnabled: !!u.mfa,
+          mfaSecretSealed: u.mfa && sealKey ? seal(DEMO_MFA_SECRET, sealKey, mfaSealContext(id)) : null,
+        },
+      });
+    }
+  });
+}
+
+async function ensureAppointmentsFor(db: Db, now: Date) {
+  const day = now.toISOString().slice(0, 10);
+  for (const c of CLINICS) {
+    for (let n = 1; n <= 10; n++) {
+      const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
+      const start = new Date(`${day}T${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}:00.000Z`);
+      await db.appointment.upsert({
+        where: { id },
+        create: { id, clinicId: c.id, patientId: demoPatientId(c.prefix, n), start, providerNpi: c.npi, providerName: c.provider, reason: 'Office visit' },
+        update: {},
+      });
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// An endpoint's contract: method, path, who may call it and the zod schemas of its input and output. The
+// wrapper enforces it, the OpenAPI document is generated from it, and the route-registry tests enumerate it.
+import type { z } from 'zod';
+import type { Scope } from '../auth/scopes';
+import type { WebhookReceiver } from '../config';
+import type { ErrorCode } from './errors';
+
+export type EndpointAuth =
+  | 'session' // a staff session (cookie or bearer); tenancy comes from it
+  | 'public' // no credential (health, discovery)
+  | 'cron' // Authorization: Bearer CRON_SECRET
+  | { signature: WebhookReceiver }; // partner webhook: HMAC of the raw body is the credential
+
+export type Endpoint = {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** OpenAPI-style path, e.g. /api/emr-sync/connections/{id}. */
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: EndpointAuth;
+  scope?: Scope;
+  /** Money movement, MFA and credential changes: a recent step-up claim is required. */
+  stepUp?: boolean;
+  /** Refused with 503 while SVC_HALT=1. */
+  money?: boolean;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  successStatus?: number;
+  /** Error codes this endpoint answers beyond the ones its auth implies. */
+  errors?: ErrorCode[];
+  /** Content type of a non-JSON success body (NDJSON, FHIR, redirects are described in summary). */
+  produces?: string;
+};
+
+export const endpoint = <E extends Endpoint>(e: E): E => e;

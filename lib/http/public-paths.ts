@@ -1,0 +1,15 @@
+// What may be reached without a staff session. Everything else under /api is 401 before any handler runs.
+// Webhooks authenticate by signature, jobs by the cron bearer, next-auth's endpoints are its own.
+const PUBLIC_API = [
+  /^\/api\/auth\/(csrf|providers|session|signin|signout|callback|error)(\/.*)?$/,
+  /^\/api\/webhooks\/[^/]+$/,
+  /^\/api\/jobs\/[^/]+$/,
+  /^\/api\/health$/,
+  /^\/api\/openapi\.json$/,
+  /^\/api\/fhir\/metadata$/,
+];
+
+export const isPublicApiPath = (path: string) => PUBLIC_API.some((re) => re.test(path));
+
+export const isPublicPagePath = (path: string) =>
+  path === '/login' || path === '/docs' || path.startsWith('/.well-known/') || path.startsWith('/_next/');

@@ -1,0 +1,37 @@
+// Response helpers for handlers that answer something other than 200 JSON. A handler returns one of these
+// (or a plain value, sent as 200 JSON).
+import { AppError, type ErrorCode, type ErrorIssue } from './errors';
+
+export const json = (body: unknown, init: ResponseInit = {}) =>
+  new Response(JSON.stringify(body, bigintAsNumber), {
+    ...init,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...Object.fromEntries(new Headers(init.headers)) },
+  });
+
+export const created = (body: unknown) => json(body, { status: 201 });
+export const accepted = (body: unknown, headers: Record<string, string> = {}) => json(body, { status: 202, headers });
+export const noContent = () => new Response(null, { status: 204 });
+export const redirect = (location: string, headers: Record<string, string> = {}) =>
+  new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store', ...headers } });
+
+/** BigInt columns (cents sums) are sent as JSON numbers; they stay far below 2^53. */
+function bigintAsNumber(_key: string, value: unknown) {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+export type ErrorBody = { code: ErrorCode; message: string; correlationId: string; issues?: ErrorIssue[] };
+
+export function errorBody(error: AppError, correlationId: string): ErrorBody {
+  return {
+    code: error.code,
+    message: error.message,
+    correlationId,
+    ...(error.options.issues ? { issues: error.options.issues } : {}),
+  };
+}
+
+export function appErrorResponse(error: AppError, correlationId: string): Response {
+  const headers: Record<string, string> = { ...error.options.headers };
+  if (error.options.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(error.options.retryAfterSeconds)));
+  return json(errorBody(error, correlationId), { status: error.status, headers });
+}

@@ -1,0 +1,184 @@
+// The one route wrapper: every handler under app/api (except next-auth's catch-all) runs through it.
+// Pipeline: correlation id → authenticate (session, webhook signature or cron bearer) → CSRF origin check →
+// scope → step-up → halt → parse params/query/body → handler → response schema → error mapping.
+import { timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
+import { assertNotHalted, requireAuthSecret, requireCronSecret, requireStepUpSecret, requireWebhookSecrets } from '../config';
+import { getDeps, type Deps } from '../deps';
+import { getLogger, type Logger } from '../log';
+import { authenticate } from '../auth/authenticate';
+import type { Principal } from '../auth/principal';
+import { requireStepUp } from '../auth/step-up';
+import { verifySignature } from '../webhooks/verify-signature';
+import { CORRELATION_HEADER, readCorrelationId } from './correlation';
+import type { Endpoint } from './endpoint';
+import { AppError, isAppError, type ErrorIssue } from './errors';
+import { appErrorResponse, json } from './responses';
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export type HandlerContext<E extends Endpoint> = {
+  request: Request;
+  params: Infer<E['params']>;
+  query: Infer<E['query']>;
+  body: Infer<E['body']>;
+  /** Present on session endpoints; tenancy always comes from here. */
+  principal: E['auth'] extends 'session' ? Principal : undefined;
+  /** The exact bytes of a signed webhook body. */
+  rawBody: Uint8Array;
+  correlationId: string;
+  log: Logger;
+  deps: Deps;
+};
+
+export type RouteHandler = ((request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) & {
+  endpoint: Endpoint;
+};
+
+export function route<E extends Endpoint>(endpoint: E, handler: (ctx: HandlerContext<E>) => unknown): RouteHandler {
+  const run = async (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => {
+    const correlationId = readCorrelationId(request.headers);
+    const log = getLogger().child({ correlationId, route: `${endpoint.method} ${endpoint.path}` });
+    let response: Response;
+    try {
+      response = await handle(endpoint, handler, request, context, correlationId, log);
+    } catch (error) {
+      response = errorResponse(error, correlationId, log);
+    }
+    response.headers.set(CORRELATION_HEADER, correlationId);
+    return response;
+  };
+  return Object.assign(run, { endpoint });
+}
+
+async function handle<E extends Endpoint>(
+  endpoint: E,
+  handler: (ctx: HandlerContext<E>) => unknown,
+  request: Request,
+  context: { params: Promise<Record<string, string | string[]>> },
+  correlationId: string,
+  log: Logger,
+): Promise<Response> {
+  const deps = await getDeps();
+  let principal: Principal | undefined;
+  let rawBody = new Uint8Array();
+
+  if (endpoint.auth === 'session') {
+    principal = await authenticate(deps, request.headers, { secret: requireAuthSecret(), appUrl: deps.config.appUrl });
+    if (principal.via === 'cookie') assertSameOrigin(request, deps.config.appUrl);
+    if (endpoint.scope && !principal.scopes.includes(endpoint.scope)) {
+      throw new AppError('SCOPE_MISSING', `This action needs the ${endpoint.scope} scope`);
+    }
+    if (endpoint.stepUp) await requireStepUp(request.headers, principal, requireStepUpSecret(), deps.clock());
+  } else if (endpoint.auth === 'cron') {
+    assertCronBearer(request.headers, requireCronSecret());
+  } else if (typeof endpoint.auth === 'object') {
+    // Verify the exact raw bytes before anything parses them.
+    const secrets = requireWebhookSecrets(endpoint.auth.signature);
+    rawBody = new Uint8Array(await request.arrayBuffer());
+    if (!verifySignature(rawBody, request.headers.get('x-svc-signature'), secrets)) {
+      throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request body');
+    }
+  }
+  if (endpoint.money) assertNotHalted();
+
+  const params = endpoint.params ? parseInput(endpoint.params, await context.params, 'params') : undefined;
+  const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), 'query') : undefined;
+  const body = endpoint.body ? parseInput(endpoint.body, await readJson(request, rawBody, typeof endpoint.auth === 'object'), 'body') : undefined;
+
+  const result = await handler({
+    request, params, query, body, principal, rawBody, correlationId, log, deps,
+  } as HandlerContext<E>);
+  if (result instanceof Response) return result;
+  // Responses that carry PHI or money go through their schema, so no field leaks by accident.
+  const payload = endpoint.response ? endpoint.response.parse(result) : result;
+  return json(payload, { status: endpoint.successStatus ?? 200 });
+}
+
+/** Cookie-authenticated unsafe requests must come from our own origin (DECISIONS: CSRF). */
+function assertSameOrigin(request: Request, appUrl: string) {
+  if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+  const source = request.headers.get('origin') ?? request.headers.get('referer');
+  if (!source) return; // neither header: a non-browser caller; SameSite=Lax keeps cross-site forms cookieless
+  let origin: string;
+  try {
+    origin = new URL(source).origin;
+  } catch {
+    origin = 'null';
+  }
+  if (origin !== new URL(appUrl).origin) throw new AppError('FORBIDDEN', 'Cross-origin requests are not allowed');
+}
+
+function assertCronBearer(headers: Headers, secret: string) {
+  const [scheme, token] = (headers.get('authorization') ?? '').split(' ');
+  const given = Buffer.from(scheme === 'Bearer' && token ? token : '');
+  const expected = Buffer.from(secret);
+  // Constant time: the bearer is attacker-controlled. Compare equal lengths only, then the length itself.
+  const same = given.length === expected.length && timingSafeEqual(given, expected);
+  if (!same) throw new AppError('UNAUTHENTICATED', 'A valid job token is required');
+}
+
+function queryObject(request: Request): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URL(request.url).searchParams) {
+    const existing = out[key];
+    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+async function readJson(request: Request, rawBody: Uint8Array, alreadyRead: boolean): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([a-z0-9.+-]+\+)?json\b/i.test(type)) {
+    throw new AppError('VALIDATION_FAILED', 'The request body must be JSON (Content-Type: application/json)', {
+      issues: [{ path: 'body', message: 'Expected Content-Type application/json' }],
+    });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(alreadyRead ? rawBody : new Uint8Array(await request.arrayBuffer()));
+  } catch (cause) {
+    throw new AppError('VALIDATION_FAILED', 'The request body is not valid UTF-8', { cause, issues: [{ path: 'body', message: 'Invalid UTF-8' }] });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', { cause, issues: [{ path: 'body', message: 'Invalid JSON' }] });
+  }
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'params' | 'query' | 'body'): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues: ErrorIssue[] = result.error.issues.map((issue) => ({
+    path: [where, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  throw new AppError('VALIDATION_FAILED', `The request ${where} is not valid`, { issues });
+}
+
+const DATABASE_DOWN = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|Can't reach database|DatabaseNotReachable|57P01|57P03|the database system is (starting up|shutting down)/i;
+
+export function errorResponse(error: unknown, correlationId: string, log: Logger): Response {
+  if (isAppError(error)) {
+    const level = error.status >= 500 ? 'error' : 'info';
+    log[level]({ code: error.code, status: error.status, cause: describeCause(error.cause) }, error.message);
+    return appErrorResponse(error, correlationId);
+  }
+  if (DATABASE_DOWN.test(describeCause(error) ?? '')) {
+    log.error({ err: describeCause(error) }, 'database unavailable');
+    return appErrorResponse(new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable; try again shortly'), correlationId);
+  }
+  log.error({ err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'unhandled error');
+  return appErrorResponse(new AppError('INTERNAL_ERROR', 'Something went wrong; quote the correlation id to support'), correlationId);
+}
+
+function describeCause(cause: unknown): string | undefined {
+  if (cause === undefined) return undefined;
+  if (cause instanceof Error) {
+    const inner = describeCause((cause as { cause?: unknown }).cause);
+    return `${cause.name}: ${cause.message}${inner ? ` <- ${inner}` : ''}`;
+  }
+  return String(cause);
+}
+

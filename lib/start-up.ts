@@ -1,0 +1,15 @@
+// Server start (called from instrumentation.ts): parse config (a malformed value stops the server here),
+// log the mode, and in sandbox make sure the demo tenant exists.
+import { getConfig } from './config';
+import { getDb } from './db';
+import { getLogger } from './log';
+import { ensureDemoTenant } from './demo/demo-tenant';
+
+export async function startUp(): Promise<void> {
+  const config = getConfig();
+  const log = getLogger();
+  log.info({ mode: config.mode, database: config.database.kind }, `starting in ${config.mode} mode`);
+  if (config.mode !== 'sandbox') return;
+  const { created } = await ensureDemoTenant({ db: await getDb(), now: new Date(), sealKey: config.sealKey }, config.mode);
+  log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');
+}

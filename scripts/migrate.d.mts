@@ -1,0 +1,1 @@
+export declare function migrationTarget(env?: Record<string, string | undefined>): string;
