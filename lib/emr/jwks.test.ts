@@ -37,8 +37,9 @@ describe('publicJwks', () => {
 
   it('refuses an EC key on another curve without echoing the key', async () => {
     const pem = String(generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
-    const error = await publicJwks(pem, 'k').catch((e: unknown) => e as Error);
-    expect(error.message).toBe('The SMART private key must be an RSA key (RS384) or an EC P-384 key (ES384)');
+    await expect(publicJwks(pem, 'k')).rejects.toMatchObject({
+      message: 'The SMART private key must be an RSA key (RS384) or an EC P-384 key (ES384)',
+    });
   });
 });
 
