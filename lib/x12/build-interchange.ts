@@ -1,0 +1,72 @@
+// Writes one X12 interchange (ISA/GS/ST..SE/GE/IEA) around a transaction set body, with the counts and control
+// numbers the envelope needs. What goes in the body is build-270.ts's and build-271.ts's business.
+
+export type InterchangeEnvelope = {
+  /** ISA13 and IEA02, 1..999999999. */
+  interchangeControlNumber: number;
+  /** GS06 and GE02, 1..999999999. */
+  groupControlNumber: number;
+  /** ST02 and SE02, 4..9 characters. */
+  transactionControlNumber: string;
+  senderId: string;
+  receiverId: string;
+  /** ISA15: P production, T test. */
+  usageIndicator?: 'P' | 'T';
+  /** Stamped in ISA09/10 and GS04/05 as UTC. */
+  createdAt: Date;
+};
+
+export type TransactionSetSpec = { functionalId: string; transactionSetId: string; implementationReference: string };
+
+// We always write the common delimiters; readers take them from the ISA anyway.
+const ELEMENT = '*';
+const REPETITION = '^';
+const COMPONENT = ':';
+const TERMINATOR = '~';
+const RESERVED = /[*^:~\r\n]/;
+
+export const REPETITION_SEPARATOR = REPETITION;
+export const COMPONENT_SEPARATOR = COMPONENT;
+
+/** Throws RangeError when a value holds a delimiter or an envelope value is out of range. */
+export function buildInterchange(envelope: InterchangeEnvelope, spec: TransactionSetSpec, body: readonly (readonly string[])[]): string {
+  const { interchangeControlNumber: icn, groupControlNumber: gcn, transactionControlNumber: tcn } = envelope;
+  if (!Number.isInteger(icn) || icn < 1 || icn > 999_999_999) throw new RangeError('interchangeControlNumber must be 1..999999999');
+  if (!Number.isInteger(gcn) || gcn < 1 || gcn > 999_999_999) throw new RangeError('groupControlNumber must be 1..999999999');
+  if (!/^[0-9A-Za-z]{4,9}$/.test(tcn)) throw new RangeError('transactionControlNumber must be 4..9 alphanumerics');
+  if (envelope.senderId.length > 15 || envelope.receiverId.length > 15) throw new RangeError('ISA06/ISA08 ids are at most 15 characters');
+
+  const at = envelope.createdAt;
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const ccyymmdd = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}`;
+  const hhmm = `${pad(at.getUTCHours())}${pad(at.getUTCMinutes())}`;
+  const isaControl = pad(icn, 9);
+
+  const isa = [
+    'ISA', '00', ' '.repeat(10), '00', ' '.repeat(10),
+    'ZZ', envelope.senderId.padEnd(15, ' '), 'ZZ', envelope.receiverId.padEnd(15, ' '),
+    ccyymmdd.slice(2), hhmm, REPETITION, '00501', isaControl, '0', envelope.usageIndicator ?? 'P', COMPONENT,
+  ].join(ELEMENT);
+  const transaction = [['ST', spec.transactionSetId, tcn, spec.implementationReference], ...body];
+  const lines = [
+    isa,
+    segment(['GS', spec.functionalId, envelope.senderId, envelope.receiverId, ccyymmdd, hhmm, String(gcn), 'X', spec.implementationReference]),
+    ...transaction.map(segment),
+    // SE01 counts ST through SE inclusive (X12.6).
+    segment(['SE', String(transaction.length + 1), tcn]),
+    segment(['GE', '1', String(gcn)]),
+    segment(['IEA', '1', isaControl]),
+  ];
+  return lines.map((line) => line + TERMINATOR).join('\n') + '\n';
+}
+
+/** Elements of one segment; trailing empty elements are dropped as X12.6 requires. */
+function segment(elements: readonly string[]): string {
+  let last = elements.length - 1;
+  while (last > 0 && elements[last] === '') last--;
+  const kept = elements.slice(0, last + 1);
+  for (const value of kept) {
+    if (RESERVED.test(value)) throw new RangeError(`value for ${kept[0]} holds a delimiter character`);
+  }
+  return kept.join(ELEMENT);
+}
