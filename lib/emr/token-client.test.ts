@@ -13,12 +13,13 @@ const REDIRECT_URI = 'https://app.example/api/emr-sync/callback';
 const SCOPE = 'launch/patient patient/*.read offline_access';
 
 type KeyFixture = { privateKeyPem: string; publicKeyPem: string };
-const keys: Record<'RS384' | 'ES384', KeyFixture> = {} as Record<'RS384' | 'ES384', KeyFixture>;
+type KeyName = 'RS384' | 'ES384' | 'otherRS384';
+const keys = {} as Record<KeyName, KeyFixture>;
 
 beforeAll(async () => {
-  for (const alg of ['RS384', 'ES384'] as const) {
+  for (const [name, alg] of [['RS384', 'RS384'], ['ES384', 'ES384'], ['otherRS384', 'RS384']] as const) {
     const pair = await generateKeyPair(alg, { extractable: true });
-    keys[alg] = { privateKeyPem: await exportPKCS8(pair.privateKey), publicKeyPem: await exportSPKI(pair.publicKey) };
+    keys[name] = { privateKeyPem: await exportPKCS8(pair.privateKey), publicKeyPem: await exportSPKI(pair.publicKey) };
   }
 });
 
@@ -274,7 +275,8 @@ describe('requestBackendServicesToken', () => {
   ] as const)('is refused with UNPROCESSABLE when the assertion is $name', async ({ setup }) => {
     emr = await startFakeEmr({
       clientId: CLIENT_ID,
-      publicKeyPem: setup === 'otherKey' ? keys.ES384.publicKeyPem : keys.RS384.publicKeyPem,
+      // Same algorithm, another key: only the signature check can tell.
+      publicKeyPem: setup === 'otherKey' ? keys.otherRS384.publicKeyPem : keys.RS384.publicKeyPem,
     });
     const error = await rejection(
       requestBackendServicesToken({
