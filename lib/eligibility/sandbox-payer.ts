@@ -102,7 +102,8 @@ function answerFor(inquiry: Inquiry, now: Date): Build271Input {
   };
   const memberId = inquiry.subscriber.memberId;
   const yearStart = new Date(Date.UTC(now.getUTCFullYear(), 0, 1));
-  const group = ['REF', '6P', 'DEMO-GRP-001', 'DEMO EMPLOYER GROUP'];
+  // REF*6P REF03 is the plan description (TR3 2100C REF), so an inactive answer still names its plan.
+  const group = ['REF', '6P', 'DEMO-GRP-001', 'DEMO PPO'];
 
   if (memberId.startsWith('DEMO-DOWN')) return { ...base, payerRejection: { reasonCode: '42', followUpCode: 'R' } };
   if (memberId.startsWith('DEMO-NOTFOUND')) return { ...base, subscriberRejection: { reasonCode: '75', followUpCode: 'C' } };
