@@ -3,7 +3,9 @@
 // Each domain owns an `endpoints.ts` beside its code; add the domain's list here.
 import type { Endpoint } from '../http/endpoint';
 import { healthEndpoints } from '../health/endpoints';
+import { appointmentEndpoints } from '../appointments/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
+  ...appointmentEndpoints,
 ];

@@ -39,7 +39,7 @@ function authOptions(secret: string, appUrl: string): AuthOptions {
             return { ...user, name: user.email };
           } catch (error) {
             // next-auth carries only a message to its error URL: encode our code (and Retry-After) there.
-            if (isAppError(error)) throw new Error(`${error.code}:${error.options.retryAfterSeconds ?? ''}`);
+            if (isAppError(error)) throw new Error(error.options.retryAfterSeconds ? `${error.code}:${error.options.retryAfterSeconds}` : error.code);
             throw error;
           }
         },

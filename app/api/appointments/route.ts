@@ -1,0 +1,7 @@
+// GET /api/appointments?date=YYYY-MM-DD: the clinic's appointments of that day (scope appointments:read).
+import { route } from '@/lib/http/route';
+import { getAppointments } from '@/lib/appointments/endpoints';
+import { listAppointments } from '@/lib/appointments/list-appointments';
+
+export const GET = route(getAppointments, ({ query, principal, deps }) =>
+  listAppointments(deps, { clinicId: principal.clinicId, date: query.date }));

@@ -1,0 +1,122 @@
+// Starts the built app (`next start`) as a child process on a free loopback port, with the environment a test
+// chooses, against a fresh PostgreSQL database (or in-memory PGlite). Tests talk to it over real HTTP; fakes
+// of the outside world run in the test process and are handed to the app through env URLs.
+// Build first: `npx next build` (NEXT_DIST_DIR selects the build folder, default .next).
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { openDb, type Db } from '@/lib/db';
+import { createTestDatabase, type TestDatabase } from './postgres';
+
+/** Secrets every test app gets unless a test removes them; tests sign webhooks with these. */
+export const TEST_SECRETS = {
+  AUTH_SECRET: randomBytes(32).toString('base64url'),
+  STEP_UP_SECRET: randomBytes(32).toString('base64url'),
+  SEAL_KEY: randomBytes(32).toString('base64'),
+  CRON_SECRET: randomBytes(32).toString('base64url'),
+  WEBHOOK_SECRET_PAYMENT: 'test-payment-secret',
+  WEBHOOK_SECRET_FAX: 'test-fax-secret',
+  WEBHOOK_SECRET_EMR: 'test-emr-secret',
+  WEBHOOK_SECRET_TRANSFER: 'test-transfer-secret',
+  WEBHOOK_SECRET_BANKING: 'test-banking-secret',
+} as const;
+
+export type TestApp = {
+  url: string;
+  /** The test process's own client on the app's PostgreSQL database (absent for PGlite). */
+  db: Db;
+  database?: TestDatabase;
+  env: Record<string, string>;
+  logs(): string;
+  stop(): Promise<void>;
+};
+
+export type StartOptions = {
+  /** Added to (or, with undefined, removed from) the default environment. */
+  env?: Record<string, string | undefined>;
+  database?: 'postgres' | 'pglite';
+  /** Reuse an existing database (e.g. to restart the app on the same data). */
+  reuse?: TestDatabase;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startApp(options: StartOptions = {}): Promise<TestApp> {
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  if (!fs.existsSync(path.resolve(distDir, 'BUILD_ID'))) {
+    throw new Error(`No build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npx next build\` before the HTTP tests`);
+  }
+  const usePglite = options.database === 'pglite';
+  const database = usePglite ? undefined : options.reuse ?? (await createTestDatabase());
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    NEXT_DIST_DIR: distDir,
+    SVC_ENV: 'sandbox',
+    APP_URL: url,
+    NEXTAUTH_URL: url,
+    LOG_LEVEL: 'warn',
+    WEBAUTHN_RP_ID: 'localhost',
+    WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (test)',
+    WEBAUTHN_ORIGIN: `http://localhost:${port}`,
+    ...TEST_SECRETS,
+    ...(usePglite ? { PGLITE_DATA_DIR: 'memory://' } : { DATABASE_URL: database!.url }),
+  };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const child: ChildProcess = spawn(path.resolve('node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: path.resolve('.'), env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`app exited during start:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      // Health answers once the server is up; the sandbox seed runs in instrumentation before that.
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`app did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  const db = database ? await openDb({ kind: 'postgres', url: database.url }) : (undefined as unknown as Db);
+  return {
+    url, db, database, env,
+    logs: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (database) {
+        await db.$disconnect();
+        if (!options.reuse) await database.drop();
+      }
+    },
+  };
+}
