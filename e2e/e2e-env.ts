@@ -1,0 +1,23 @@
+// The environment of the app under browser test: sandbox, in-memory PGlite, fixed test secrets, fakes on
+// fixed loopback ports (started by global-setup.ts).
+export const E2E_PORT = 3100;
+export const E2E_FAKE_EMR_PORT = 3190;
+export const E2E_URL = `http://localhost:${E2E_PORT}`;
+
+export const E2E_ENV: Record<string, string> = {
+  NODE_ENV: 'production',
+  NEXT_TELEMETRY_DISABLED: '1',
+  NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || '.next',
+  SVC_ENV: 'sandbox',
+  PGLITE_DATA_DIR: 'memory://',
+  APP_URL: E2E_URL,
+  NEXTAUTH_URL: E2E_URL,
+  LOG_LEVEL: 'warn',
+  AUTH_SECRET: 'e2e-auth-secret-0123456789abcdefghijklmnop',
+  STEP_UP_SECRET: 'e2e-step-up-secret-0123456789abcdefghijkl',
+  SEAL_KEY: Buffer.alloc(32, 7).toString('base64'),
+  CRON_SECRET: 'e2e-cron-secret',
+  WEBAUTHN_RP_ID: 'localhost',
+  WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (e2e)',
+  WEBAUTHN_ORIGIN: E2E_URL,
+};

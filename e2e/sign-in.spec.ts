@@ -1,0 +1,36 @@
+import { test, expect } from 'playwright/test';
+import { totpCode } from './totp-code';
+
+test('a demo user signs in, sees the clinic, and signs out', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel('E-mail').fill('frontdesk@northside.test');
+  await page.getByLabel('Password').fill('demo-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText('frontdesk@northside.test');
+  await expect(page.getByTestId('clinic-name')).toHaveText('Northside Clinic');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('a wrong password shows a clear error', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill('billing@northside.test');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('form [role=alert]')).toHaveText('The e-mail, password or code is not correct');
+});
+
+test('a user with MFA is asked for the code and signs in with it', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill('mfa@northside.test');
+  await page.getByLabel('Password').fill('demo-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const code = page.getByLabel('Authentication code');
+  await expect(code).toBeVisible();
+  await code.fill(totpCode('JBSWY3DPEHPK3PXP'));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText('mfa@northside.test');
+});

@@ -1,0 +1,29 @@
+// Browser tests in Debian's Chromium (no browser download). The app runs in sandbox mode on the embedded
+// database (in memory), seeded with the demo tenant, on localhost so WebAuthn has a secure-context rpID.
+// Fakes of the outside world (EMR) start in global-setup on fixed loopback ports named here.
+import { defineConfig } from 'playwright/test';
+import { E2E_ENV, E2E_PORT } from './e2e/e2e-env';
+
+export default defineConfig({
+  testDir: 'e2e',
+  workers: 1,
+  reporter: 'list',
+  timeout: 60_000,
+  globalSetup: './e2e/global-setup.ts',
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: `node_modules/.bin/next start -p ${E2E_PORT} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 90_000,
+    env: E2E_ENV,
+  },
+});
