@@ -11,15 +11,17 @@ export type Loop2115 = { iii: Segment };
 export type Loop2120 = { segments: Segment[] };
 
 /** 2110C/D: one EB with the segments the TR3 nests under it. */
+// Most EB rows carry none of their child segments, so the lists start as one shared empty array and are
+// replaced (never mutated) when a child arrives: fewer allocations on the hot path.
 export type Loop2110 = {
   eb: Segment;
-  hsd: Segment[];
-  ref: Segment[];
-  dtp: Segment[];
-  aaa: Segment[];
-  msg: Segment[];
-  loop2115: Loop2115[];
-  loop2120: Loop2120[];
+  hsd: readonly Segment[];
+  ref: readonly Segment[];
+  dtp: readonly Segment[];
+  aaa: readonly Segment[];
+  msg: readonly Segment[];
+  loop2115: readonly Loop2115[];
+  loop2120: readonly Loop2120[];
   /** EB03 split on the repetition separator. */
   serviceTypeCodes: string[];
 };
@@ -95,7 +97,7 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
           entity = null;
         } else if (seg.id === 'NM1' || !entity) {
           entity = { segments: [seg] };
-          benefit.loop2120.push(entity);
+          benefit.loop2120 = [...benefit.loop2120, entity];
         } else {
           entity.segments.push(seg);
         }
@@ -106,12 +108,12 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
           benefit = newBenefit(seg, delimiters);
           current.benefits.push(benefit);
           continue;
-        case 'HSD': benefit.hsd.push(seg); continue;
-        case 'REF': benefit.ref.push(seg); continue;
-        case 'DTP': benefit.dtp.push(seg); continue;
-        case 'AAA': benefit.aaa.push(seg); continue;
-        case 'MSG': benefit.msg.push(seg); continue;
-        case 'III': benefit.loop2115.push({ iii: seg }); continue;
+        case 'HSD': benefit.hsd = [...benefit.hsd, seg]; continue;
+        case 'REF': benefit.ref = [...benefit.ref, seg]; continue;
+        case 'DTP': benefit.dtp = [...benefit.dtp, seg]; continue;
+        case 'AAA': benefit.aaa = [...benefit.aaa, seg]; continue;
+        case 'MSG': benefit.msg = [...benefit.msg, seg]; continue;
+        case 'III': benefit.loop2115 = [...benefit.loop2115, { iii: seg }]; continue;
         case 'LS': inLs = true; continue;
         default:
           throw new X12ReadError('unreadable', `segment ${seg.id} is not allowed in loop 2110${current.level}`);
@@ -135,10 +137,14 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
   return loops;
 }
 
+const NONE: readonly Segment[] = Object.freeze([]);
+const NO_III: readonly Loop2115[] = Object.freeze([]);
+const NO_ENTITIES: readonly Loop2120[] = Object.freeze([]);
+
 function newBenefit(eb: Segment, delimiters: Delimiters): Loop2110 {
   const eb03 = eb.elements[3] ?? '';
   return {
-    eb, hsd: [], ref: [], dtp: [], aaa: [], msg: [], loop2115: [], loop2120: [],
+    eb, hsd: NONE, ref: NONE, dtp: NONE, aaa: NONE, msg: NONE, loop2115: NO_III, loop2120: NO_ENTITIES,
     serviceTypeCodes: eb03 === '' ? [] : eb03.split(delimiters.repetition),
   };
 }

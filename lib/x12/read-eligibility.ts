@@ -1,6 +1,5 @@
 // Applies ELIGIBILITY.md to a 271: status, rejection and every result field, with the verbatim segments each
 // value came from. Pure: the date of service is an argument. The loop structure itself is read-271.ts's job.
-import { parseDecimalToCents } from '@/lib/money/cents';
 import { read271, type Loop2000, type Loop2110 } from './read-271';
 import type { Segment } from './read-interchange';
 import { FOLLOW_UP_ACTIONS, REJECT_REASONS } from './reject-reason-codes';
@@ -50,12 +49,17 @@ const NO_LIMIT_CENTS = 9_999_999;
 
 const PRIMARY_WORDS = ['PRIMARY', 'PCP', 'PRIME CARE'];
 const SPECIALIST_WORDS = ['SPECIALIST', 'SPEC OFFICE', 'SPEC VISIT', 'SPC'];
-const OUT_OF_NETWORK = /(?<![A-Z0-9])(?:OUT OF NETWORK|OUT-OF-NETWORK|OUT NETWORK|NOT IN NETWORK|NON-PARTICIPATING|NON PARTICIPATING|NON PAR)(?![A-Z0-9])/;
-const IN_NETWORK = /(?<![A-Z0-9])(?:IN NETWORK|IN-NETWORK|PARTICIPATING)(?![A-Z0-9])/;
+// Whole words, case-insensitive, any run of spaces between words (payers pad free text).
+const OUT_OF_NETWORK = /(?<![A-Z0-9])(?:OUT +OF +NETWORK|OUT-OF-NETWORK|OUT +NETWORK|NOT +IN +NETWORK|NON-PARTICIPATING|NON +PARTICIPATING|NON +PAR)(?![A-Z0-9])/i;
+const IN_NETWORK = /(?<![A-Z0-9])(?:IN +NETWORK|IN-NETWORK|PARTICIPATING)(?![A-Z0-9])/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Amount = { cents: number } | 'no-limit';
-type Row = { benefit: Loop2110; index: number; serviceRank: number };
+/** A patient's 2110 row with the values every rule looks at, computed once. */
+type Row = {
+  benefit: Loop2110; index: number; eb01: string; isIndividual: boolean; eb06: string;
+  serviceRank: number; networkRank: number; amount: Amount | null; messages: string;
+};
 
 /**
  * Reads a 271 and applies ELIGIBILITY.md. Throws X12ReadError when the text is not a readable 271 (kind 'ta1' or
@@ -72,7 +76,15 @@ export function readEligibility(x12: string, options: ReadEligibilityOptions): E
   const rejection = findRejection(response.loops, evidence);
 
   const allRows: Row[] = (patient?.benefits ?? []).map((benefit, index) => ({
-    benefit, index, serviceRank: rankServiceType(benefit.serviceTypeCodes, requested),
+    benefit,
+    index,
+    eb01: element(benefit.eb, 1),
+    isIndividual: element(benefit.eb, 2) === 'IND',
+    eb06: element(benefit.eb, 6),
+    serviceRank: rankServiceType(benefit.serviceTypeCodes, requested),
+    networkRank: rankNetwork(benefit.eb),
+    amount: readAmount(element(benefit.eb, 7)),
+    messages: messageText(benefit),
   }));
   // A row never feeds a field when it is EB12 N (not in plan network) or on an unrelated service type.
   const feeding = allRows.filter((row) => element(row.benefit.eb, 12) !== 'N' && row.serviceRank < 3);
@@ -187,10 +199,8 @@ function best(rows: readonly Row[]): Row | null {
 }
 
 function compareRows(a: Row, b: Row): number {
-  const level = (element(a.benefit.eb, 2) === 'IND' ? 0 : 1) - (element(b.benefit.eb, 2) === 'IND' ? 0 : 1);
-  if (level !== 0) return level;
-  const network = rankNetwork(a.benefit.eb) - rankNetwork(b.benefit.eb);
-  if (network !== 0) return network;
+  if (a.isIndividual !== b.isIndividual) return a.isIndividual ? -1 : 1;
+  if (a.networkRank !== b.networkRank) return a.networkRank - b.networkRank;
   if (a.serviceRank !== b.serviceRank) return a.serviceRank - b.serviceRank;
   return a.index - b.index;
 }
@@ -203,7 +213,10 @@ function readAmount(value: string): Amount | null {
   // R values may carry more places than cents; trailing zeros are harmless, anything else is not an amount.
   while (fraction.length > 2 && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
   if (fraction.length > 2 || decimal.whole.length > 13) return null;
-  const cents = parseDecimalToCents(`${decimal.whole}.${fraction}`);
+  // Digit by digit into integer cents: exact, no floating-point fraction ever exists.
+  const digits = decimal.whole + fraction.padEnd(2, '0');
+  let cents = 0;
+  for (let i = 0; i < digits.length; i++) cents = cents * 10 + (digits.charCodeAt(i) - 48);
   return cents >= NO_LIMIT_CENTS ? 'no-limit' : { cents };
 }
 
@@ -224,15 +237,14 @@ function isDigits(text: string): boolean {
   return true;
 }
 
-function amountOf(row: Row): Amount | null {
-  return readAmount(element(row.benefit.eb, 7));
-}
-
 /** Best row with a usable EB07 among the candidates; a "no limit" winner gives null. */
 function pickAmount(candidates: readonly Row[], field: string, evidence: Record<string, string[]>, withMessages = false): { found: boolean; cents: number | null } {
-  const winner = best(candidates.filter((row) => amountOf(row) !== null));
+  let winner: Row | null = null;
+  for (const row of candidates) {
+    if (row.amount !== null && (!winner || compareRows(row, winner) < 0)) winner = row;
+  }
   if (!winner) return { found: false, cents: null };
-  const amount = amountOf(winner)!;
+  const amount = winner.amount!;
   if (amount === 'no-limit') return { found: true, cents: null };
   evidence[field] = [winner.benefit.eb.raw, ...(withMessages ? winner.benefit.msg.map((m) => m.raw) : [])];
   return { found: true, cents: amount.cents };
@@ -240,8 +252,8 @@ function pickAmount(candidates: readonly Row[], field: string, evidence: Record<
 
 /** Deductible (EB01 C) or out-of-pocket (EB01 G), individual level only. */
 function readAmounts(feeding: readonly Row[], eb01: 'C' | 'G', field: string, evidence: Record<string, string[]>): Amounts {
-  const rows = feeding.filter((row) => element(row.benefit.eb, 1) === eb01 && element(row.benefit.eb, 2) === 'IND');
-  const period = (code: string) => rows.filter((row) => element(row.benefit.eb, 6) === code);
+  const rows = feeding.filter((row) => row.eb01 === eb01 && row.isIndividual);
+  const period = (code: string) => rows.filter((row) => row.eb06 === code);
 
   let individual: number | null = null;
   for (const code of TOTAL_PERIODS) {
@@ -262,6 +274,7 @@ function readAmounts(feeding: readonly Row[], eb01: 'C' | 'G', field: string, ev
 }
 
 function messageText(benefit: Loop2110): string {
+  if (benefit.msg.length === 0) return '';
   return benefit.msg.map((m) => element(m, 1).toUpperCase()).join('\n');
 }
 
@@ -270,8 +283,8 @@ function hasWord(text: string, words: readonly string[]): boolean {
 }
 
 function readCopays(feeding: readonly Row[], evidence: Record<string, string[]>): EligibilityFindings['copay'] {
-  const office = feeding.filter((row) => element(row.benefit.eb, 1) === 'B' && row.benefit.serviceTypeCodes.some((c) => OFFICE_TYPES.has(c)));
-  const labelled = (words: readonly string[]) => office.filter((row) => hasWord(messageText(row.benefit), words));
+  const office = feeding.filter((row) => row.eb01 === 'B' && row.benefit.serviceTypeCodes.some((c) => OFFICE_TYPES.has(c)));
+  const labelled = (words: readonly string[]) => office.filter((row) => hasWord(row.messages, words));
 
   const specialist = pickAmount(labelled(SPECIALIST_WORDS), 'copay.specialist', evidence, true).cents;
   const labelledPrimary = pickAmount(labelled(PRIMARY_WORDS), 'copay.primaryCare', evidence, true);
@@ -279,7 +292,7 @@ function readCopays(feeding: readonly Row[], evidence: Record<string, string[]>)
   if (!labelledPrimary.found) {
     // A payer that sends one office copay without saying whose it is means the ordinary office visit.
     const unlabelled = office.filter((row) => {
-      const text = messageText(row.benefit);
+      const text = row.messages;
       return !hasWord(text, PRIMARY_WORDS) && !hasWord(text, SPECIALIST_WORDS);
     });
     if (unlabelled.length === 1) primaryCare = pickAmount(unlabelled, 'copay.primaryCare', evidence, true).cents;
@@ -300,7 +313,7 @@ function readPercent(value: string): number | null {
 }
 
 function readCoinsurance(feeding: readonly Row[], evidence: Record<string, string[]>): number | null {
-  const rows = feeding.filter((row) => element(row.benefit.eb, 1) === 'A' && element(row.benefit.eb, 2) === 'IND' && readPercent(element(row.benefit.eb, 8)) !== null);
+  const rows = feeding.filter((row) => row.eb01 === 'A' && row.isIndividual && readPercent(element(row.benefit.eb, 8)) !== null);
   const winner = best(rows);
   if (!winner) return null;
   evidence.coinsurance = [winner.benefit.eb.raw];
@@ -352,12 +365,12 @@ function findCoverageDate(dtps: readonly Segment[], bound: 'start' | 'end', evid
 }
 
 function readStatus(rows: readonly Row[], dateOfService: string, start: string | null, end: string | null, evidence: Record<string, string[]>): EligibilityFindings['status'] {
-  const statusRows = rows.filter((row) => STATUS_CODES.has(element(row.benefit.eb, 1)));
+  const statusRows = rows.filter((row) => STATUS_CODES.has(row.eb01));
   if (statusRows.length === 0) return 'unknown';
   const onPlan = statusRows.filter((row) => row.benefit.serviceTypeCodes.includes('30'));
   const considered = onPlan.length > 0 ? onPlan : statusRows;
   const inRange = (start === null || start <= dateOfService) && (end === null || dateOfService <= end);
-  const active = considered.filter((row) => ACTIVE_CODES.has(element(row.benefit.eb, 1)));
+  const active = considered.filter((row) => ACTIVE_CODES.has(row.eb01));
   if (active.length > 0 && inRange) {
     evidence.status = active.map((row) => row.benefit.eb.raw);
     return 'active';
@@ -386,7 +399,7 @@ function findRef(loops: readonly (readonly Segment[])[], sources: readonly [stri
 }
 
 function readPlanName(feeding: readonly Row[], refLoops: readonly (readonly Segment[])[], evidence: Record<string, string[]>): string | null {
-  const row = feeding.find((r) => ACTIVE_CODES.has(element(r.benefit.eb, 1)) && r.benefit.serviceTypeCodes.includes('30') && element(r.benefit.eb, 5) !== '');
+  const row = feeding.find((r) => ACTIVE_CODES.has(r.eb01) && r.benefit.serviceTypeCodes.includes('30') && element(r.benefit.eb, 5) !== '');
   if (row) {
     evidence.planName = [row.benefit.eb.raw];
     return element(row.benefit.eb, 5);
@@ -396,7 +409,7 @@ function readPlanName(feeding: readonly Row[], refLoops: readonly (readonly Segm
 
 function readPriorAuth(feeding: readonly Row[], requested: string, component: string, evidence: Record<string, string[]>): Pick<EligibilityFindings, 'priorAuthRequired' | 'priorAuthCodes'> {
   const authRows = feeding.filter((row) => element(row.benefit.eb, 11) === 'Y');
-  const requiring = authRows.filter((row) => ACTIVE_CODES.has(element(row.benefit.eb, 1)) && (row.benefit.serviceTypeCodes.includes(requested) || row.benefit.serviceTypeCodes.includes('30')));
+  const requiring = authRows.filter((row) => ACTIVE_CODES.has(row.eb01) && (row.benefit.serviceTypeCodes.includes(requested) || row.benefit.serviceTypeCodes.includes('30')));
   if (requiring.length > 0) evidence.priorAuthRequired = requiring.map((row) => row.benefit.eb.raw);
 
   const codes: string[] = [];
@@ -414,7 +427,8 @@ function readPriorAuth(feeding: readonly Row[], requested: string, component: st
 
 function readNetwork(feeding: readonly Row[], evidence: Record<string, string[]>): EligibilityFindings['network'] {
   const messages = feeding.flatMap((row) => row.benefit.msg);
-  const text = (m: Segment) => element(m, 1).toUpperCase().replace(/\s+/g, ' ');
+  if (messages.length === 0) return 'UNKNOWN';
+  const text = (m: Segment) => element(m, 1);
   const out = messages.filter((m) => OUT_OF_NETWORK.test(text(m)));
   if (out.length > 0) {
     evidence.network = out.map((m) => m.raw);

@@ -75,8 +75,19 @@ export function readInterchange(text: string): Interchange {
     }
     let rawEnd = stop;
     while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
+    // Elements by indexOf within the segment: measurably faster than String#split on each segment slice.
+    const elements: string[] = [];
+    let from = pos;
+    for (;;) {
+      const next = text.indexOf(element, from);
+      if (next === -1 || next >= rawEnd) {
+        elements.push(text.slice(from, rawEnd));
+        break;
+      }
+      elements.push(text.slice(from, next));
+      from = next + 1;
+    }
     const raw = text.slice(pos, rawEnd);
-    const elements = raw.split(element);
     const id = elements[0]!;
     if (!isSegmentId(id)) fail(`not X12: segment ${segments.length + 1} has no valid segment id`);
     segments.push({ id, elements, raw });

@@ -1,0 +1,64 @@
+// npm run bench -- x12-read: our 271 read plus the full ELIGIBILITY.md mapping against node-x12's bare parse of
+// the same files, measured in one run after a warm-up. Prints the ratio as the last line.
+import fs from 'node:fs';
+import path from 'node:path';
+import { X12Parser } from 'node-x12';
+import { readEligibility } from '../lib/x12/read-eligibility';
+
+const fixtures = path.join(import.meta.dirname, '..', 'lib', 'x12', 'fixtures');
+const files = fs.readdirSync(fixtures)
+  .filter((name) => name.startsWith('271-'))
+  .map((name) => fs.readFileSync(path.join(fixtures, name), 'utf8'))
+  .filter((text) => {
+    try {
+      readEligibility(text, { dateOfService: '2025-03-01', serviceTypeCode: '30' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+const corpus = Array.from({ length: 40 }, () => files).flat();
+const options = { dateOfService: '2025-03-01', serviceTypeCode: '30' };
+const parser = new X12Parser(true);
+
+let sink = 0;
+const ours = () => {
+  for (const text of corpus) sink += readEligibility(text, options).priorAuthCodes.length;
+};
+const theirs = () => {
+  for (const text of corpus) sink += parser.parse(text) ? 1 : 0;
+};
+
+function measure(run: () => void, rounds: number): number {
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = process.hrtime.bigint();
+    run();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!; // median round: robust on a shared machine
+}
+
+for (let i = 0; i < 5; i++) {
+  ours();
+  theirs();
+}
+// Interleave the two so both see the same machine load.
+const oursMs: number[] = [];
+const theirsMs: number[] = [];
+for (let i = 0; i < 5; i++) {
+  oursMs.push(measure(ours, 3));
+  theirsMs.push(measure(theirs, 3));
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const oursMsPerFile = median(oursMs) / corpus.length;
+const baselineMsPerFile = median(theirsMs) / corpus.length;
+console.error(`files: ${files.length} x 40, sink ${sink}`);
+console.log(JSON.stringify({
+  name: 'x12-read',
+  ratio: Number((oursMsPerFile / baselineMsPerFile).toFixed(3)),
+  target: 0.33,
+  oursMsPerFile: Number(oursMsPerFile.toFixed(4)),
+  baselineMsPerFile: Number(baselineMsPerFile.toFixed(4)),
+}));
