@@ -69,7 +69,6 @@ async function handle<E extends Endpoint>(
     if (endpoint.scope && !principal.scopes.includes(endpoint.scope)) {
       throw new AppError('SCOPE_MISSING', `This action needs the ${endpoint.scope} scope`);
     }
-    if (endpoint.stepUp) await requireStepUp(request.headers, principal, requireStepUpSecret(), deps.clock());
   } else if (endpoint.auth === 'cron') {
     assertCronBearer(request.headers, requireCronSecret());
   } else if (typeof endpoint.auth === 'object') {
@@ -80,7 +79,12 @@ async function handle<E extends Endpoint>(
       throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request body');
     }
   }
+  // A global halt refuses money routes before anything else is asked of the caller.
   if (endpoint.money) assertNotHalted();
+  if (endpoint.stepUp) {
+    if (!principal) throw new Error(`${endpoint.method} ${endpoint.path}: stepUp needs auth 'session'`);
+    await requireStepUp(request.headers, principal, requireStepUpSecret(), deps.clock());
+  }
 
   const params = endpoint.params ? parseInput(endpoint.params, await context.params, 'params') : undefined;
   const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), 'query') : undefined;

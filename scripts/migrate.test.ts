@@ -1,0 +1,59 @@
+// The migrations folder is the truth the databases are built from: it must match schema.prisma exactly, and the
+// wasm engine must apply it (as `prisma migrate deploy` would) on both database kinds with a clean history.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { applyMigrations, diffMigrationsToSchema, migrationStatus } from './schema-engine.mjs';
+import { createTestDatabase } from '../test/support/postgres';
+
+describe('migrations', () => {
+  it('match schema.prisma: the engine finds nothing to add', async () => {
+    expect(await diffMigrationsToSchema()).toBe('');
+  }, 60_000);
+
+  it('apply to a PGlite folder and record a clean history; a second deploy applies nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
+    try {
+      const first = await applyMigrations(path.join(dir, 'db'));
+      const names = fs.readdirSync('prisma/migrations').filter((n) => fs.statSync(path.join('prisma/migrations', n)).isDirectory()).sort();
+      expect(first.appliedMigrationNames).toEqual(names);
+      expect((await applyMigrations(path.join(dir, 'db'))).appliedMigrationNames).toEqual([]);
+      const status = await migrationStatus(path.join(dir, 'db'));
+      expect(status).toMatchObject({ failedMigrationNames: [], editedMigrationNames: [], history: null, hasMigrationsTable: true });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('apply to PostgreSQL, recorded in _prisma_migrations with checksums, and the ledger trigger refuses an unbalanced posting', async () => {
+    const database = await createTestDatabase(); // already migrated from the files: start from an empty one
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+      const { appliedMigrationNames } = await applyMigrations(database.url);
+      expect(appliedMigrationNames.length).toBeGreaterThan(0);
+      const rows = await client.query('SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name');
+      expect(rows.rows.map((r) => r.migration_name)).toEqual(appliedMigrationNames);
+      for (const row of rows.rows) {
+        expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
+        expect(row.finished_at).not.toBeNull();
+      }
+      await expect(client.query(`BEGIN;
+        INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t1','c','test','r','x');
+        INSERT INTO "LedgerEntry"(id, "transactionId", account, "amountCents") VALUES ('e1','t1','assets:cash',100);
+        COMMIT;`)).rejects.toThrow(/unbalanced by 100 cents/);
+      await client.query('ROLLBACK');
+      await client.query(`BEGIN;
+        INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t2','c','test','r','x');
+        INSERT INTO "LedgerEntry"(id, "transactionId", account, "amountCents") VALUES ('e2','t2','assets:cash',100), ('e3','t2','assets:patient-receivable',-100);
+        COMMIT;`);
+      expect((await client.query('SELECT count(*)::int AS n FROM "LedgerEntry"')).rows[0].n).toBe(2);
+    } finally {
+      await client.end();
+      await database.drop();
+    }
+  }, 120_000);
+});
