@@ -7,7 +7,7 @@ import { E2E_ENV, E2E_PORT } from './e2e/e2e-env';
 export default defineConfig({
   testDir: 'e2e',
   workers: 1,
-  reporter: 'list',
+  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   timeout: 60_000,
   globalSetup: './e2e/global-setup.ts',
   use: {

@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
+    reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Each HTTP test file starts its own app process; two cores cannot run many at once.
