@@ -54,7 +54,13 @@ function operationOf(e: Endpoint): Json {
   const responses: Json = {};
   const success = String(e.successStatus ?? 200);
   responses[success] = e.response
-    ? { description: 'Success', content: { [e.produces ?? 'application/json']: { schema: toSchema(e.response, 'output') } } }
+    ? {
+      description: 'Success',
+      content: e.produces && e.streamLine
+        // JSON by default; the streamed form is described by the schema of one line.
+        ? { 'application/json': { schema: toSchema(e.response, 'output') }, [e.produces]: { schema: toSchema(e.streamLine, 'output') } }
+        : { [e.produces ?? 'application/json']: { schema: toSchema(e.response, 'output') } },
+    }
     : { description: e.produces ? `Success (${e.produces})` : 'Success' };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(e)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -83,8 +89,13 @@ function operationOf(e: Endpoint): Json {
   };
 }
 
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const unavailable = errorResponse('DEPENDENCY_UNAVAILABLE: sign-in is not configured (AUTH_SECRET unset)');
+
 const nextAuthPaths: Record<string, Json> = {
-  '/api/auth/csrf': { get: { summary: 'CSRF token for sign-in (also sets the CSRF cookie)', tags: ['auth'], responses: { 200: { description: 'csrfToken' } } } },
+  '/api/auth/csrf': {
+    get: { summary: 'CSRF token for sign-in (also sets the CSRF cookie)', tags: ['auth'], responses: { 200: { description: 'csrfToken' }, 503: unavailable } },
+  },
   '/api/auth/callback/credentials': {
     post: {
       summary: 'Sign in with e-mail, password and (when MFA is on) mfaCode; form-encoded', tags: ['auth'],
@@ -101,14 +112,19 @@ const nextAuthPaths: Record<string, Json> = {
       },
       responses: {
         200: { description: 'Signed in; the httpOnly session cookie is set' },
-        401: { description: 'INVALID_CREDENTIALS, MFA_REQUIRED or UNAUTHENTICATED (missing CSRF token)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        423: { description: 'ACCOUNT_LOCKED, with Retry-After', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        503: { description: 'DEPENDENCY_UNAVAILABLE', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        302: { description: 'Signed in (callers that did not send json=true are redirected)' },
+        401: errorResponse('INVALID_CREDENTIALS, MFA_REQUIRED, or UNAUTHENTICATED (missing CSRF token); the body also carries next-auth\'s url'),
+        423: errorResponse('ACCOUNT_LOCKED, with Retry-After'),
+        503: unavailable,
       },
     },
   },
-  '/api/auth/session': { get: { summary: 'The signed-in user: id, email, orgId, clinicId, clinic name, scopes', tags: ['auth'], responses: { 200: { description: 'Session' } } } },
-  '/api/auth/signout': { post: { summary: 'Sign out (form: csrfToken)', tags: ['auth'], responses: { 200: { description: 'Signed out' } } } },
+  '/api/auth/session': {
+    get: { summary: 'The signed-in user: id, email, orgId, clinicId, clinic name, scopes', tags: ['auth'], responses: { 200: { description: 'Session' }, 503: unavailable } },
+  },
+  '/api/auth/signout': {
+    post: { summary: 'Sign out (form: csrfToken)', tags: ['auth'], responses: { 200: { description: 'Signed out' }, 302: { description: 'Signed out (redirect)' }, 503: unavailable } },
+  },
 };
 
 export function buildOpenApi(serverUrl: string): Json {

@@ -1,6 +1,7 @@
 // An HTTP client for tests: a cookie jar, JSON helpers and sign-in through next-auth's real endpoints
 // (GET /api/auth/csrf, then the form POST to /api/auth/callback/credentials), exactly as a browser does it.
 import type { TestApp } from './app';
+import { contractViolation } from './contract';
 
 export type TestResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -50,8 +51,15 @@ export class HttpClient {
         parsed = text;
       }
     }
+    if (HttpClient.checkContract) {
+      const violation = contractViolation(method, res.url || new URL(path, this.baseUrl).toString(), res.status, res.headers.get('content-type'), parsed);
+      if (violation) throw new Error(`Contract violation: ${violation}`);
+    }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
+
+  /** Every response is checked against the OpenAPI document (test/support/contract.ts). */
+  static checkContract = true;
 
   get<T = any>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
   post<T = any>(path: string, json?: unknown, options: RequestOptions = {}) { return this.request<T>('POST', path, { ...options, json }); }
