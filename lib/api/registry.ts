@@ -4,8 +4,10 @@
 import type { Endpoint } from '../http/endpoint';
 import { healthEndpoints } from '../health/endpoints';
 import { appointmentEndpoints } from '../appointments/endpoints';
+import { authEndpoints } from '../auth/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
   ...appointmentEndpoints,
+  ...authEndpoints,
 ];

@@ -1,0 +1,10 @@
+// GET /api/auth/mfa: a fresh TOTP secret to enrol (stores nothing). POST: enable or disable MFA.
+import { route } from '@/lib/http/route';
+import { getMfaEnrolment, postMfa } from '@/lib/auth/endpoints';
+import { changeMfa } from '@/lib/auth/change-mfa';
+import { startMfaEnrolment } from '@/lib/auth/start-mfa-enrolment';
+
+export const GET = route(getMfaEnrolment, ({ principal }) => startMfaEnrolment({ principal }));
+
+export const POST = route(postMfa, ({ body, principal, deps, correlationId, request }) =>
+  changeMfa(deps, { principal, body, correlationId, headers: request.headers }));
