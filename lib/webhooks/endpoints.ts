@@ -1,0 +1,44 @@
+// The signed partner webhook receivers (DECISIONS.md, Webhooks). The signature is the credential: the wrapper
+// verifies X-Svc-Signature over the raw body under the receiver's secret(s) before anything parses it.
+import { endpoint } from '../http/endpoint';
+import { EventEnvelope, FaxProbeReceipt, WebhookReceipt } from './event-envelope';
+
+const receiverErrors = ['VALIDATION_FAILED' as const];
+
+export const paymentWebhook = endpoint({
+  method: 'POST', path: '/api/webhooks/payment', tags: ['webhooks'],
+  summary: 'Payment processor events: payment.succeeded (marks the bill or claim paid, posts the ledger), payment.failed. Halted by SVC_HALT.',
+  auth: { signature: 'payment' }, money: true, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+});
+
+export const faxWebhook = endpoint({
+  method: 'POST', path: '/api/webhooks/fax', tags: ['webhooks'],
+  summary: 'Fax provider events: fax.received stores the inbound fax record',
+  auth: { signature: 'fax' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+});
+
+export const faxWebhookProbe = endpoint({
+  method: 'GET', path: '/api/webhooks/fax', tags: ['webhooks'],
+  summary: 'Reachability probe for the fax provider: X-Svc-Signature is the HMAC of the empty body',
+  auth: { signature: 'fax' }, response: FaxProbeReceipt,
+});
+
+export const emrWebhook = endpoint({
+  method: 'POST', path: '/api/webhooks/emr', tags: ['webhooks'],
+  summary: "EMR events: emr.patient.updated updates the patient's demographics only",
+  auth: { signature: 'emr' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+});
+
+export const transferWebhook = endpoint({
+  method: 'POST', path: '/api/webhooks/transfer', tags: ['webhooks'],
+  summary: 'Transfer partner events: transfer.updated advances a transfer along its allowed transitions',
+  auth: { signature: 'transfer' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+});
+
+export const bankingWebhook = endpoint({
+  method: 'POST', path: '/api/webhooks/banking', tags: ['webhooks'],
+  summary: 'Banking provider events: banking.transaction.posted records a rail posting for reconciliation',
+  auth: { signature: 'banking' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+});
+
+export const webhookEndpoints = [paymentWebhook, faxWebhook, faxWebhookProbe, emrWebhook, transferWebhook, bankingWebhook];

@@ -1,0 +1,34 @@
+// The shape every event type's effect has: which receiver accepts it, the zod schema of its `data`, and
+// `apply`, which runs inside the delivery's database transaction (the delivery row is already written there).
+import type { z } from 'zod';
+import type { Prisma } from '../db';
+import type { WebhookReceiver } from '../config';
+import type { DeliveryOutcome } from './event-envelope';
+
+export type VerifiedEvent<D> = {
+  eventId: string;
+  type: string;
+  /** From the signed body only. */
+  clinicId: string;
+  createdAt: string;
+  data: D;
+  deliveryId: string;
+  correlationId: string;
+  /** The receiver's clock reading for this delivery. */
+  now: Date;
+};
+
+export type EffectResult = { outcome: Extract<DeliveryOutcome, 'applied'> } | { outcome: Exclude<DeliveryOutcome, 'applied'>; reason: string };
+
+export type EventEffect<S extends z.ZodType = z.ZodType> = {
+  receiver: WebhookReceiver;
+  data: S;
+  /** Writes the effect through `tx` and says what happened. Throws only for real failures (rolled back, 500). */
+  apply(tx: Prisma.TransactionClient, event: VerifiedEvent<z.infer<S>>): Promise<EffectResult>;
+};
+
+export const defineEffect = <S extends z.ZodType>(effect: EventEffect<S>): EventEffect<S> => effect;
+
+export const applied = (): EffectResult => ({ outcome: 'applied' });
+export const recorded = (reason: string): EffectResult => ({ outcome: 'recorded', reason });
+export const rejected = (reason: string): EffectResult => ({ outcome: 'rejected', reason });

@@ -1,0 +1,90 @@
+// The one receiver behind every webhook route. The route wrapper has already verified X-Svc-Signature over
+// the raw bytes and parsed the envelope; this requires X-Svc-Delivery, parses the event's data by type and
+// runs the effect in the same database transaction as the delivery row. The row is unique per (receiver,
+// deliveryId) and is inserted first: a concurrent copy of the delivery waits on it and then finds it, a later
+// copy finds it at once, and either way answers `duplicate: true` having changed nothing.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Deps } from '../deps';
+import type { Logger } from '../log';
+import type { WebhookReceiver } from '../config';
+import { AppError } from '../http/errors';
+import { EventEnvelope, type WebhookReceipt } from './event-envelope';
+import { recorded, type EffectResult } from './event-effect';
+import { EVENT_EFFECTS } from './event-effects';
+
+export const DELIVERY_HEADER = 'x-svc-delivery';
+const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+
+// A payment delivery waits on a row lock only while a concurrent copy of itself commits, but 50 copies share
+// the pool's connections: give the transaction room beyond Prisma's 2 s default wait.
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
+
+/** @throws VALIDATION_FAILED (400) when the header is missing or not a usable id. */
+export function requireDeliveryId(header: string | null): string {
+  const value = header?.trim();
+  if (value && DELIVERY_ID.test(value)) return value;
+  throw new AppError('VALIDATION_FAILED', 'The X-Svc-Delivery header is required', {
+    issues: [{ path: 'headers.x-svc-delivery', message: 'Expected a delivery id of 1-200 letters, digits, ".", "_", ":" or "-"' }],
+  });
+}
+
+function parseEventData(schema: z.ZodType, envelope: EventEnvelope): unknown {
+  const result = schema.safeParse(envelope.data);
+  if (result.success) return result.data;
+  throw new AppError('VALIDATION_FAILED', `The ${envelope.type} event data is not valid`, {
+    issues: result.error.issues.map((issue) => ({ path: ['body', 'data', ...issue.path.map(String)].join('.'), message: issue.message })),
+  });
+}
+
+export type ReceiveEventInput = {
+  receiver: WebhookReceiver;
+  /** The X-Svc-Delivery header as received. */
+  deliveryHeader: string | null;
+  envelope: EventEnvelope;
+  correlationId: string;
+  log: Logger;
+};
+
+/**
+ * Applies a verified event at most once per (receiver, delivery id).
+ * @throws VALIDATION_FAILED (400) without a delivery id or when the data does not fit the event type (nothing
+ *   is recorded, so a corrected re-delivery under the same id still applies).
+ */
+export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: ReceiveEventInput): Promise<WebhookReceipt> {
+  const deliveryId = requireDeliveryId(input.deliveryHeader);
+  const { envelope, receiver } = input;
+  const effect = EVENT_EFFECTS[envelope.type]?.receiver === receiver ? EVENT_EFFECTS[envelope.type] : undefined;
+  const data = effect ? parseEventData(effect.data, envelope) : undefined;
+  const now = deps.clock();
+
+  const result = await deps.db.$transaction(async (tx): Promise<EffectResult | 'duplicate'> => {
+    const { count } = await tx.webhookDelivery.createMany({
+      data: [{
+        id: `whd_${randomUUID().replaceAll('-', '')}`, receiver, deliveryId, eventType: envelope.type, clinicId: envelope.clinicId,
+        // Provisional: the common case. Rewritten below, in this transaction, when the effect did not apply.
+        outcome: 'applied', correlationId: input.correlationId, receivedAt: now,
+      }],
+      skipDuplicates: true,
+    });
+    if (count === 0) return 'duplicate';
+    const outcome = effect
+      ? await effect.apply(tx, {
+        eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId, createdAt: envelope.createdAt, data,
+        deliveryId, correlationId: input.correlationId, now,
+      })
+      : recorded('event type not handled by this receiver');
+    if (outcome.outcome !== 'applied') {
+      await tx.webhookDelivery.update({ where: { receiver_deliveryId: { receiver, deliveryId } }, data: { outcome: outcome.outcome } });
+    }
+    return outcome;
+  }, TRANSACTION_OPTIONS);
+
+  const logged = { receiver, deliveryId, eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId };
+  if (result === 'duplicate') {
+    input.log.info(logged, 'webhook re-delivery ignored');
+    return { received: true, duplicate: true };
+  }
+  input.log.info({ ...logged, outcome: result.outcome, reason: 'reason' in result ? result.reason : undefined }, 'webhook delivery processed');
+  return { received: true, duplicate: false, ...result };
+}
