@@ -7,10 +7,11 @@ import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser } from '../support/factories';
 import { concretePath, routeFiles } from '../support/routes';
 
-const NEXT_AUTH_CATCH_ALL = '/api/auth/{...nextauth}';
+// Catch-alls are not operations: next-auth's own endpoints, and the typed 404 for unknown /api paths.
+const CATCH_ALLS = ['/api/auth/{...nextauth}', '/api/{...path}'];
 
 describe('route registry', () => {
-  const files = routeFiles().filter((r) => r.path !== NEXT_AUTH_CATCH_ALL);
+  const files = routeFiles().filter((r) => !CATCH_ALLS.includes(r.path));
 
   it('declares every method of every app route file, and nothing more', () => {
     const onDisk = files.flatMap((r) => r.methods.map((m) => `${m} ${r.path}`)).sort();
@@ -63,6 +64,15 @@ describe('the auth gate and error shape', () => {
     expect(minted.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('answers an unknown /api path with a typed 404, not an HTML page', async () => {
+    const client = await signIn(app, 'frontdesk@northside.test');
+    for (const path of ['/api/nope', '/api/settlement/instructions/../sign', '/api/a/b/c']) {
+      const res = await client.post(path, {});
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'There is no such API route', correlationId: expect.any(String) });
+    }
+  });
+
   it('serves health publicly with the mode and database state', async () => {
     const res = await new HttpClient(app.url).get('/api/health');
     expect(res.status).toBe(200);
@@ -107,7 +117,7 @@ describe('the auth gate and error shape', () => {
     const writes = ENDPOINTS.filter((e) => e.auth === 'session' && e.method !== 'GET');
     const client = await signIn(app, 'admin@northside.test');
     for (const e of writes) {
-      for (const header of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }]) {
+      for (const header of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }] as Record<string, string>[]) {
         const res = await client.request(e.method, concretePath(e.path), { json: {}, headers: header });
         expect({ route: `${e.method} ${e.path}`, status: res.status, body: res.body }).toEqual({
           route: `${e.method} ${e.path}`, status: 403,
