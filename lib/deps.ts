@@ -4,13 +4,44 @@
 import { getConfig, type Config } from './config';
 import { getDb, type Db } from './db';
 import { systemClock, type Clock } from './clock';
+import { AppError } from './http/errors';
+import { coreTransport } from './eligibility/core-transport';
+import { sandboxPayer } from './eligibility/sandbox-payer';
+import type { PayerTransport } from './eligibility/payer-transport';
 
 export type Deps = {
   db: Db;
   clock: Clock;
   config: Config;
+  /**
+   * The eligibility payer, built on first read: the live CAQH CORE transport when ELIGIBILITY_CORE_* is set,
+   * else the sandbox payer in sandbox mode. Production without a live transport throws AppError
+   * DEPENDENCY_UNAVAILABLE, so a route that reads it first refuses before any work (no writes, no network).
+   */
+  readonly payer: PayerTransport;
 };
 
+const globalForDeps = globalThis as unknown as { __payer?: PayerTransport };
+
+function buildPayer(config: Config, clock: Clock): PayerTransport {
+  if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock });
+  // Sandbox behaviour is keyed on SVC_ENV alone: production never answers with demo coverage.
+  if (config.mode === 'sandbox') return sandboxPayer(clock);
+  throw new AppError('DEPENDENCY_UNAVAILABLE', 'Eligibility checks are not configured', {
+    cause: new Error('unconfigured: ELIGIBILITY_CORE_URL (production has no sandbox payer)'),
+  });
+}
+
 export async function getDeps(): Promise<Deps> {
-  return { db: await getDb(), clock: systemClock, config: getConfig() };
+  const config = getConfig();
+  const clock = systemClock;
+  return {
+    db: await getDb(),
+    clock,
+    config,
+    get payer() {
+      globalForDeps.__payer ??= buildPayer(config, clock);
+      return globalForDeps.__payer;
+    },
+  };
 }

@@ -5,9 +5,11 @@ import type { Endpoint } from '../http/endpoint';
 import { healthEndpoints } from '../health/endpoints';
 import { appointmentEndpoints } from '../appointments/endpoints';
 import { authEndpoints } from '../auth/endpoints';
+import { eligibilityEndpoints } from '../eligibility/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
   ...appointmentEndpoints,
   ...authEndpoints,
+  ...eligibilityEndpoints,
 ];

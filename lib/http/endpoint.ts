@@ -32,6 +32,11 @@ export type Endpoint = {
   errors?: ErrorCode[];
   /** Content type of a non-JSON success body (NDJSON, FHIR, redirects are described in summary). */
   produces?: string;
+  /**
+   * For an endpoint that answers JSON by default and streams `produces` (e.g. NDJSON) when the client's Accept
+   * asks for it: the schema of one streamed line. `response` then describes the JSON form.
+   */
+  streamLine?: z.ZodType;
 };
 
 export const endpoint = <E extends Endpoint>(e: E): E => e;

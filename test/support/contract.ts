@@ -1,6 +1,7 @@
 // The published contract, checked on every response the HTTP tests see: the status must be one the OpenAPI
 // document lists for that operation, and a JSON body must validate against the documented schema (errors
-// against the Error schema). A route that answers something it does not document fails the test that saw it.
+// against the Error schema; an NDJSON stream line by line against its line schema). A route that answers
+// something it does not document fails the test that saw it.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
@@ -49,9 +50,24 @@ export function contractViolation(method: string, url: string, status: number, c
   const response = (openApi().paths[op.template][op.method.toLowerCase()].responses as Json)[String(status)];
   if (!response) return `${method} ${op.template} answered ${status}, which the OpenAPI document does not list`;
   if (!contentType?.includes('json') || !response.content) return null;
-  const media = response.content['application/json'] ?? Object.values(response.content)[0];
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  const media = response.content[mediaType] ?? response.content['application/json'] ?? Object.values(response.content)[0];
   if (!media?.schema) return null;
-  const validate = validatorFor(`${method} ${op.template} ${status}`, media.schema);
+  const validate = validatorFor(`${method} ${op.template} ${status} ${mediaType}`, media.schema);
+  if (mediaType === 'application/x-ndjson') {
+    // A stream: the documented schema is that of one line, and every line must match it.
+    const lines = String(body).split('\n').filter((line) => line.trim() !== '');
+    for (const [i, line] of lines.entries()) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return `${method} ${op.template} ${status} NDJSON line ${i + 1} is not JSON`;
+      }
+      if (!validate(value)) return `${method} ${op.template} ${status} NDJSON line ${i + 1} does not match the OpenAPI schema: ${ajv.errorsText(validate.errors)}`;
+    }
+    return null;
+  }
   if (validate(body)) return null;
   return `${method} ${op.template} ${status} body does not match the OpenAPI schema: ${ajv.errorsText(validate.errors)}`;
 }

@@ -1,0 +1,245 @@
+// One eligibility check for one member, shared by verify and the roster: the 24 h cache, the 270 out through
+// the payer port, the 271 read with lib/x12's one mapping, and the EligibilityCheck row that records it (the
+// claims precondition reads those rows). It does not scope patients or log PHI access: its callers do,
+// before they call it.
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import { AppError, isAppError } from '../http/errors';
+import { build270 } from '../x12/build-270';
+import { read271 } from '../x12/read-271';
+import { readEligibility, type EligibilityFindings } from '../x12/read-eligibility';
+import { X12ReadError } from '../x12/x12-read-error';
+import { EligibilityFields, type Rejection } from './eligibility-result';
+import type { PayerTransport } from './payer-transport';
+
+export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+const SANDBOX_SENDER_ID = 'CLINICREVENUE';
+const SANDBOX_RECEIVER_ID = 'SANDBOXPAYER';
+
+// AAA03 42 (unable to respond at current time) and 80 (no response received) say nothing about the member.
+const TRANSIENT_REASON_CODES = new Set(['42', '80']);
+
+export type EligibilityDeps = {
+  db: Db;
+  clock: Clock;
+  payer: PayerTransport;
+  /** The live transport's ids also go in the 270's ISA06/ISA08 and GS02/GS03. */
+  config: Pick<Config, 'eligibilityCore'>;
+};
+
+/** EligibilityFindings with our API's rejection (loop null when no 271 AAA is behind it). */
+type Findings = Omit<EligibilityFindings, 'rejection'> & { rejection: Rejection | null };
+
+export type EligibilityInquiry = {
+  clinicId: string;
+  userId: string;
+  patientId: string;
+  correlationId: string;
+  payer: { id: string; name: string };
+  provider: { npi: string; name: string };
+  subscriber: { memberId: string; firstName: string; lastName: string; /** YYYY-MM-DD */ birthDate: string };
+  /** X12 service type codes, one EQ each; the first one is the "requested type" of the mapping rules. */
+  serviceTypeCodes: string[];
+  /** YYYY-MM-DD */
+  dateOfService: string;
+};
+
+export type EligibilityOutcome = { fields: EligibilityFields; evidence: Record<string, string[]> };
+
+const Evidence = z.record(z.string(), z.array(z.string()));
+/** What is stored in EligibilityCheck.result: everything but the per-response `cached` and `verifiedAt`. */
+const StoredResult = EligibilityFields.omit({ cached: true, verifiedAt: true }).extend({ evidence: Evidence.default({}) });
+
+/**
+ * The 271 answer for one inquiry, from the cache (`cached: true`) when the same clinic asked the same payer
+ * about the same member, date of birth, service types, date of service and NPI for the same patient within
+ * 24 h in the same mode. Otherwise sends a 270 and records an EligibilityCheck row.
+ * Throws AppError TRANSPORT_FAILED when the payer cannot be reached (nothing recorded), VALIDATION_FAILED when
+ * a value cannot travel in a 270. A 271 that rejects the inquiry, or an answer that is not a readable 271,
+ * is a result with status `unknown` and a `rejection`, never an error and never `inactive`.
+ */
+export async function checkEligibility(deps: EligibilityDeps, inquiry: EligibilityInquiry): Promise<EligibilityOutcome> {
+  const { db, clock, payer } = deps;
+  const cacheKey = eligibilityCacheKey(inquiry);
+  const now = clock();
+
+  const hit = await db.eligibilityCheck.findFirst({
+    where: {
+      cacheKey,
+      clinicId: inquiry.clinicId,
+      patientId: inquiry.patientId,
+      mode: payer.mode,
+      cacheable: true,
+      createdAt: { gt: new Date(now.getTime() - CACHE_TTL_MS), lte: now },
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (hit) {
+    // A row written under an older shape is not served: the payer is asked again.
+    const stored = StoredResult.safeParse(hit.result);
+    if (stored.success) {
+      const { evidence, ...fields } = stored.data;
+      return { fields: { ...fields, cached: true, verifiedAt: hit.createdAt.toISOString() }, evidence };
+    }
+  }
+
+  const traceNumber = randomBytes(10).toString('hex').toUpperCase();
+  let request: string;
+  try {
+    const controlNumber = randomInt(1, 1_000_000_000);
+    request = build270({
+      interchangeControlNumber: controlNumber,
+      groupControlNumber: controlNumber,
+      transactionControlNumber: '0001',
+      senderId: deps.config.eligibilityCore?.senderId ?? SANDBOX_SENDER_ID,
+      receiverId: deps.config.eligibilityCore?.receiverId ?? SANDBOX_RECEIVER_ID,
+      createdAt: now,
+      payer: { id: inquiry.payer.id, name: x12Safe(inquiry.payer.name) || inquiry.payer.id },
+      provider: { npi: inquiry.provider.npi, name: x12Safe(inquiry.provider.name) || 'PROVIDER' },
+      subscriber: inquiry.subscriber,
+      serviceTypeCodes: inquiry.serviceTypeCodes,
+      dateOfService: inquiry.dateOfService,
+      traceNumber,
+    });
+  } catch (cause) {
+    throw new AppError('VALIDATION_FAILED', 'The member details hold characters or values an eligibility request cannot carry', {
+      cause,
+      issues: [{ path: 'member', message: 'Names, member id, date of birth and NPI must be plain text without X12 delimiters' }],
+    });
+  }
+
+  let answer: string;
+  try {
+    answer = await payer.send(request, { correlationId: inquiry.correlationId });
+  } catch (error) {
+    throw isAppError(error) && error.code === 'TRANSPORT_FAILED'
+      ? error
+      : new AppError('TRANSPORT_FAILED', 'The payer could not be reached; try the eligibility check again later', { cause: error });
+  }
+
+  const answeredAt = clock();
+  const { findings, cacheable } = readAnswer(answer, inquiry, traceNumber);
+  const { evidence, memberId, ...rest } = findings;
+  const fields: EligibilityFields = {
+    ...rest,
+    mode: payer.mode,
+    cached: false,
+    payerId: inquiry.payer.id,
+    // The payer's corrected id wins; the request's id stands when the payer echoed none.
+    memberId: memberId ?? inquiry.subscriber.memberId,
+    verifiedAt: answeredAt.toISOString(),
+  };
+  const { cached: _cached, verifiedAt: _verifiedAt, ...stored } = fields;
+  await db.eligibilityCheck.create({
+    data: {
+      clinicId: inquiry.clinicId,
+      patientId: inquiry.patientId,
+      userId: inquiry.userId,
+      cacheKey,
+      payerId: inquiry.payer.id,
+      serviceType: inquiry.serviceTypeCodes.join(','),
+      dateOfService: inquiry.dateOfService,
+      status: fields.status,
+      eligible: fields.eligible,
+      mode: payer.mode,
+      cacheable,
+      result: { ...stored, evidence },
+      correlationId: inquiry.correlationId,
+      createdAt: answeredAt,
+    },
+  });
+  return { fields, evidence };
+}
+
+/** sha256 over clinic, payer, member, date of birth, service types, date of service and NPI (DECISIONS). */
+export function eligibilityCacheKey(inquiry: EligibilityInquiry): string {
+  const parts = [
+    inquiry.clinicId, inquiry.payer.id, inquiry.subscriber.memberId, inquiry.subscriber.birthDate,
+    inquiry.serviceTypeCodes.join('^'), inquiry.dateOfService, inquiry.provider.npi,
+  ];
+  // JSON keeps the parts apart: no value can shift into its neighbour.
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+type Answer = { findings: Findings; cacheable: boolean };
+
+function readAnswer(answer: string, inquiry: EligibilityInquiry, traceNumber: string): Answer {
+  let findings: Findings;
+  try {
+    findings = readEligibility(answer, { dateOfService: inquiry.dateOfService, serviceTypeCode: inquiry.serviceTypeCodes[0]! });
+  } catch (error) {
+    if (error instanceof X12ReadError) return { findings: unknownFindings(ANSWER_NOT_READ[error.kind]), cacheable: false };
+    throw error;
+  }
+  // A 271 that echoes someone else's trace number answers another inquiry: never let it speak for this one.
+  if (!echoesTrace(answer, traceNumber)) return { findings: unknownFindings(TRACE_MISMATCH), cacheable: false };
+  const transient = findings.rejection !== null && TRANSIENT_REASON_CODES.has(findings.rejection.reasonCode);
+  return { findings, cacheable: !transient };
+}
+
+/** 2000C/D TRN*2 carry our TRN02 back. None at all (a payer-level rejection) is accepted; a different one is not. */
+function echoesTrace(answer: string, traceNumber: string): boolean {
+  const traces = read271(answer).loops
+    .filter((loop) => loop.level === 'C' || loop.level === 'D')
+    .flatMap((loop) => loop.segments)
+    .filter((segment) => segment.id === 'TRN' && segment.elements[1] === '2')
+    .map((segment) => segment.elements[2] ?? '');
+  return traces.length === 0 || traces.includes(traceNumber);
+}
+
+/** A reason for `unknown` that no payer AAA stands behind (loop null). */
+export type NotRead = Omit<Rejection, 'loop'>;
+
+const ANSWER_NOT_READ: Record<X12ReadError['kind'], NotRead> = {
+  ta1: {
+    reasonCode: 'TA1', followUpCode: null,
+    reason: 'The payer rejected the request envelope (TA1) without checking coverage',
+    followUp: 'Check again later; if it keeps happening, contact support with the correlation id, or confirm coverage with the payer by phone',
+  },
+  999: {
+    reasonCode: '999', followUpCode: null,
+    reason: 'The payer rejected the request as malformed (999 acknowledgment) without checking coverage',
+    followUp: 'Check the member id, name and date of birth, then check again; if it keeps happening, contact support with the correlation id',
+  },
+  unreadable: {
+    reasonCode: 'UNREADABLE', followUpCode: null,
+    reason: "The payer's answer could not be read as an eligibility response",
+    followUp: 'Check again later, or confirm coverage with the payer by phone',
+  },
+};
+
+const TRACE_MISMATCH: NotRead = {
+  reasonCode: 'TRACE_MISMATCH', followUpCode: null,
+  reason: "The payer's answer belongs to a different request (trace number differs)",
+  followUp: 'Check again; do not rely on this answer, and report it to support with the correlation id if it repeats',
+};
+
+/** Findings for an answer we could not use: status unknown, every field empty. */
+function unknownFindings(rejection: NotRead): Findings {
+  return {
+    status: 'unknown', eligible: false, rejection: { ...rejection, loop: null },
+    memberId: null, memberName: null, planName: null, groupNumber: null,
+    deductible: { individual: null, met: null, remaining: null },
+    outOfPocket: { individual: null, met: null, remaining: null },
+    copay: { specialist: null, primaryCare: null },
+    coinsurance: null, coverageStart: null, coverageEnd: null,
+    priorAuthRequired: false, priorAuthCodes: [], network: 'UNKNOWN', evidence: {},
+  };
+}
+
+/** A result for a check that got no usable answer at all (the roster's transport failures): unknown, empty. */
+export function unansweredFields(
+  input: { mode: PayerTransport['mode']; payerId: string; memberId: string; verifiedAt: Date },
+  rejection: NotRead,
+): EligibilityFields {
+  const { evidence: _evidence, memberId: _memberId, ...rest } = unknownFindings(rejection);
+  return { ...rest, mode: input.mode, cached: false, payerId: input.payerId, memberId: input.memberId, verifiedAt: input.verifiedAt.toISOString() };
+}
+
+/** Our own free text (payer and provider names) with X12 delimiters and line breaks turned into spaces. */
+function x12Safe(value: string): string {
+  return value.replace(/[*^:~\r\n]+/g, ' ').trim().slice(0, 60);
+}

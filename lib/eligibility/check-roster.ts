@@ -1,0 +1,188 @@
+// POST /api/eligibility/roster's domain: a day's appointments checked through a capped pool. Owns the batch
+// rules of SPEC and DECISIONS (whole batch scoped first, member and payer defaults, skips, order, summary) and
+// the guarantee that a lookup failing in any way is `unknown`, never `active`. One check is check-eligibility.ts's.
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import { recordPhiAccess } from '../audit/record-phi-access';
+import { AppError, isAppError } from '../http/errors';
+import type { Logger } from '../log';
+import { checkEligibility, unansweredFields, type EligibilityDeps, type NotRead } from './check-eligibility';
+import { EligibilityFields } from './eligibility-result';
+import { PAYER_DIRECTORY } from './payer-directory';
+import { requireClinicPatients, type ClinicPatient } from './require-clinic-patients';
+import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
+
+export const MAX_ROSTER_SIZE = 500;
+export const MAX_CONCURRENCY = 20;
+export const DEFAULT_CONCURRENCY = 5;
+
+const RosterAppointment = z.object({
+  patientId: z.string({ error: 'patientId is required' }).trim().min(1, { error: 'patientId is required' }).max(100),
+  memberId: MemberId.optional(),
+  payerId: PayerId.optional(),
+  /** ISO-8601 with an offset; its date as written is the date of service (today, UTC, when absent). */
+  start: z.iso.datetime({ offset: true, error: 'start must be an ISO-8601 timestamp' }).optional(),
+});
+
+export const RosterBody = z.object({
+  appointments: z
+    .array(RosterAppointment, { error: 'appointments must be a list' })
+    .min(1, { error: 'appointments must not be empty' })
+    .max(MAX_ROSTER_SIZE, { error: `at most ${MAX_ROSTER_SIZE} appointments per roster` }),
+  provider: z.object({ npi: Npi, name: x12Text('provider.name', 60).optional() }).optional(),
+  defaultPayerId: PayerId.optional(),
+  serviceTypeCodes: z.array(ServiceTypeCode).min(1, { error: 'serviceTypeCodes must not be empty' }).max(20).default(['30']),
+  concurrency: z
+    .int({ error: `concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}` })
+    .min(1, { error: `concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}` })
+    .max(MAX_CONCURRENCY, { error: `concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}` })
+    .default(DEFAULT_CONCURRENCY),
+});
+export type RosterBody = z.infer<typeof RosterBody>;
+
+export const SkipReason = z.enum(['NO_MEMBER_ID', 'NO_PAYER_ID']);
+
+export const RosterResult = z.object({
+  appointment: z.object({ patientId: z.string(), start: z.string().nullable() }),
+  skipped: z.boolean(),
+  /** Why the appointment was not checked (present when skipped). */
+  skipReason: SkipReason.optional(),
+  /** The parsed eligibility fields (status, network and the rest); absent when skipped. */
+  result: EligibilityFields.optional(),
+});
+export type RosterResult = z.infer<typeof RosterResult>;
+
+export const RosterSummary = z.object({
+  total: z.int(), active: z.int(), inactive: z.int(), unknown: z.int(), skipped: z.int(),
+});
+export type RosterSummary = z.infer<typeof RosterSummary>;
+
+export const RosterResponse = z.object({ summary: RosterSummary, results: z.array(RosterResult) });
+export type RosterResponse = z.infer<typeof RosterResponse>;
+
+/** One NDJSON line per finished appointment (any order), then one summary line. */
+export const RosterProgressLine = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('result'), index: z.int() }).extend(RosterResult.shape),
+  z.object({ type: z.literal('summary'), summary: RosterSummary }),
+]);
+
+export type RosterContext = { clinicId: string; orgId: string; userId: string; correlationId: string };
+
+export type RosterRun = {
+  /** Runs every lookup (at most `concurrency` in flight); `onResult` sees each as it finishes. */
+  run(options?: { onResult?: (index: number, result: RosterResult) => void; signal?: AbortSignal }): Promise<RosterResponse>;
+};
+
+// Reasons for `unknown` when no 271 was read at all.
+const TRANSPORT_FAILED: NotRead = {
+  reasonCode: 'TRANSPORT_FAILED', followUpCode: null,
+  reason: 'The payer could not be reached',
+  followUp: 'Check this patient again later, or confirm coverage with the payer by phone',
+};
+const NOT_SENDABLE: NotRead = {
+  reasonCode: 'INVALID_REQUEST', followUpCode: null,
+  reason: "The patient's record holds characters or values an eligibility request cannot carry",
+  followUp: "Correct the patient's name, date of birth or member id, then check again",
+};
+const INTERNAL: NotRead = {
+  reasonCode: 'INTERNAL_ERROR', followUpCode: null,
+  reason: 'The check failed on our side',
+  followUp: 'Check this patient again; if it keeps failing, contact support with the correlation id',
+};
+const CANCELLED: NotRead = {
+  reasonCode: 'CANCELLED', followUpCode: null,
+  reason: 'The roster check was stopped before this patient was checked',
+  followUp: 'Run the check again',
+};
+
+/**
+ * Validates the whole batch before any payer call: DEPENDENCY_UNAVAILABLE when no transport is configured,
+ * OUT_OF_SCOPE when any patient is not this clinic's, VALIDATION_FAILED when no provider NPI is known. Logs
+ * PHI access for every patient, then returns the run. A lookup that fails in any way becomes `unknown`.
+ */
+export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, context: RosterContext, body: RosterBody): Promise<RosterRun> {
+  const { payer } = deps; // first: an unconfigured transport refuses before any read or write
+  const patients = await requireClinicPatients(deps.db, context.clinicId, body.appointments.map((a) => a.patientId));
+  const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
+  const npi = body.provider?.npi ?? clinic?.billingNpi ?? '';
+  if (!/^\d{10}$/.test(npi)) {
+    throw new AppError('VALIDATION_FAILED', 'The clinic has no billing provider on file; send provider.npi', {
+      issues: [{ path: 'body.provider.npi', message: 'Required: the clinic has no billing provider NPI on file' }],
+    });
+  }
+  const providerName = body.provider?.name ?? (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
+  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, body.appointments.map((a) => a.patientId));
+
+  const checkDeps: EligibilityDeps = { db: deps.db, clock: deps.clock, payer, config: deps.config };
+
+  return {
+    async run({ onResult, signal } = {}) {
+      const limit = pLimit(body.concurrency);
+      const today = deps.clock().toISOString().slice(0, 10);
+      const results = await Promise.all(
+        body.appointments.map((appointment, index) =>
+          limit(async (): Promise<RosterResult> => {
+            const result = await checkAppointment(appointment, patients.get(appointment.patientId)!, signal);
+            onResult?.(index, result);
+            return result;
+          }),
+        ),
+      );
+      return { summary: summarize(results), results };
+
+      async function checkAppointment(
+        appointment: RosterBody['appointments'][number],
+        patient: ClinicPatient,
+        signal: AbortSignal | undefined,
+      ): Promise<RosterResult> {
+        const echo = { patientId: appointment.patientId, start: appointment.start ?? null };
+        const memberId = appointment.memberId ?? patient.coverageMemberId;
+        // The item's payer, then the coverage on file, then the batch default (DECISIONS).
+        const payerId = appointment.payerId ?? patient.coveragePayerId ?? body.defaultPayerId;
+        if (!memberId) return { appointment: echo, skipped: true, skipReason: 'NO_MEMBER_ID' };
+        if (!payerId) return { appointment: echo, skipped: true, skipReason: 'NO_PAYER_ID' };
+        const unanswered = (reason: NotRead) => ({
+          appointment: echo, skipped: false,
+          result: unansweredFields({ mode: payer.mode, payerId, memberId, verifiedAt: deps.clock() }, reason),
+        });
+        if (signal?.aborted) return unanswered(CANCELLED);
+        try {
+          const { fields } = await checkEligibility(checkDeps, {
+            clinicId: context.clinicId,
+            userId: context.userId,
+            patientId: patient.id,
+            correlationId: context.correlationId,
+            payer: { id: payerId, name: payerNameFor(payerId, patient) },
+            provider: { npi, name: providerName },
+            subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
+            serviceTypeCodes: body.serviceTypeCodes,
+            // The date as the timestamp writes it: a 19:00-05:00 visit is on its local day, not the UTC one.
+            dateOfService: appointment.start ? appointment.start.slice(0, 10) : today,
+          });
+          return { appointment: echo, skipped: false, result: fields };
+        } catch (error) {
+          // Whatever went wrong, this appointment is unknown: never active, never the whole batch failing.
+          if (isAppError(error) && error.code === 'TRANSPORT_FAILED') return unanswered(TRANSPORT_FAILED);
+          if (isAppError(error) && error.code === 'VALIDATION_FAILED') return unanswered(NOT_SENDABLE);
+          deps.log?.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'roster lookup failed');
+          return unanswered(INTERNAL);
+        }
+      }
+    },
+  };
+}
+
+function payerNameFor(payerId: string, patient: ClinicPatient): string {
+  if (patient.coveragePayerId === payerId && patient.coveragePayerName) return patient.coveragePayerName;
+  return PAYER_DIRECTORY.find((entry) => entry.payerId === payerId)?.name ?? payerId;
+}
+
+/** total = active + inactive + unknown + skipped = the number of appointments (DECISIONS). */
+export function summarize(results: readonly RosterResult[]): RosterSummary {
+  const summary: RosterSummary = { total: results.length, active: 0, inactive: 0, unknown: 0, skipped: 0 };
+  for (const r of results) {
+    if (r.skipped || !r.result) summary.skipped += 1;
+    else summary[r.result.status] += 1;
+  }
+  return summary;
+}

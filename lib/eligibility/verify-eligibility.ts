@@ -1,0 +1,46 @@
+// POST /api/eligibility/verify's domain: one patient, one payer, in real time. Owns the order of the checks
+// (transport configured, payer known, patient in the caller's clinic, PHI access logged) and the response
+// shape. The body schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are
+// check-eligibility.ts's.
+import { recordPhiAccess } from '../audit/record-phi-access';
+import { AppError } from '../http/errors';
+import { checkEligibility, type EligibilityDeps } from './check-eligibility';
+import type { EligibilityResult } from './eligibility-result';
+import { findPayerByName } from './payer-directory';
+import { requireClinicPatients } from './require-clinic-patients';
+import type { VerifyEligibilityBody } from './verify-eligibility-body';
+
+export type VerifyContext = { clinicId: string; orgId: string; userId: string; correlationId: string };
+
+/**
+ * Verifies one member. Refuses before any work: DEPENDENCY_UNAVAILABLE when no payer transport is configured
+ * (production without CORE), VALIDATION_FAILED for a payerName the directory does not know (without payerId),
+ * OUT_OF_SCOPE when the patient is not this clinic's (or does not exist). Then logs the PHI access and checks.
+ * Throws TRANSPORT_FAILED when the payer cannot be reached.
+ */
+export async function verifyEligibility(deps: EligibilityDeps, context: VerifyContext, body: VerifyEligibilityBody): Promise<EligibilityResult> {
+  const { payer } = deps; // first: an unconfigured transport refuses before any read or write
+  const payerId = body.payerId ?? findPayerByName(body.payerName)?.payerId;
+  if (!payerId) {
+    throw new AppError('VALIDATION_FAILED', 'The payer is not in the payer directory; send its payerId', {
+      issues: [{ path: 'body.payerName', message: 'Unknown payer name; send payerId for a payer the directory does not list' }],
+    });
+  }
+  await requireClinicPatients(deps.db, context.clinicId, [body.patientId]);
+  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.verify' }, [body.patientId]);
+
+  const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
+  const providerName = (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
+  const { fields, evidence } = await checkEligibility({ ...deps, payer }, {
+    clinicId: context.clinicId,
+    userId: context.userId,
+    patientId: body.patientId,
+    correlationId: context.correlationId,
+    payer: { id: payerId, name: body.payerName },
+    provider: { npi: body.npi, name: providerName },
+    subscriber: { memberId: body.memberId, firstName: body.firstName, lastName: body.lastName, birthDate: body.dob },
+    serviceTypeCodes: [body.serviceType],
+    dateOfService: body.dos ?? deps.clock().toISOString().slice(0, 10),
+  });
+  return body.explain ? { ...fields, evidence } : fields;
+}
