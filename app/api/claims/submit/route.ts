@@ -1,0 +1,7 @@
+// POST /api/claims/submit: submit a draft claim or create one inline (claims:write, step-up, money).
+import { route } from '@/lib/http/route';
+import { submitClaimEndpoint } from '@/lib/claims/endpoints';
+import { submitClaim } from '@/lib/claims/submit-claim';
+
+export const POST = route(submitClaimEndpoint, ({ body, principal, deps, correlationId }) =>
+  submitClaim(deps, { ...body, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId }));

@@ -1,0 +1,28 @@
+// The clinic's claims, newest first, at most 100 (SPEC.md, Limits), optionally for one patient or status.
+import { z } from 'zod';
+import type { Db } from '../db';
+import { CLAIM_STATUSES, ClaimView, toClaimView } from './claim-view';
+import { requireClinicPatient } from './require-clinic-patient';
+
+export const CLAIMS_LIST_LIMIT = 100;
+
+export const ListClaimsQuery = z.object({
+  patientId: z.string().trim().min(1).max(200).optional(),
+  status: z.enum(CLAIM_STATUSES).optional(),
+});
+
+export const ClaimList = z.object({ claims: z.array(ClaimView) });
+
+/** @throws OUT_OF_SCOPE (403) when filtering by a patient outside the clinic (as submit does). */
+export async function listClaims(
+  deps: { db: Db },
+  input: z.infer<typeof ListClaimsQuery> & { clinicId: string },
+): Promise<z.infer<typeof ClaimList>> {
+  if (input.patientId !== undefined) await requireClinicPatient(deps.db, input.clinicId, input.patientId);
+  const rows = await deps.db.claim.findMany({
+    where: { clinicId: input.clinicId, patientId: input.patientId, status: input.status },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: CLAIMS_LIST_LIMIT,
+  });
+  return { claims: rows.map(toClaimView) };
+}
