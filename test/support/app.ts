@@ -25,6 +25,8 @@ export const TEST_SECRETS = {
 
 export type TestApp = {
   url: string;
+  /** The server process, for resource measurements (benchmarks). */
+  pid: number;
   /** The test process's own client on the app's PostgreSQL database (absent for PGlite). */
   db: Db;
   database?: TestDatabase;
@@ -107,7 +109,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const db = database ? await openDb({ kind: 'postgres', url: database.url }) : (undefined as unknown as Db);
   return {
-    url, db, database, env,
+    url, db, database, env, pid: child.pid!,
     logs: () => output,
     async stop() {
       child.kill('SIGTERM');
