@@ -1,0 +1,7 @@
+// POST /api/settlement/gate/{encounterId}: clear an encounter for settlement (svcpay:write, step-up).
+import { route } from '@/lib/http/route';
+import { settlementGateEndpoint } from '@/lib/settlements/endpoints';
+import { clearSettlementGate } from '@/lib/settlements/clear-settlement-gate';
+
+export const POST = route(settlementGateEndpoint, ({ params, principal, deps, correlationId }) =>
+  clearSettlementGate(deps, { clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, encounterId: params.encounterId, correlationId }));

@@ -1,0 +1,7 @@
+// POST /api/settlement/instructions: create a DRAFT settlement instruction with its waterfall (svcpay:write).
+import { route } from '@/lib/http/route';
+import { createInstructionEndpoint } from '@/lib/settlements/endpoints';
+import { createInstruction } from '@/lib/settlements/create-instruction';
+
+export const POST = route(createInstructionEndpoint, ({ body, principal, deps, correlationId }) =>
+  createInstruction(deps, { ...body, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId }));
