@@ -8,6 +8,8 @@ import { AppError } from './http/errors';
 import { coreTransport } from './eligibility/core-transport';
 import { sandboxPayer } from './eligibility/sandbox-payer';
 import type { PayerTransport } from './eligibility/payer-transport';
+import { buildFhirStore } from './fhir/build-fhir-store';
+import type { FhirStore } from './fhir/fhir-store';
 
 export type Deps = {
   db: Db;
@@ -19,9 +21,11 @@ export type Deps = {
    * DEPENDENCY_UNAVAILABLE, so a route that reads it first refuses before any work (no writes, no network).
    */
   readonly payer: PayerTransport;
+  /** The FHIR store, built on first read: external over REST when FHIR_STORE_URL is set, else embedded. */
+  readonly fhirStore: FhirStore;
 };
 
-const globalForDeps = globalThis as unknown as { __payer?: PayerTransport };
+const globalForDeps = globalThis as unknown as { __payer?: PayerTransport; __fhirStore?: FhirStore };
 
 function buildPayer(config: Config, clock: Clock): PayerTransport {
   if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock });
@@ -35,13 +39,18 @@ function buildPayer(config: Config, clock: Clock): PayerTransport {
 export async function getDeps(): Promise<Deps> {
   const config = getConfig();
   const clock = systemClock;
+  const db = await getDb();
   return {
-    db: await getDb(),
+    db,
     clock,
     config,
     get payer() {
       globalForDeps.__payer ??= buildPayer(config, clock);
       return globalForDeps.__payer;
+    },
+    get fhirStore() {
+      globalForDeps.__fhirStore ??= buildFhirStore(config, db);
+      return globalForDeps.__fhirStore;
     },
   };
 }

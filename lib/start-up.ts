@@ -4,11 +4,13 @@ import { getConfig } from './config';
 import { getDb } from './db';
 import { getLogger } from './log';
 import { ensureDemoTenant } from './demo/demo-tenant';
+import { startFhirServices } from './fhir/start-fhir-services';
 
 export async function startUp(): Promise<void> {
   const config = getConfig();
   const log = getLogger();
   log.info({ mode: config.mode, database: config.database.kind }, `starting in ${config.mode} mode`);
+  await startFhirServices(config, log);
   if (config.mode !== 'sandbox') return;
   const { created } = await ensureDemoTenant({ db: await getDb(), now: new Date(), sealKey: config.sealKey }, config.mode);
   log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/errors';
 import type { Endpoint } from '../http/endpoint';
 import { ENDPOINTS } from './registry';
+import { OperationOutcomeSchema } from '../fhir/operation-outcome';
+import { FHIR_JSON } from '../fhir/fhir-json';
 
 type Json = Record<string, unknown>;
 
@@ -68,9 +70,14 @@ function operationOf(e: Endpoint): Json {
     if (String(status) === success) continue;
     responses[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+        // FHIR routes: errors as OperationOutcome (the first gate's 401 and a 202 stay JSON).
+        ...(e.errorFormat === 'operation-outcome' && status >= 400 && { [FHIR_JSON]: { schema: toSchema(OperationOutcomeSchema, 'output') } }),
+      },
     };
   }
+  if (e.redirect && success !== '302') responses['302'] = { description: e.redirect };
   const security =
     e.auth === 'session' ? [{ sessionCookie: [] }, { bearerSession: [] }]
       : e.auth === 'cron' ? [{ cronBearer: [] }]

@@ -6,10 +6,14 @@ import { healthEndpoints } from '../health/endpoints';
 import { appointmentEndpoints } from '../appointments/endpoints';
 import { authEndpoints } from '../auth/endpoints';
 import { eligibilityEndpoints } from '../eligibility/endpoints';
+import { emrEndpoints } from '../emr/endpoints';
+import { fhirEndpoints } from '../fhir/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
   ...appointmentEndpoints,
   ...authEndpoints,
   ...eligibilityEndpoints,
+  ...emrEndpoints,
+  ...fhirEndpoints,
 ];

@@ -37,6 +37,12 @@ export type Endpoint = {
    * asks for it: the schema of one streamed line. `response` then describes the JSON form.
    */
   streamLine?: z.ZodType;
+  /** 'operation-outcome': 4xx/5xx bodies are FHIR OperationOutcome resources (FHIR routes whose successes are FHIR). */
+  errorFormat?: 'operation-outcome';
+  /** Headers set on every response of this endpoint, errors included (e.g. Referrer-Policy on the OAuth routes). */
+  headers?: Record<string, string>;
+  /** When the endpoint may also answer 302 (e.g. sending a browser back to a page): what the redirect means. */
+  redirect?: string;
 };
 
 export const endpoint = <E extends Endpoint>(e: E): E => e;

@@ -10,6 +10,7 @@ import { authenticate } from '../auth/authenticate';
 import type { Principal } from '../auth/principal';
 import { requireStepUp } from '../auth/step-up';
 import { verifySignature } from '../webhooks/verify-signature';
+import { asOperationOutcomeResponse } from '../fhir/operation-outcome';
 import { CORRELATION_HEADER, readCorrelationId } from './correlation';
 import type { Endpoint } from './endpoint';
 import { AppError, isAppError, type ErrorIssue } from './errors';
@@ -44,8 +45,10 @@ export function route<E extends Endpoint>(endpoint: E, handler: (ctx: HandlerCon
       response = await handle(endpoint, handler, request, context, correlationId, log);
     } catch (error) {
       response = errorResponse(error, correlationId, log);
+      if (endpoint.errorFormat === 'operation-outcome') response = await asOperationOutcomeResponse(response);
     }
     response.headers.set(CORRELATION_HEADER, correlationId);
+    for (const [name, value] of Object.entries(endpoint.headers ?? {})) response.headers.set(name, value);
     return response;
   };
   return Object.assign(run, { endpoint });

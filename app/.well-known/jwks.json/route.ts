@@ -1,0 +1,6 @@
+// GET /.well-known/jwks.json: public; our SMART Backend Services public key as a JWK Set (404 when unconfigured).
+import { route } from '@/lib/http/route';
+import { jwksEndpoint } from '@/lib/emr/endpoints';
+import { serveJwks } from '@/lib/emr/serve-jwks';
+
+export const GET = route(jwksEndpoint, ({ deps }) => serveJwks(deps.config));

@@ -1,0 +1,11 @@
+// GET /api/emr-sync/callback?code=&state=: finishes the browser authorization (integrations:read). JSON for API
+// callers; a browser is redirected to /settings/integrations with the outcome.
+import { route } from '@/lib/http/route';
+import { callbackEndpoint } from '@/lib/emr/endpoints';
+import { completeAuthorization } from '@/lib/emr/complete-authorization';
+import { prefersHtml, withBrowserOutcome } from '@/lib/emr/browser-outcome';
+
+export const GET = route(callbackEndpoint, ({ query, principal, deps, correlationId, log, request }) =>
+  withBrowserOutcome({ wantsHtml: prefersHtml(request.headers), appUrl: deps.config.appUrl, correlationId, log },
+    () => completeAuthorization(deps, { ...query, clinicId: principal.clinicId, userId: principal.userId, correlationId }),
+    (result) => ({ oauth: 'connected', connectionId: result.connectionId })));

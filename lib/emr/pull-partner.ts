@@ -1,0 +1,62 @@
+// POST /api/emr-sync/partner/pull: the partner API (FHIR R4 REST with the server-side PARTNER_API_KEY, DECISIONS
+// "EMR and FHIR") for one day (`date`) or a range (`from` + `to`, at most 31 days), upserted in one transaction.
+// Dates without a time cover whole UTC days.
+import { z } from 'zod';
+import type { Clock } from '../clock';
+import { requirePartnerApi } from '../config';
+import type { Db } from '../db';
+import type { FhirStore } from '../fhir/fhir-store';
+import { pullPartnerResources } from './partner-client';
+import { PullResult, runPull } from './run-pull';
+
+export const MAX_RANGE_DAYS = 31;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const DateOrInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'Must be an ISO-8601 date or instant with a zone' });
+
+export const PartnerPullBody = z
+  .object({
+    date: z.iso.date({ message: 'date must be YYYY-MM-DD' }).optional(),
+    from: DateOrInstant.optional(),
+    to: DateOrInstant.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const single = body.date !== undefined;
+    const range = body.from !== undefined || body.to !== undefined;
+    if (single === range) {
+      ctx.addIssue({ code: 'custom', path: ['date'], message: 'Give either date, or from and to' });
+      return;
+    }
+    if (range && (body.from === undefined || body.to === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [body.from === undefined ? 'from' : 'to'], message: 'from and to go together' });
+      return;
+    }
+    const { from, to } = rangeOf(body);
+    if (from > to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must not be after to' });
+    else if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `The range may span at most ${MAX_RANGE_DAYS} days` });
+    }
+  });
+export type PartnerPullBody = z.infer<typeof PartnerPullBody>;
+
+export const PartnerPullResult = PullResult.extend({ range: z.object({ from: z.string(), to: z.string() }) });
+
+/** Inclusive instants: a date-only bound means the start (from) or the end (to) of that UTC day. */
+export function rangeOf(body: PartnerPullBody): { from: string; to: string } {
+  const start = (value: string) => (value.length === 10 ? `${value}T00:00:00.000Z` : new Date(value).toISOString());
+  const end = (value: string) => (value.length === 10 ? `${value}T23:59:59.999Z` : new Date(value).toISOString());
+  return body.date !== undefined ? { from: start(body.date), to: end(body.date) } : { from: start(body.from!), to: end(body.to!) };
+}
+
+export async function pullPartner(
+  deps: { db: Db; clock: Clock; fhirStore: FhirStore },
+  input: PartnerPullBody & { clinicId: string; correlationId: string },
+): Promise<z.infer<typeof PartnerPullResult>> {
+  const partner = requirePartnerApi();
+  const range = rangeOf(input);
+  const result = await runPull(deps, { clinicId: input.clinicId, connectionId: null, kind: 'partner-api', correlationId: input.correlationId }, async () => ({
+    resources: await pullPartnerResources({ baseUrl: partner.url, apiKey: partner.apiKey, ...range }),
+    sourceBaseUrl: partner.url,
+  }));
+  return { ...result, range };
+}

@@ -1,0 +1,164 @@
+// The embedded FHIR store against a real PostgreSQL database: versioning by content, idempotence under
+// concurrency (one row, no duplicate-key failure), all-or-nothing writes, keyset paging and the search filters.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '@/lib/db';
+import { AppError } from '@/lib/http/errors';
+import { createTestDatabase, type TestDatabase } from '@/test/support/postgres';
+import { embeddedFhirStore } from './embedded-fhir-store';
+import type { FhirResource } from './types';
+
+let database: TestDatabase;
+let db: Db;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await openDb({ kind: 'postgres', url: database.url });
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+let clinicSeq = 0;
+const newClinic = () => `clinic_store_${Date.now()}_${clinicSeq++}`;
+const patient = (id: string, family = 'Testperson'): FhirResource => ({
+  resourceType: 'Patient', id, meta: { versionId: '7', lastUpdated: '2024-01-05T09:00:00Z' }, name: [{ family }],
+});
+const observation = (id: string, patientId: string): FhirResource => ({
+  resourceType: 'Observation', id, status: 'final', subject: { reference: `Patient/${patientId}` },
+});
+
+describe('embeddedFhirStore.upsertMany', () => {
+  it('stores new resources at version 1 with its own meta, the source kept in meta.source', async () => {
+    const clinicId = newClinic();
+    const at = new Date('2026-02-03T04:05:06.789Z');
+    const store = embeddedFhirStore(db, { clock: () => at });
+    const result = await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1')], { sourceBaseUrl: 'https://emr.example/fhir' });
+    expect(result.byType).toEqual({ Patient: { created: 1, updated: 0, unchanged: 0 }, Observation: { created: 1, updated: 0, unchanged: 0 } });
+    const row = await db.fhirResource.findUniqueOrThrow({ where: { clinicId_resourceType_resourceId: { clinicId, resourceType: 'Patient', resourceId: 'p1' } } });
+    expect(row).toMatchObject({ versionId: 1, lastUpdated: at, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(row.resource).toEqual({
+      resourceType: 'Patient', id: 'p1', name: [{ family: 'Testperson' }],
+      meta: { versionId: '1', lastUpdated: at.toISOString(), source: 'https://emr.example/fhir/Patient/p1/_history/7' },
+    });
+  });
+
+  it('keeps the version of an unchanged resource and bumps it once per change, meta and column alike', async () => {
+    const clinicId = newClinic();
+    let now = new Date('2026-01-01T00:00:00.000Z');
+    const store = embeddedFhirStore(db, { clock: () => now });
+    await store.upsertMany(clinicId, [patient('p1')]);
+    now = new Date('2026-01-02T00:00:00.000Z');
+    // Same content, new EMR version and lastUpdated: not a change for us.
+    const same = await store.upsertMany(clinicId, [{ ...patient('p1'), meta: { versionId: '8', lastUpdated: '2025-01-01T00:00:00Z' } }]);
+    expect(same.byType.Patient).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    let row = await db.fhirResource.findFirstOrThrow({ where: { clinicId } });
+    expect([row.versionId, (row.resource as FhirResource).meta?.versionId, row.lastUpdated.toISOString()]).toEqual([1, '1', '2026-01-01T00:00:00.000Z']);
+
+    now = new Date('2026-01-03T00:00:00.000Z');
+    const changed = await store.upsertMany(clinicId, [patient('p1', 'Renamed')]);
+    expect(changed.byType.Patient).toEqual({ created: 0, updated: 1, unchanged: 0 });
+    row = await db.fhirResource.findFirstOrThrow({ where: { clinicId } });
+    expect(row.versionId).toBe(2);
+    expect(row.resource).toMatchObject({ name: [{ family: 'Renamed' }], meta: { versionId: '2', lastUpdated: '2026-01-03T00:00:00.000Z' } });
+    expect(await store.read(clinicId, 'Patient', 'p1')).toEqual(row.resource);
+  });
+
+  it('leaves one row for 20 concurrent upserts of the same resource, at version 1', async () => {
+    const clinicId = newClinic();
+    const store = embeddedFhirStore(db);
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.upsertMany(clinicId, [patient('same'), observation('o-same', 'same')])));
+    expect(results.reduce((n, r) => n + r.byType.Patient!.created, 0)).toBe(1);
+    const rows = await db.fhirResource.findMany({ where: { clinicId } });
+    expect(rows.map((r) => [r.resourceType, r.resourceId, r.versionId]).sort()).toEqual([['Observation', 'o-same', 1], ['Patient', 'same', 1]]);
+  });
+
+  it('counts concurrent different contents as one version each, never a duplicate row', async () => {
+    const clinicId = newClinic();
+    const store = embeddedFhirStore(db);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.upsertMany(clinicId, [patient('p', `Family${i}`)])));
+    const rows = await db.fhirResource.findMany({ where: { clinicId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.versionId).toBe(10);
+    expect((rows[0]!.resource as FhirResource).meta?.versionId).toBe('10');
+  });
+
+  it('writes nothing when a later statement of the same pull fails', async () => {
+    const clinicId = newClinic();
+    // A real failure inside the transaction: a trigger refuses the 250th resource, in the third statement.
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_boom() RETURNS trigger AS $$ BEGIN
+      IF NEW."resourceId" = 'boom' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_boom BEFORE INSERT ON "FhirResource" FOR EACH ROW EXECUTE FUNCTION refuse_boom()`);
+    try {
+      const store = embeddedFhirStore(db, { chunkSize: 100 });
+      const resources = Array.from({ length: 300 }, (_, i) => patient(i === 249 ? 'boom' : `p${String(i).padStart(3, '0')}`));
+      const error = await store.upsertMany(clinicId, resources).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', message: 'The FHIR store is unavailable; nothing was saved' });
+      expect(await db.fhirResource.count({ where: { clinicId } })).toBe(0);
+    } finally {
+      await db.$executeRawUnsafe('DROP TRIGGER refuse_boom ON "FhirResource"');
+    }
+  });
+
+  it('takes the last copy when a pull repeats a resource', async () => {
+    const clinicId = newClinic();
+    const result = await embeddedFhirStore(db).upsertMany(clinicId, [patient('p1', 'First'), patient('p1', 'Second')]);
+    expect(result.byType.Patient).toEqual({ created: 1, updated: 0, unchanged: 0 });
+    expect(await embeddedFhirStore(db).read(clinicId, 'Patient', 'p1')).toMatchObject({ name: [{ family: 'Second' }] });
+  });
+});
+
+describe('embeddedFhirStore read and search', () => {
+  it("never reads or finds another clinic's resource", async () => {
+    const mine = newClinic();
+    const theirs = newClinic();
+    const store = embeddedFhirStore(db);
+    await store.upsertMany(theirs, [patient('p1')]);
+    expect(await store.read(mine, 'Patient', 'p1')).toBeNull();
+    expect(await store.search(mine, { resourceType: 'Patient', count: 10 })).toEqual({ resources: [], nextCursor: null, total: 0 });
+  });
+
+  it('pages by keyset in lastUpdated then id order, without repeats or gaps', async () => {
+    const clinicId = newClinic();
+    let tick = Date.parse('2026-03-01T00:00:00Z');
+    const store = embeddedFhirStore(db, { clock: () => new Date(tick) });
+    for (const batch of [['c', 'a'], ['e', 'b', 'd']]) {
+      await store.upsertMany(clinicId, batch.map((id) => patient(id)));
+      tick += 60_000;
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await store.search(clinicId, { resourceType: 'Patient', count: 2, ...(cursor && { cursor }) });
+      expect(page.total).toBe(5);
+      seen.push(...page.resources.map((r) => r.id));
+      cursor = page.nextCursor ?? undefined;
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual(['a', 'c', 'b', 'd', 'e']);
+    expect(pages).toBe(3);
+  });
+
+  it('filters by _id, _lastUpdated bounds, patient and the Patient compartment', async () => {
+    const clinicId = newClinic();
+    let tick = Date.parse('2026-03-01T00:00:00Z');
+    const store = embeddedFhirStore(db, { clock: () => new Date(tick) });
+    await store.upsertMany(clinicId, [observation('o1', 'p1'), observation('o2', 'p2')]);
+    tick += 3_600_000;
+    await store.upsertMany(clinicId, [observation('o3', 'p1'), { resourceType: 'Observation', id: 'o4', status: 'final' }]);
+    const ids = async (query: Omit<Parameters<typeof store.search>[1], 'resourceType' | 'count'>) =>
+      (await store.search(clinicId, { resourceType: 'Observation', count: 50, ...query })).resources.map((r) => r.id);
+    expect(await ids({ ids: ['o2', 'o3', 'nope'] })).toEqual(['o2', 'o3']);
+    expect(await ids({ patientId: 'p1' })).toEqual(['o1', 'o3']);
+    expect(await ids({ inPatientCompartment: true })).toEqual(['o1', 'o2', 'o3']);
+    expect(await ids({ lastUpdated: [{ prefix: 'ge', at: new Date('2026-03-01T00:30:00Z') }] })).toEqual(['o3', 'o4']);
+    expect(await ids({ lastUpdated: [{ prefix: 'lt', at: new Date('2026-03-01T00:30:00Z') }] })).toEqual(['o1', 'o2']);
+    expect(await store.search(clinicId, { resourceType: 'Observation', count: 0 })).toEqual({ resources: [], nextCursor: null, total: 4 });
+  });
+
+  it('refuses a cursor it did not issue with VALIDATION_FAILED', async () => {
+    const error = await embeddedFhirStore(db).search(newClinic(), { resourceType: 'Patient', count: 5, cursor: 'not-a-cursor' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', options: { issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }] } });
+  });
+});

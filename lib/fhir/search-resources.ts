@@ -1,0 +1,83 @@
+// GET /api/fhir/{type}: FHIR R4 type-level search over the clinic's resources, answered as a searchset Bundle
+// with self and next links. Supports the parameters the registry lists for the type (_id, _lastUpdated,
+// patient) plus _count; any other parameter is ignored and left out of the self link, as FHIR's lenient
+// handling says (http.html#search).
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '../http/errors';
+import type { Clock } from '../clock';
+import type { FhirSearchQuery, FhirStore, LastUpdatedBound } from './fhir-store';
+import { fhirJson } from './fhir-json';
+import { parseLastUpdated } from './parse-last-updated';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, supportsSearchParam, type FhirResourceType } from './resource-registry';
+
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+
+export const FhirSearchParams = z.object({
+  _count: z.coerce.number().int().min(0).optional(),
+  _lastUpdated: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
+  _id: z.string().max(2000).optional(),
+  patient: z.string().max(200).optional(),
+  _cursor: z.string().max(4096).optional(),
+});
+export type FhirSearchParams = z.infer<typeof FhirSearchParams>;
+
+type Deps = { fhirStore: FhirStore; clock: Clock; config: { appUrl: string } };
+
+export async function searchResources(
+  deps: Deps,
+  input: { clinicId: string; resourceType: FhirResourceType; params: FhirSearchParams },
+): Promise<Response> {
+  const { resourceType, params } = input;
+  const applied = new URLSearchParams();
+  const query: FhirSearchQuery = { resourceType, count: Math.min(params._count ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
+
+  if (params._id !== undefined) {
+    const ids = params._id.split(',').map((id) => id.trim());
+    if (!ids.every((id) => FHIR_ID.test(id))) invalid('_id', 'Each id must be 1-64 letters, digits, "-" or "."');
+    query.ids = ids;
+    applied.append('_id', ids.join(','));
+  }
+  const lastUpdated = [params._lastUpdated ?? []].flat();
+  if (lastUpdated.length) {
+    const bounds: LastUpdatedBound[] = [];
+    for (const value of lastUpdated) {
+      const parsed = parseLastUpdated(value);
+      if (!parsed) invalid('_lastUpdated', 'Use a prefix eq, ge, gt, le or lt and a FHIR date or dateTime, e.g. ge2024-03-01');
+      bounds.push(...parsed);
+      applied.append('_lastUpdated', value);
+    }
+    query.lastUpdated = bounds;
+  }
+  if (params.patient !== undefined && supportsSearchParam(resourceType, 'patient')) {
+    const patientId = params.patient.replace(/^Patient\//, '');
+    if (!FHIR_ID.test(patientId)) invalid('patient', 'Must be a patient id or Patient/{id}');
+    query.patientId = patientId;
+    applied.append('patient', params.patient);
+  }
+  applied.append('_count', String(query.count));
+  if (params._cursor) query.cursor = params._cursor;
+
+  const page = await deps.fhirStore.search(input.clinicId, query);
+  const base = `${deps.config.appUrl}/api/fhir`;
+  const link = [{ relation: 'self', url: `${base}/${resourceType}?${applied}${params._cursor ? `&_cursor=${encodeURIComponent(params._cursor)}` : ''}` }];
+  if (page.nextCursor) link.push({ relation: 'next', url: `${base}/${resourceType}?${applied}&_cursor=${encodeURIComponent(page.nextCursor)}` });
+
+  return fhirJson({
+    resourceType: 'Bundle',
+    id: randomUUID(),
+    meta: { lastUpdated: deps.clock().toISOString() },
+    type: 'searchset',
+    ...(page.total !== undefined && { total: page.total }),
+    link,
+    entry: page.resources.map((resource) => ({
+      fullUrl: `${base}/${resource.resourceType}/${resource.id}`,
+      resource,
+      search: { mode: 'match' },
+    })),
+  });
+}
+
+function invalid(param: string, message: string): never {
+  throw new AppError('VALIDATION_FAILED', `The search parameter ${param} is not valid`, { issues: [{ path: `query.${param}`, message }] });
+}
