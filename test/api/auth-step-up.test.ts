@@ -243,6 +243,16 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
     expect((await again.delete(GATED, { headers: { 'x-svc-step-up': token } })).body).toEqual(STEP_UP_REQUIRED);
   });
 
+  it('never widens scopes: a stepped-up user without svcpay:write still cannot execute a settlement', async () => {
+    const tenant = await createTenant(app.db);
+    const user = await createUser(app.db, tenant, { scopes: ['claims:read', 'svcpay:read'] });
+    const client = await signIn(app, user.email, user.password);
+    await stepUpWithPassword(client, user.password);
+    const res = await client.post('/api/settlement/console/instr_missing/execute', { railReference: 'RAIL-1' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the svcpay:write scope', correlationId: expect.any(String) });
+  });
+
   it('never lets a claim stand in for a session', async () => {
     const { user, client } = await signedInUser(app);
     const token = await stepUpWithPassword(client, user.password);
