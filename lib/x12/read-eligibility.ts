@@ -46,6 +46,11 @@ const STATUS_CODES = new Set(['1', '2', '3', '4', '5', '6', '7', '8']);
 const TOTAL_PERIODS = ['23', '22', '25', '21', ''];
 // EB07 of 99999.99 or more is the payers' "no limit" convention, not an amount.
 const NO_LIMIT_CENTS = 9_999_999;
+// A row's EB07 is kept as one integer with two negative sentinels rather than an object, a string or null: a field
+// that only ever holds small integers keeps one representation, so V8 does not throw away (and spend ~100 ms
+// recompiling) the optimised mapping while it warms up, and no object is allocated per amount.
+const NO_AMOUNT = -1;
+const NO_LIMIT = -2;
 
 const PRIMARY_WORDS = ['PRIMARY', 'PCP', 'PRIME CARE'];
 const SPECIALIST_WORDS = ['SPECIALIST', 'SPEC OFFICE', 'SPEC VISIT', 'SPC'];
@@ -54,12 +59,66 @@ const OUT_OF_NETWORK = /(?<![A-Z0-9])(?:OUT +OF +NETWORK|OUT-OF-NETWORK|OUT +NET
 const IN_NETWORK = /(?<![A-Z0-9])(?:IN +NETWORK|IN-NETWORK|PARTICIPATING)(?![A-Z0-9])/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-type Amount = { cents: number } | 'no-limit';
-/** A patient's 2110 row with the values every rule looks at, computed once. */
-type Row = {
-  benefit: Loop2110; index: number; eb01: string; isIndividual: boolean; eb06: string;
-  serviceRank: number; networkRank: number; amount: Amount | null; messages: string;
-};
+type AmountFields = { individual: string; met: string; remaining: string };
+const DEDUCTIBLE_FIELDS: AmountFields = { individual: 'deductible.individual', met: 'deductible.met', remaining: 'deductible.remaining' };
+const OUT_OF_POCKET_FIELDS: AmountFields = { individual: 'outOfPocket.individual', met: 'outOfPocket.met', remaining: 'outOfPocket.remaining' };
+// REF qualifier and the element holding the value, in preference order.
+const PLAN_NAME_REFS: readonly (readonly [string, number])[] = [['18', 3], ['6P', 3]];
+const GROUP_NUMBER_REFS: readonly (readonly [string, number])[] = [['6P', 2], ['1L', 2]];
+
+/**
+ * A patient's 2110 row with the values every rule looks at, computed once (EB03 is scanned here and nowhere else).
+ * A class rather than object literals so that every row has one hidden class from the start.
+ */
+class Row {
+  readonly benefit: Loop2110;
+  readonly eb: Segment;
+  readonly index: number;
+  readonly eb01: string;
+  readonly isIndividual: boolean;
+  readonly eb06: string;
+  readonly isActive: boolean;
+  readonly isStatus: boolean;
+  readonly hasPlanType: boolean;
+  readonly hasRequestedType: boolean;
+  readonly hasOfficeType: boolean;
+  /** 0 requested type, 1 health benefit plan coverage (30), 2 an office type, 3 none of these. */
+  readonly serviceRank: number;
+  /** EB12: Y in network first, then W (not applicable) or empty, then U (unknown). */
+  readonly networkRank: number;
+  /** A row never feeds a field when it is EB12 N (not in plan network) or on an unrelated service type. */
+  readonly isFeeding: boolean;
+  /** EB07 in cents, NO_AMOUNT when it is not a plain amount, NO_LIMIT for the "no limit" convention. */
+  readonly amountCents: number;
+
+  constructor(benefit: Loop2110, index: number, requested: string) {
+    const eb = benefit.eb;
+    this.benefit = benefit;
+    this.eb = eb;
+    this.index = index;
+    this.eb01 = element(eb, 1);
+    this.isIndividual = element(eb, 2) === 'IND';
+    this.eb06 = element(eb, 6);
+    this.isActive = ACTIVE_CODES.has(this.eb01);
+    this.isStatus = STATUS_CODES.has(this.eb01);
+    let hasPlanType = false;
+    let hasRequestedType = false;
+    let hasOfficeType = false;
+    for (const code of benefit.serviceTypeCodes) {
+      if (code === requested) hasRequestedType = true;
+      if (code === '30') hasPlanType = true;
+      else if (OFFICE_TYPES.has(code)) hasOfficeType = true;
+    }
+    this.hasPlanType = hasPlanType;
+    this.hasRequestedType = hasRequestedType;
+    this.hasOfficeType = hasOfficeType;
+    this.serviceRank = hasRequestedType ? 0 : hasPlanType ? 1 : hasOfficeType ? 2 : 3;
+    const eb12 = element(eb, 12);
+    this.networkRank = eb12 === 'Y' ? 0 : eb12 === 'W' || eb12 === '' ? 1 : 2;
+    this.isFeeding = eb12 !== 'N' && this.serviceRank < 3;
+    this.amountCents = readAmountCents(element(eb, 7));
+  }
+}
 
 /**
  * Reads a 271 and applies ELIGIBILITY.md. Throws X12ReadError when the text is not a readable 271 (kind 'ta1' or
@@ -71,53 +130,65 @@ export function readEligibility(x12: string, options: ReadEligibilityOptions): E
   const evidence: Record<string, string[]> = {};
   const { subscriber, dependent } = findPatientLoops(response.loops);
   const patient = dependent ?? subscriber;
-  const requested = options.serviceTypeCode;
 
   const rejection = findRejection(response.loops, evidence);
 
-  const allRows: Row[] = (patient?.benefits ?? []).map((benefit, index) => ({
-    benefit,
-    index,
-    eb01: element(benefit.eb, 1),
-    isIndividual: element(benefit.eb, 2) === 'IND',
-    eb06: element(benefit.eb, 6),
-    serviceRank: rankServiceType(benefit.serviceTypeCodes, requested),
-    networkRank: rankNetwork(benefit.eb),
-    amount: readAmount(element(benefit.eb, 7)),
-    messages: messageText(benefit),
-  }));
-  // A row never feeds a field when it is EB12 N (not in plan network) or on an unrelated service type.
-  const feeding = allRows.filter((row) => element(row.benefit.eb, 12) !== 'N' && row.serviceRank < 3);
+  // Plain loops instead of map/filter chains: this runs per 271 on the verify path, and fewer callbacks and
+  // intermediate arrays keep it cheap before V8 has optimised it as well as after.
+  const allRows: Row[] = [];
+  const feeding: Row[] = [];
+  if (patient) {
+    const benefits = patient.benefits;
+    for (let i = 0; i < benefits.length; i++) {
+      const row = new Row(benefits[i]!, i, options.serviceTypeCode);
+      allRows.push(row);
+      if (row.isFeeding) feeding.push(row);
+    }
+  }
 
-  const refLoops = [patient?.loop2100 ?? [], ...(dependent && subscriber ? [subscriber.loop2100] : [])];
-  const dtpSources = [
-    ...(patient?.loop2100.filter((s) => s.id === 'DTP') ?? []),
-    ...feeding.flatMap((row) => row.benefit.dtp),
-  ];
-  const coverageStart = findCoverageDate(dtpSources, 'start', evidence);
-  const coverageEnd = findCoverageDate(dtpSources, 'end', evidence);
+  const refLoops: readonly (readonly Segment[])[] = dependent && subscriber ? [dependent.loop2100, subscriber.loop2100] : [patient?.loop2100 ?? []];
+  const dtpSources: Segment[] = [];
+  if (patient) {
+    for (const segment of patient.loop2100) if (segment.id === 'DTP') dtpSources.push(segment);
+  }
+  for (const row of feeding) {
+    for (const dtp of row.benefit.dtp) dtpSources.push(dtp);
+  }
+  const coverageStart = findCoverageDate(dtpSources, true, evidence);
+  const coverageEnd = findCoverageDate(dtpSources, false, evidence);
 
   const status = rejection ? 'unknown' : readStatus(allRows, options.dateOfService, coverageStart, coverageEnd, evidence);
 
-  const findings: EligibilityFindings = {
+  // Computed in this order because each one adds its evidence as it goes (the evidence keys keep this order).
+  const memberId = note(evidence, 'memberId', subscriber?.nm1, nonEmpty(element(subscriber?.nm1, 9)));
+  const memberName = readMemberName(patient?.nm1 ?? null, evidence);
+  const planName = readPlanName(feeding, refLoops, evidence);
+  const groupNumber = findRef(refLoops, GROUP_NUMBER_REFS, 'groupNumber', evidence);
+  const deductible = readAmounts(feeding, 'C', DEDUCTIBLE_FIELDS, evidence);
+  const outOfPocket = readAmounts(feeding, 'G', OUT_OF_POCKET_FIELDS, evidence);
+  const copay = readCopays(feeding, evidence);
+  const coinsurance = readCoinsurance(feeding, evidence);
+  const priorAuth = readPriorAuth(feeding, response.delimiters.component, evidence);
+  const network = readNetwork(feeding, evidence);
+  return {
     status,
     eligible: status === 'active',
     rejection,
-    memberId: note(evidence, 'memberId', subscriber?.nm1, nonEmpty(element(subscriber?.nm1, 9))),
-    memberName: readMemberName(patient?.nm1 ?? null, evidence),
-    planName: readPlanName(feeding, refLoops, evidence),
-    groupNumber: findRef(refLoops, [['6P', 2], ['1L', 2]], 'groupNumber', evidence),
-    deductible: readAmounts(feeding, 'C', 'deductible', evidence),
-    outOfPocket: readAmounts(feeding, 'G', 'outOfPocket', evidence),
-    copay: readCopays(feeding, evidence),
-    coinsurance: readCoinsurance(feeding, evidence),
+    memberId,
+    memberName,
+    planName,
+    groupNumber,
+    deductible,
+    outOfPocket,
+    copay,
+    coinsurance,
     coverageStart,
     coverageEnd,
-    ...readPriorAuth(feeding, requested, response.delimiters.component, evidence),
-    network: readNetwork(feeding, evidence),
+    priorAuthRequired: priorAuth.priorAuthRequired,
+    priorAuthCodes: priorAuth.priorAuthCodes,
+    network,
     evidence,
   };
-  return findings;
 }
 
 function element(segment: Segment | null | undefined, position: number): string {
@@ -150,54 +221,32 @@ function findPatientLoops(loops: readonly Loop2000[]): { subscriber: Loop2000 | 
 /** The first AAA in 2000A/2100A..2100D (never one inside 2110, which answers one EQ only). */
 function findRejection(loops: readonly Loop2000[], evidence: Record<string, string[]>): Rejection | null {
   for (const loop of loops) {
-    for (const segments of [loop.segments, loop.loop2100]) {
-      for (const segment of segments) {
-        const valid = element(segment, 1);
-        if (segment.id !== 'AAA' || (valid !== 'Y' && valid !== 'N')) continue;
-        const reasonCode = element(segment, 3);
-        const followUpCode = nonEmpty(element(segment, 4));
-        evidence.rejection = [segment.raw];
-        return {
-          reasonCode,
-          reason: REJECT_REASONS[reasonCode] ?? `Reject reason code ${reasonCode || '(none)'} (not in the 5010 271 code list)`,
-          followUpCode,
-          followUp: followUpCode === null ? null : (FOLLOW_UP_ACTIONS[followUpCode] ?? `Follow-up action code ${followUpCode}`),
-          loop: `2100${loop.level}`,
-        };
-      }
-    }
+    const rejection = findRejectionIn(loop.segments, loop, evidence) ?? findRejectionIn(loop.loop2100, loop, evidence);
+    if (rejection) return rejection;
   }
   return null;
 }
 
-/** 0 requested type, 1 health benefit plan coverage (30), 2 an office type, 3 none of these. */
-function rankServiceType(codes: readonly string[], requested: string): number {
-  let rank = 3;
-  for (const code of codes) {
-    if (code === requested) return 0;
-    if (code === '30') rank = Math.min(rank, 1);
-    else if (OFFICE_TYPES.has(code)) rank = Math.min(rank, 2);
+function findRejectionIn(segments: readonly Segment[], loop: Loop2000, evidence: Record<string, string[]>): Rejection | null {
+  for (const segment of segments) {
+    if (segment.id !== 'AAA') continue;
+    const valid = element(segment, 1);
+    if (valid !== 'Y' && valid !== 'N') continue;
+    const reasonCode = element(segment, 3);
+    const followUpCode = nonEmpty(element(segment, 4));
+    evidence.rejection = [segment.raw];
+    return {
+      reasonCode,
+      reason: REJECT_REASONS[reasonCode] ?? `Reject reason code ${reasonCode || '(none)'} (not in the 5010 271 code list)`,
+      followUpCode,
+      followUp: followUpCode === null ? null : (FOLLOW_UP_ACTIONS[followUpCode] ?? `Follow-up action code ${followUpCode}`),
+      loop: `2100${loop.level}`,
+    };
   }
-  return rank;
-}
-
-/** EB12: Y in network first, then W (not applicable) or empty, then U (unknown). */
-function rankNetwork(eb: Segment): number {
-  const eb12 = element(eb, 12);
-  if (eb12 === 'Y') return 0;
-  if (eb12 === 'W' || eb12 === '') return 1;
-  return 2;
+  return null;
 }
 
 /** Ranking of ELIGIBILITY.md: level (IND first), network, service type, file order. */
-function best(rows: readonly Row[]): Row | null {
-  let winner: Row | null = null;
-  for (const row of rows) {
-    if (!winner || compareRows(row, winner) < 0) winner = row;
-  }
-  return winner;
-}
-
 function compareRows(a: Row, b: Row): number {
   if (a.isIndividual !== b.isIndividual) return a.isIndividual ? -1 : 1;
   if (a.networkRank !== b.networkRank) return a.networkRank - b.networkRank;
@@ -205,19 +254,30 @@ function compareRows(a: Row, b: Row): number {
   return a.index - b.index;
 }
 
-/** An X12 R amount ("1500", "25.00", ".2") to cents without floating point; null when not a plain amount. */
-function readAmount(value: string): Amount | null {
-  const decimal = readDecimal(value);
-  if (!decimal) return null;
-  let { fraction } = decimal;
+/**
+ * An X12 R amount ("1500", "25.00", ".2") to cents without floating point: NO_AMOUNT when not a plain amount,
+ * NO_LIMIT at or above NO_LIMIT_CENTS. One scan by character code, no substrings.
+ */
+function readAmountCents(value: string): number {
+  const length = value.length;
+  let dot = -1;
+  for (let i = 0; i < length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46 && dot === -1) dot = i;
+    else if (c < 48 || c > 57) return NO_AMOUNT; // a second dot is not an amount either
+  }
+  const wholeEnd = dot === -1 ? length : dot;
+  const fractionStart = dot === -1 ? length : dot + 1;
+  if (wholeEnd === 0 && fractionStart === length) return NO_AMOUNT; // "" or "."
   // R values may carry more places than cents; trailing zeros are harmless, anything else is not an amount.
-  while (fraction.length > 2 && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
-  if (fraction.length > 2 || decimal.whole.length > 13) return null;
+  let fractionEnd = length;
+  while (fractionEnd - fractionStart > 2 && value.charCodeAt(fractionEnd - 1) === 48) fractionEnd--;
+  if (fractionEnd - fractionStart > 2 || wholeEnd > 13) return NO_AMOUNT;
   // Digit by digit into integer cents: exact, no floating-point fraction ever exists.
-  const digits = decimal.whole + fraction.padEnd(2, '0');
   let cents = 0;
-  for (let i = 0; i < digits.length; i++) cents = cents * 10 + (digits.charCodeAt(i) - 48);
-  return cents >= NO_LIMIT_CENTS ? 'no-limit' : { cents };
+  for (let i = 0; i < wholeEnd; i++) cents = cents * 10 + (value.charCodeAt(i) - 48);
+  for (let i = fractionStart; i < fractionStart + 2; i++) cents = cents * 10 + (i < fractionEnd ? value.charCodeAt(i) - 48 : 0);
+  return cents >= NO_LIMIT_CENTS ? NO_LIMIT : cents;
 }
 
 function readDecimal(value: string): { whole: string; fraction: string } | null {
@@ -237,67 +297,87 @@ function isDigits(text: string): boolean {
   return true;
 }
 
-/** Best row with a usable EB07 among the candidates; a "no limit" winner gives null. */
-function pickAmount(candidates: readonly Row[], field: string, evidence: Record<string, string[]>, withMessages = false): { found: boolean; cents: number | null } {
+/** Best individual row with this EB01 and EB06 and a usable EB07, or null. */
+function findAmountRow(feeding: readonly Row[], eb01: string, eb06: string): Row | null {
   let winner: Row | null = null;
-  for (const row of candidates) {
-    if (row.amount !== null && (!winner || compareRows(row, winner) < 0)) winner = row;
+  for (const row of feeding) {
+    if (row.eb01 !== eb01 || !row.isIndividual || row.eb06 !== eb06 || row.amountCents === NO_AMOUNT) continue;
+    if (!winner || compareRows(row, winner) < 0) winner = row;
   }
-  if (!winner) return { found: false, cents: null };
-  const amount = winner.amount!;
-  if (amount === 'no-limit') return { found: true, cents: null };
-  evidence[field] = [winner.benefit.eb.raw, ...(withMessages ? winner.benefit.msg.map((m) => m.raw) : [])];
-  return { found: true, cents: amount.cents };
+  return winner;
+}
+
+/** The winner's cents, noting its evidence; null (and no evidence) for no winner or a "no limit" winner. */
+function noteAmount(winner: Row | null, field: string, evidence: Record<string, string[]>, withMessages: boolean): number | null {
+  if (!winner || winner.amountCents === NO_LIMIT) return null;
+  const sources = [winner.eb.raw];
+  if (withMessages) for (const m of winner.benefit.msg) sources.push(m.raw);
+  evidence[field] = sources;
+  return winner.amountCents;
 }
 
 /** Deductible (EB01 C) or out-of-pocket (EB01 G), individual level only. */
-function readAmounts(feeding: readonly Row[], eb01: 'C' | 'G', field: string, evidence: Record<string, string[]>): Amounts {
-  const rows = feeding.filter((row) => row.eb01 === eb01 && row.isIndividual);
-  const period = (code: string) => rows.filter((row) => row.eb06 === code);
-
+function readAmounts(feeding: readonly Row[], eb01: 'C' | 'G', fields: AmountFields, evidence: Record<string, string[]>): Amounts {
   let individual: number | null = null;
   for (const code of TOTAL_PERIODS) {
-    const pick = pickAmount(period(code), `${field}.individual`, evidence);
-    if (pick.found) {
-      individual = pick.cents;
+    const winner = findAmountRow(feeding, eb01, code);
+    if (winner) {
+      individual = noteAmount(winner, fields.individual, evidence, false);
       break;
     }
   }
-  const remaining = pickAmount(period('29'), `${field}.remaining`, evidence).cents;
-  const metRow = pickAmount(period('24'), `${field}.met`, evidence);
-  let met = metRow.cents;
-  if (!metRow.found && individual !== null && remaining !== null) {
+  const remaining = noteAmount(findAmountRow(feeding, eb01, '29'), fields.remaining, evidence, false);
+  const metRow = findAmountRow(feeding, eb01, '24');
+  let met = noteAmount(metRow, fields.met, evidence, false);
+  if (!metRow && individual !== null && remaining !== null) {
     met = Math.max(0, individual - remaining);
-    evidence[`${field}.met`] = [...evidence[`${field}.individual`]!, ...evidence[`${field}.remaining`]!];
+    evidence[fields.met] = [...evidence[fields.individual]!, ...evidence[fields.remaining]!];
   }
   return { individual, met, remaining };
 }
 
-function messageText(benefit: Loop2110): string {
-  if (benefit.msg.length === 0) return '';
-  return benefit.msg.map((m) => element(m, 1).toUpperCase()).join('\n');
+const SPECIALIST_LABEL = 1;
+const PRIMARY_LABEL = 2;
+
+/** Which copay labels a row's MSG free text carries (SPECIALIST_WORDS, PRIMARY_WORDS; case-insensitive), as bits. */
+function readCopayLabels(benefit: Loop2110): number {
+  let labels = 0;
+  for (const m of benefit.msg) {
+    const text = element(m, 1).toUpperCase();
+    if (hasWord(text, SPECIALIST_WORDS)) labels |= SPECIALIST_LABEL;
+    if (hasWord(text, PRIMARY_WORDS)) labels |= PRIMARY_LABEL;
+  }
+  return labels;
 }
 
 function hasWord(text: string, words: readonly string[]): boolean {
-  return words.some((word) => text.includes(word));
+  for (const word of words) if (text.includes(word)) return true;
+  return false;
 }
 
 function readCopays(feeding: readonly Row[], evidence: Record<string, string[]>): EligibilityFindings['copay'] {
-  const office = feeding.filter((row) => row.eb01 === 'B' && row.benefit.serviceTypeCodes.some((c) => OFFICE_TYPES.has(c)));
-  const labelled = (words: readonly string[]) => office.filter((row) => hasWord(row.messages, words));
-
-  const specialist = pickAmount(labelled(SPECIALIST_WORDS), 'copay.specialist', evidence, true).cents;
-  const labelledPrimary = pickAmount(labelled(PRIMARY_WORDS), 'copay.primaryCare', evidence, true);
-  let primaryCare = labelledPrimary.cents;
-  if (!labelledPrimary.found) {
-    // A payer that sends one office copay without saying whose it is means the ordinary office visit.
-    const unlabelled = office.filter((row) => {
-      const text = row.messages;
-      return !hasWord(text, PRIMARY_WORDS) && !hasWord(text, SPECIALIST_WORDS);
-    });
-    if (unlabelled.length === 1) primaryCare = pickAmount(unlabelled, 'copay.primaryCare', evidence, true).cents;
+  let specialist: Row | null = null;
+  let primary: Row | null = null;
+  let unlabelled: Row | null = null;
+  let unlabelledCount = 0;
+  for (const row of feeding) {
+    if (row.eb01 !== 'B' || !row.hasOfficeType) continue;
+    const labels = readCopayLabels(row.benefit);
+    if (labels === 0) {
+      unlabelledCount++;
+      unlabelled = row;
+    }
+    if (row.amountCents === NO_AMOUNT) continue;
+    if ((labels & SPECIALIST_LABEL) !== 0 && (!specialist || compareRows(row, specialist) < 0)) specialist = row;
+    if ((labels & PRIMARY_LABEL) !== 0 && (!primary || compareRows(row, primary) < 0)) primary = row;
   }
-  return { specialist, primaryCare };
+  const specialistCents = noteAmount(specialist, 'copay.specialist', evidence, true);
+  let primaryCare = noteAmount(primary, 'copay.primaryCare', evidence, true);
+  // A payer that sends one office copay without saying whose it is means the ordinary office visit.
+  if (!primary && unlabelledCount === 1 && unlabelled!.amountCents !== NO_AMOUNT) {
+    primaryCare = noteAmount(unlabelled, 'copay.primaryCare', evidence, true);
+  }
+  return { specialist: specialistCents, primaryCare };
 }
 
 /** EB08 as an integer percent: a fraction (".2") times 100, or already a percent when above 1. */
@@ -313,21 +393,37 @@ function readPercent(value: string): number | null {
 }
 
 function readCoinsurance(feeding: readonly Row[], evidence: Record<string, string[]>): number | null {
-  const rows = feeding.filter((row) => row.eb01 === 'A' && row.isIndividual && readPercent(element(row.benefit.eb, 8)) !== null);
-  const winner = best(rows);
+  let winner: Row | null = null;
+  let percent: number | null = null;
+  for (const row of feeding) {
+    if (row.eb01 !== 'A' || !row.isIndividual) continue;
+    const value = readPercent(element(row.eb, 8));
+    if (value !== null && (!winner || compareRows(row, winner) < 0)) {
+      winner = row;
+      percent = value;
+    }
+  }
   if (!winner) return null;
-  evidence.coinsurance = [winner.benefit.eb.raw];
-  return readPercent(element(winner.benefit.eb, 8));
+  evidence.coinsurance = [winner.eb.raw];
+  return percent;
+}
+
+/** Parses a run of ASCII digits the caller has already checked. */
+function readDigits(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) value = value * 10 + (text.charCodeAt(i) - 48);
+  return value;
 }
 
 /** CCYYMMDD to YYYY-MM-DD, null unless a real calendar date. */
 function readDate(value: string | undefined): string | null {
   if (!value || value.length !== 8 || !isDigits(value)) return null;
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(4, 6));
-  const day = Number(value.slice(6, 8));
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return null;
+  const year = readDigits(value, 0, 4);
+  const month = readDigits(value, 4, 6);
+  const day = readDigits(value, 6, 8);
+  if (month < 1 || month > 12 || day < 1) return null;
+  // Every month has 28 days; only later days need the calendar (and its Date allocation).
+  if (day > 28 && day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
   return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
 }
 
@@ -346,17 +442,26 @@ const END_TIERS: DateTier[] = [
 ];
 const OPEN_END = '99991231';
 
-function findCoverageDate(dtps: readonly Segment[], bound: 'start' | 'end', evidence: Record<string, string[]>): string | null {
-  for (const tier of bound === 'start' ? START_TIERS : END_TIERS) {
+/** One side of an RD8 range (CCYYMMDD-CCYYMMDD) as String#split would give it: no end is undefined. */
+function readRangePart(value: string, isStart: boolean): string | undefined {
+  const dash = value.indexOf('-');
+  if (isStart) return dash === -1 ? value : value.slice(0, dash);
+  if (dash === -1) return undefined;
+  const next = value.indexOf('-', dash + 1);
+  return next === -1 ? value.slice(dash + 1) : value.slice(dash + 1, next);
+}
+
+function findCoverageDate(dtps: readonly Segment[], isStart: boolean, evidence: Record<string, string[]>): string | null {
+  for (const tier of isStart ? START_TIERS : END_TIERS) {
     for (const dtp of dtps) {
       const format = element(dtp, 2);
       if (!tier.qualifiers.includes(element(dtp, 1)) || !tier.formats.includes(format)) continue;
       const value = element(dtp, 3);
-      const part = format === 'RD8' ? value.split('-')[bound === 'start' ? 0 : 1] : value;
-      if (bound === 'end' && part === OPEN_END) return null;
+      const part = format === 'RD8' ? readRangePart(value, isStart) : value;
+      if (!isStart && part === OPEN_END) return null;
       const date = readDate(part);
       if (date) {
-        evidence[bound === 'start' ? 'coverageStart' : 'coverageEnd'] = [dtp.raw];
+        evidence[isStart ? 'coverageStart' : 'coverageEnd'] = [dtp.raw];
         return date;
       }
     }
@@ -365,31 +470,48 @@ function findCoverageDate(dtps: readonly Segment[], bound: 'start' | 'end', evid
 }
 
 function readStatus(rows: readonly Row[], dateOfService: string, start: string | null, end: string | null, evidence: Record<string, string[]>): EligibilityFindings['status'] {
-  const statusRows = rows.filter((row) => STATUS_CODES.has(row.eb01));
-  if (statusRows.length === 0) return 'unknown';
-  const onPlan = statusRows.filter((row) => row.benefit.serviceTypeCodes.includes('30'));
-  const considered = onPlan.length > 0 ? onPlan : statusRows;
-  const inRange = (start === null || start <= dateOfService) && (end === null || dateOfService <= end);
-  const active = considered.filter((row) => ACTIVE_CODES.has(row.eb01));
-  if (active.length > 0 && inRange) {
-    evidence.status = active.map((row) => row.benefit.eb.raw);
-    return 'active';
+  let statusCount = 0;
+  let onPlanCount = 0;
+  for (const row of rows) {
+    if (!row.isStatus) continue;
+    statusCount++;
+    if (row.hasPlanType) onPlanCount++;
   }
-  evidence.status = considered.map((row) => row.benefit.eb.raw);
+  if (statusCount === 0) return 'unknown';
+  // Status rows on the plan (EB03 30) decide when there are any; otherwise every status row does.
+  const planOnly = onPlanCount > 0;
+  const inRange = (start === null || start <= dateOfService) && (end === null || dateOfService <= end);
+  if (inRange) {
+    const active: string[] = [];
+    for (const row of rows) {
+      if (row.isStatus && (!planOnly || row.hasPlanType) && row.isActive) active.push(row.eb.raw);
+    }
+    if (active.length > 0) {
+      evidence.status = active;
+      return 'active';
+    }
+  }
+  const considered: string[] = [];
+  for (const row of rows) {
+    if (row.isStatus && (!planOnly || row.hasPlanType)) considered.push(row.eb.raw);
+  }
+  evidence.status = considered;
   return 'inactive';
 }
 
 function readMemberName(nm1: Segment | null, evidence: Record<string, string[]>): string | null {
-  const name = [element(nm1, 4), element(nm1, 3)].filter((part) => part !== '').join(' ');
+  const last = element(nm1, 3);
+  const first = element(nm1, 4);
+  const name = first === '' ? last : last === '' ? first : `${first} ${last}`;
   return note(evidence, 'memberName', nm1, nonEmpty(name));
 }
 
 /** REF lookups use the patient's 2100 loop, then 2100C for a dependent; never a 2110 REF. */
-function findRef(loops: readonly (readonly Segment[])[], sources: readonly [string, number][], field: string, evidence: Record<string, string[]>): string | null {
+function findRef(loops: readonly (readonly Segment[])[], sources: readonly (readonly [string, number])[], field: string, evidence: Record<string, string[]>): string | null {
   for (const [qualifier, position] of sources) {
     for (const loop of loops) {
-      const ref = loop.find((s) => s.id === 'REF' && element(s, 1) === qualifier && element(s, position) !== '');
-      if (ref) {
+      for (const ref of loop) {
+        if (ref.id !== 'REF' || element(ref, 1) !== qualifier || element(ref, position) === '') continue;
         evidence[field] = [ref.raw];
         return element(ref, position);
       }
@@ -399,44 +521,63 @@ function findRef(loops: readonly (readonly Segment[])[], sources: readonly [stri
 }
 
 function readPlanName(feeding: readonly Row[], refLoops: readonly (readonly Segment[])[], evidence: Record<string, string[]>): string | null {
-  const row = feeding.find((r) => ACTIVE_CODES.has(r.eb01) && r.benefit.serviceTypeCodes.includes('30') && element(r.benefit.eb, 5) !== '');
-  if (row) {
-    evidence.planName = [row.benefit.eb.raw];
-    return element(row.benefit.eb, 5);
+  for (const row of feeding) {
+    if (!row.isActive || !row.hasPlanType || element(row.eb, 5) === '') continue;
+    evidence.planName = [row.eb.raw];
+    return element(row.eb, 5);
   }
-  return findRef(refLoops, [['18', 3], ['6P', 3]], 'planName', evidence);
+  return findRef(refLoops, PLAN_NAME_REFS, 'planName', evidence);
 }
 
-function readPriorAuth(feeding: readonly Row[], requested: string, component: string, evidence: Record<string, string[]>): Pick<EligibilityFindings, 'priorAuthRequired' | 'priorAuthCodes'> {
-  const authRows = feeding.filter((row) => element(row.benefit.eb, 11) === 'Y');
-  const requiring = authRows.filter((row) => ACTIVE_CODES.has(row.eb01) && (row.benefit.serviceTypeCodes.includes(requested) || row.benefit.serviceTypeCodes.includes('30')));
-  if (requiring.length > 0) evidence.priorAuthRequired = requiring.map((row) => row.benefit.eb.raw);
+/** EB13 is a composite: EB13-1 qualifier (HC, AD, ...), EB13-2 the procedure code, then modifiers. */
+function readProcedureCode(eb13: string, component: string): string {
+  const first = eb13.indexOf(component);
+  if (first === -1) return '';
+  const next = eb13.indexOf(component, first + 1);
+  return next === -1 ? eb13.slice(first + 1) : eb13.slice(first + 1, next);
+}
 
+function readPriorAuth(feeding: readonly Row[], component: string, evidence: Record<string, string[]>): Pick<EligibilityFindings, 'priorAuthRequired' | 'priorAuthCodes'> {
+  const requiring: string[] = [];
+  const authSources: string[] = [];
   const codes: string[] = [];
-  const add = (code: string) => {
-    if (code !== '' && !codes.includes(code)) codes.push(code);
-  };
-  for (const row of authRows) {
-    for (const code of row.benefit.serviceTypeCodes) add(code);
-    // EB13 is a composite: EB13-1 qualifier (HC, AD, ...), EB13-2 the procedure code, then modifiers.
-    add(element(row.benefit.eb, 13).split(component)[1] ?? '');
+  for (const row of feeding) {
+    if (element(row.eb, 11) !== 'Y') continue;
+    authSources.push(row.eb.raw);
+    if (row.isActive && (row.hasRequestedType || row.hasPlanType)) requiring.push(row.eb.raw);
+    for (const code of row.benefit.serviceTypeCodes) {
+      if (code !== '' && !codes.includes(code)) codes.push(code);
+    }
+    const procedure = readProcedureCode(element(row.eb, 13), component);
+    if (procedure !== '' && !codes.includes(procedure)) codes.push(procedure);
   }
-  if (codes.length > 0) evidence.priorAuthCodes = authRows.map((row) => row.benefit.eb.raw);
+  if (requiring.length > 0) evidence.priorAuthRequired = requiring;
+  if (codes.length > 0) evidence.priorAuthCodes = authSources;
   return { priorAuthRequired: requiring.length > 0, priorAuthCodes: codes };
 }
 
 function readNetwork(feeding: readonly Row[], evidence: Record<string, string[]>): EligibilityFindings['network'] {
-  const messages = feeding.flatMap((row) => row.benefit.msg);
-  if (messages.length === 0) return 'UNKNOWN';
-  const text = (m: Segment) => element(m, 1);
-  const out = messages.filter((m) => OUT_OF_NETWORK.test(text(m)));
-  if (out.length > 0) {
-    evidence.network = out.map((m) => m.raw);
+  let hasMessages = false;
+  let out: string[] | null = null;
+  for (const row of feeding) {
+    for (const m of row.benefit.msg) {
+      hasMessages = true;
+      if (OUT_OF_NETWORK.test(element(m, 1))) (out ??= []).push(m.raw);
+    }
+  }
+  if (!hasMessages) return 'UNKNOWN';
+  if (out) {
+    evidence.network = out;
     return 'OUT';
   }
-  const inNetwork = messages.filter((m) => IN_NETWORK.test(text(m)));
-  if (inNetwork.length > 0) {
-    evidence.network = inNetwork.map((m) => m.raw);
+  let inNetwork: string[] | null = null;
+  for (const row of feeding) {
+    for (const m of row.benefit.msg) {
+      if (IN_NETWORK.test(element(m, 1))) (inNetwork ??= []).push(m.raw);
+    }
+  }
+  if (inNetwork) {
+    evidence.network = inNetwork;
     return 'IN';
   }
   return 'UNKNOWN';
