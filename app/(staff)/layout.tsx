@@ -5,6 +5,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { findCurrentPrincipal } from '@/lib/auth/current-principal';
 import { SignOutButton } from '@/components/sign-out-button';
+import { StepUpDialog } from '@/components/step-up-dialog';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,6 +29,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         </div>
       </header>
       <main>{children}</main>
+      {/* The one step-up prompt: any screen's apiFetch call answered STEP_UP_REQUIRED opens it. */}
+      <StepUpDialog />
     </>
   );
 }

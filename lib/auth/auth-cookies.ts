@@ -21,7 +21,7 @@ export function clearCookie(name: string, options: { path: string; appUrl: strin
   return `${buildCookie(name, '', { ...options, maxAgeSeconds: 0 })}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
-/** Adds Set-Cookie lines to a response (json() would fold several into one). */
+/** Adds Set-Cookie lines to a response built by a handler. */
 export function withCookies(response: Response, cookies: string[]): Response {
   for (const cookie of cookies) response.headers.append('set-cookie', cookie);
   return response;

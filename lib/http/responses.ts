@@ -2,11 +2,13 @@
 // (or a plain value, sent as 200 JSON).
 import { AppError, type ErrorCode, type ErrorIssue } from './errors';
 
-export const json = (body: unknown, init: ResponseInit = {}) =>
-  new Response(JSON.stringify(body, bigintAsNumber), {
-    ...init,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...Object.fromEntries(new Headers(init.headers)) },
-  });
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  // A Headers object, not a plain record: several Set-Cookie lines must survive as separate headers.
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(body, bigintAsNumber), { ...init, headers });
+}
 
 export const created = (body: unknown) => json(body, { status: 201 });
 export const accepted = (body: unknown, headers: Record<string, string> = {}) => json(body, { status: 202, headers });

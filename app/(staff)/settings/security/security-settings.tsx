@@ -1,13 +1,12 @@
 'use client';
 // The security screen's sections: two-step verification (enrol with a locally rendered QR code, backup codes shown
 // once, turn off after a step-up) and passkeys (list, add, remove). Every change goes through apiFetch, so a
-// STEP_UP_REQUIRED answer opens <StepUpDialog /> and the call is retried once confirmed.
+// STEP_UP_REQUIRED answer opens the layout's <StepUpDialog /> and the call is retried once confirmed.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { apiFetch, describeApiError } from '@/components/api-fetch';
 import { signOut } from '@/components/auth-client';
-import { StepUpDialog } from '@/components/step-up-dialog';
 
 type Status = { mfaEnabled: boolean; backupCodesRemaining: number; passkeyCount: number };
 type Passkey = { id: string; name: string | null; deviceType: string; backedUp: boolean; createdAt: string; lastUsedAt: string | null };
@@ -58,7 +57,6 @@ export function SecuritySettings() {
 
   return (
     <>
-      <StepUpDialog />
       {loadError && <p role="alert" className="error">{loadError}</p>}
       {sessionEnded && <SessionEnded message={sessionEnded} />}
       {status && !sessionEnded && (
