@@ -25,7 +25,11 @@ export type Deps = {
   readonly fhirStore: FhirStore;
 };
 
-const globalForDeps = globalThis as unknown as { __payer?: PayerTransport; __fhirStore?: FhirStore };
+const globalForDeps = globalThis as unknown as { __payer?: PayerTransport };
+// Per module instance, not on globalThis: instrumentation (the bulk export worker) and the route handlers are
+// separate bundles with separate copies of AppError, and a store built in one world throws errors the other's
+// `instanceof AppError` does not recognise (a 503 would become a 500).
+let fhirStore: FhirStore | undefined;
 
 function buildPayer(config: Config, clock: Clock): PayerTransport {
   if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock });
@@ -49,8 +53,8 @@ export async function getDeps(): Promise<Deps> {
       return globalForDeps.__payer;
     },
     get fhirStore() {
-      globalForDeps.__fhirStore ??= buildFhirStore(config, db);
-      return globalForDeps.__fhirStore;
+      fhirStore ??= buildFhirStore(config, db);
+      return fhirStore;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, contentHash } from './content-hash';
+import type { FhirResource } from './types';
 
 describe('contentHash', () => {
   it('is the sha256 of canonical JSON (keys sorted at every depth, array order kept)', () => {
@@ -12,8 +13,9 @@ describe('contentHash', () => {
     const base = { resourceType: 'Patient', id: 'p1', name: [{ family: 'A' }] };
     const hash = contentHash(base);
     expect(contentHash({ name: [{ family: 'A' }], id: 'p1', resourceType: 'Patient' })).toBe(hash);
-    expect(contentHash({ ...base, meta: { versionId: '9', lastUpdated: '2024-01-01T00:00:00Z', source: 'https://emr.example' } })).toBe(hash);
-    expect(contentHash({ ...base, meta: { security: [{ code: 'R' }] } })).not.toBe(hash);
+    const withMeta = (meta: Record<string, unknown>) => ({ ...base, meta }) as FhirResource;
+    expect(contentHash(withMeta({ versionId: '9', lastUpdated: '2024-01-01T00:00:00Z', source: 'https://emr.example' }))).toBe(hash);
+    expect(contentHash(withMeta({ security: [{ code: 'R' }] }))).not.toBe(hash);
     expect(contentHash({ ...base, name: [{ family: 'B' }] })).not.toBe(hash);
   });
 });

@@ -4,7 +4,7 @@
 import type { Logger } from '../../log';
 import { runNextBulkExportJob } from './run-bulk-export-job';
 
-type WorkerDeps = Parameters<typeof runNextBulkExportJob>[0];
+type WorkerDeps = Omit<Parameters<typeof runNextBulkExportJob>[0], 'log'>;
 
 export const POLL_INTERVAL_MS = 1000;
 
@@ -18,7 +18,9 @@ export function startBulkExportWorker(loadDeps: () => Promise<WorkerDeps>, log: 
 
   const tick = async () => {
     try {
-      const deps = { ...(await loadDeps()), log };
+      // Only what the job needs: spreading Deps would also build every other lazily built adapter.
+      const { db, clock, fhirStore } = await loadDeps();
+      const deps = { db, clock, fhirStore, log };
       // Drain: keep going while there is work, then wait for the next poll.
       while (!stopped && (await runNextBulkExportJob(deps)));
     } catch (error) {
