@@ -97,7 +97,7 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
           entity = null;
         } else if (seg.id === 'NM1' || !entity) {
           entity = { segments: [seg] };
-          benefit.loop2120 = [...benefit.loop2120, entity];
+          benefit.loop2120 = append(benefit.loop2120, entity);
         } else {
           entity.segments.push(seg);
         }
@@ -108,12 +108,12 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
           benefit = newBenefit(seg, delimiters);
           current.benefits.push(benefit);
           continue;
-        case 'HSD': benefit.hsd = [...benefit.hsd, seg]; continue;
-        case 'REF': benefit.ref = [...benefit.ref, seg]; continue;
-        case 'DTP': benefit.dtp = [...benefit.dtp, seg]; continue;
-        case 'AAA': benefit.aaa = [...benefit.aaa, seg]; continue;
-        case 'MSG': benefit.msg = [...benefit.msg, seg]; continue;
-        case 'III': benefit.loop2115 = [...benefit.loop2115, { iii: seg }]; continue;
+        case 'HSD': benefit.hsd = append(benefit.hsd, seg); continue;
+        case 'REF': benefit.ref = append(benefit.ref, seg); continue;
+        case 'DTP': benefit.dtp = append(benefit.dtp, seg); continue;
+        case 'AAA': benefit.aaa = append(benefit.aaa, seg); continue;
+        case 'MSG': benefit.msg = append(benefit.msg, seg); continue;
+        case 'III': benefit.loop2115 = append(benefit.loop2115, { iii: seg }); continue;
         case 'LS': inLs = true; continue;
         default:
           throw new X12ReadError('unreadable', `segment ${seg.id} is not allowed in loop 2110${current.level}`);
@@ -145,6 +145,19 @@ function newBenefit(eb: Segment, delimiters: Delimiters): Loop2110 {
   const eb03 = eb.elements[3] ?? '';
   return {
     eb, hsd: NONE, ref: NONE, dtp: NONE, aaa: NONE, msg: NONE, loop2115: NO_III, loop2120: NO_ENTITIES,
-    serviceTypeCodes: eb03 === '' ? [] : eb03.split(delimiters.repetition),
+    serviceTypeCodes: readServiceTypeCodes(eb03, delimiters.repetition),
   };
+}
+
+/** EB03 split on the repetition separator; most EB03s hold one code, which needs no String#split. */
+function readServiceTypeCodes(eb03: string, repetition: string): string[] {
+  if (eb03 === '') return [];
+  return eb03.includes(repetition) ? eb03.split(repetition) : [eb03];
+}
+
+/** A copy of the list with one more item: the lists may be the shared frozen empty ones, so never push. */
+function append<T>(list: readonly T[], item: T): readonly T[] {
+  const next = list.slice();
+  next.push(item);
+  return next;
 }

@@ -37,6 +37,12 @@ function isSegmentId(id: string): boolean {
   return true;
 }
 
+/** One delimiter character (a single UTF-16 unit): A-Z, a-z, 0-9 or a space. */
+function isAlphanumericOrSpace(character: string): boolean {
+  const c = character.charCodeAt(0);
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 32;
+}
+
 function isLineBreak(code: number): boolean {
   return code === 10 || code === 13;
 }
@@ -50,15 +56,17 @@ export function readInterchange(text: string): Interchange {
   if (text.length - start < ISA_LENGTH) fail('ISA segment is shorter than 106 characters');
 
   const element = text[start + 3]!;
+  const elementCode = text.charCodeAt(start + 3);
   for (const offset of ISA_SEPARATOR_OFFSETS) {
-    if (text[start + offset] !== element) fail('ISA segment is not 106 characters with fixed-width elements');
+    if (text.charCodeAt(start + offset) !== elementCode) fail('ISA segment is not 106 characters with fixed-width elements');
   }
   const repetition = text[start + 82]!;
   const component = text[start + 104]!;
   const segment = text[start + 105]!;
   const delimiters: Delimiters = { element, repetition, component, segment };
-  const distinct = new Set([element, component, segment]);
-  if (distinct.size !== 3 || /[A-Za-z0-9 ]/.test(element + component + segment)) {
+  // Compared as characters rather than through a Set and a regex: this runs once per interchange on the hot path.
+  const isDistinct = element !== component && element !== segment && component !== segment;
+  if (!isDistinct || isAlphanumericOrSpace(element) || isAlphanumericOrSpace(component) || isAlphanumericOrSpace(segment)) {
     fail('ISA delimiters are not distinct non-alphanumeric characters');
   }
 
