@@ -11,8 +11,8 @@ export type Loop2115 = { iii: Segment };
 export type Loop2120 = { segments: Segment[] };
 
 /** 2110C/D: one EB with the segments the TR3 nests under it. */
-// Most EB rows carry none of their child segments, so the lists start as one shared empty array and are
-// replaced (never mutated) when a child arrives: fewer allocations on the hot path.
+// Most EB rows carry none of their child segments, so the lists start as one shared (frozen) empty array that
+// is replaced by the row's own array when its first child arrives: fewer allocations on the hot path.
 export type Loop2110 = {
   eb: Segment;
   hsd: readonly Segment[];
@@ -155,9 +155,12 @@ function readServiceTypeCodes(eb03: string, repetition: string): string[] {
   return eb03.includes(repetition) ? eb03.split(repetition) : [eb03];
 }
 
-/** A copy of the list with one more item: the lists may be the shared frozen empty ones, so never push. */
+/**
+ * The list with one more item. An empty list is a shared frozen one, so the first item starts a new array; a
+ * non-empty list is this row's own array (still being read), so later items are pushed onto it.
+ */
 function append<T>(list: readonly T[], item: T): readonly T[] {
-  const next = list.slice();
-  next.push(item);
-  return next;
+  if (list.length === 0) return [item];
+  (list as T[]).push(item);
+  return list;
 }
