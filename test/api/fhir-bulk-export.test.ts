@@ -1,0 +1,217 @@
+// FHIR Bulk Data export over HTTP: kick-off (202 + Content-Location), a durable job worked outside the request by
+// the leased worker, 202 IN_PROGRESS while it runs, the manifest and authenticated NDJSON files, cancellation,
+// recovery of a job whose worker died, giving up after the attempt limit, and clinic scoping throughout.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
+import type { FhirResource } from '@/lib/fhir/types';
+import { startApp, type TestApp } from '../support/app';
+import { HttpClient, signIn } from '../support/http';
+import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
+
+const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
+const fixtures = (type: string) => JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as FhirResource[];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let app: TestApp;
+let admin: HttpClient;
+
+beforeAll(async () => {
+  app = await startApp();
+  admin = await signIn(app, 'admin@northside.test');
+  await embeddedFhirStore(app.db, { clock: () => new Date('2026-01-01T00:00:00Z') }).upsertMany('clinic_north', TYPES.flatMap(fixtures));
+  // One observation about nobody: in a system export, not in the Patient compartment.
+  await embeddedFhirStore(app.db, { clock: () => new Date('2026-03-01T00:00:00Z') }).upsertMany('clinic_north', [{ resourceType: 'Observation', id: 'obs-device', status: 'final' }]);
+  await embeddedFhirStore(app.db).upsertMany('clinic_south', [{ resourceType: 'Patient', id: 'south-only' }]);
+});
+afterAll(async () => { await app?.stop(); });
+
+async function kickOff(client: HttpClient, url: string): Promise<string> {
+  const res = await client.get(url, { headers: { prefer: 'respond-async', accept: 'application/fhir+json' } });
+  expect(res.status).toBe(202);
+  const location = res.headers.get('content-location')!;
+  expect(location).toMatch(new RegExp(`^${app.url}/api/fhir/bulk-status/bx_[A-Za-z0-9_-]{22}$`));
+  expect(res.body).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'information' }] });
+  return location;
+}
+
+async function manifestOf(client: HttpClient, statusUrl: string) {
+  for (let i = 0; i < 80; i++) {
+    const res = await client.get(statusUrl);
+    if (res.status === 200) return res;
+    expect(res.status).toBe(202);
+    await sleep(250);
+  }
+  throw new Error('the export did not finish');
+}
+
+async function filesOf(client: HttpClient, output: Array<{ type: string; url: string; count: number }>) {
+  const byType: Record<string, string[]> = {};
+  for (const file of output) {
+    const res = await client.get(file.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/fhir+ndjson');
+    const lines = res.text.trim().split('\n').map((line) => JSON.parse(line) as FhirResource);
+    expect(lines).toHaveLength(file.count);
+    expect(lines.every((r) => r.resourceType === file.type)).toBe(true);
+    byType[file.type] = [...(byType[file.type] ?? []), ...lines.map((r) => r.id)].sort();
+  }
+  return byType;
+}
+
+function jobRow(clinicId: string, userId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `bx_test_${randomUUID()}`, clinicId, userId, level: 'system', types: ['Patient'], status: 'running',
+    request: `${app.url}/api/fhir/$export`, transactionTime: new Date(), correlationId: 'test-job-0001', ...overrides,
+  };
+}
+
+describe('system-level $export', () => {
+  it("exports the clinic's resources: 202, then the Bulk Data manifest and NDJSON files", async () => {
+    const statusUrl = await kickOff(admin, '/api/fhir/$export');
+    const job = await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: statusUrl.split('/').pop()! } });
+    expect(job).toMatchObject({ clinicId: 'clinic_north', level: 'system', types: TYPES, status: expect.stringMatching(/running|completed/) });
+
+    const res = await manifestOf(admin, statusUrl);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.body).toEqual({
+      transactionTime: job.transactionTime.toISOString(), request: `${app.url}/api/fhir/$export`, requiresAccessToken: true,
+      output: TYPES.map((type) => ({ type, url: expect.stringMatching(new RegExp(`^${app.url}/api/fhir/bulk-files/`)), count: type === 'Observation' ? 7 : fixtures(type).length })),
+      error: [], status: 'completed',
+    });
+    const files = await filesOf(admin, res.body.output);
+    expect(files.Patient).toEqual(['pat-1', 'pat-2']);
+    expect(files.Observation).toContain('obs-device');
+    expect(JSON.stringify(files)).not.toContain('south-only');
+  });
+
+  it('honours _type and _since', async () => {
+    const res = await manifestOf(admin, await kickOff(admin, '/api/fhir/$export?_type=Observation,Patient&_since=2026-02-01T00:00:00Z&_outputFormat=application/fhir%2Bndjson'));
+    expect(res.body.output.map((o: { type: string; count: number }) => [o.type, o.count])).toEqual([['Observation', 1]]);
+    const request = new URL(res.body.request);
+    expect(`${request.origin}${request.pathname}`).toBe(`${app.url}/api/fhir/$export`);
+    expect(Object.fromEntries(request.searchParams)).toEqual({ _type: 'Observation,Patient', _since: '2026-02-01T00:00:00Z', _outputFormat: 'application/fhir+ndjson' });
+    expect(await filesOf(admin, res.body.output)).toEqual({ Observation: ['obs-device'] });
+  });
+
+  it('answers 202 with Retry-After and the IN_PROGRESS body while the job runs', async () => {
+    const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
+    // A worker holds the lease: the job is mid-run.
+    const job = await app.db.bulkExportJob.create({ data: jobRow('clinic_north', user.id, { leaseUntil: new Date(Date.now() + 3_600_000), attempts: 1 }) });
+    try {
+      const res = await admin.get(`/api/fhir/bulk-status/${job.id}`);
+      expect(res.status).toBe(202);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.body).toEqual({ code: 'IN_PROGRESS', message: 'The export is still running', correlationId: res.headers.get('x-correlation-id'), jobId: job.id, retryAfterSeconds: 1 });
+    } finally {
+      await app.db.bulkExportJob.delete({ where: { id: job.id } });
+    }
+  });
+});
+
+describe('Patient-level $export', () => {
+  it('exports the Patient compartment only', async () => {
+    const res = await manifestOf(admin, await kickOff(admin, '/api/fhir/Patient/$export'));
+    expect(res.body.status).toBe('completed');
+    expect(res.body.request).toBe(`${app.url}/api/fhir/Patient/$export`);
+    const files = await filesOf(admin, res.body.output);
+    expect(files.Observation).toEqual(['obs-1', 'obs-2', 'obs-3', 'obs-4', 'obs-5', 'obs-6']);
+    expect(files.Patient).toEqual(['pat-1', 'pat-2']);
+  });
+});
+
+describe('kick-off refusals', () => {
+  it.each([
+    ['/api/fhir/$export', {}, 'A bulk export needs the header Prefer: respond-async', [{ path: 'headers.prefer', message: 'Must be respond-async' }]],
+    ['/api/fhir/$export?_type=Practitioner', { prefer: 'respond-async' }, 'The export names a resource type this server does not hold', [{ path: 'query._type', message: 'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance' }]],
+    ['/api/fhir/$export?_outputFormat=text/csv', { prefer: 'respond-async' }, 'The request query is not valid', [{ path: 'query._outputFormat', message: 'Only application/fhir+ndjson is supported' }]],
+    ['/api/fhir/Patient/$export?_since=yesterday', { prefer: 'respond-async' }, 'The request query is not valid', [{ path: 'query._since', message: '_since must be a FHIR instant, e.g. 2024-03-01T00:00:00Z' }]],
+  ])('refuses %s with 400 OperationOutcome and records no job', async (url, headers, text, fields) => {
+    const before = await app.db.bulkExportJob.count();
+    const res = await admin.get(url, { headers });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      resourceType: 'OperationOutcome',
+      issue: [
+        { severity: 'error', code: 'invalid', details: { coding: [{ system: 'urn:clinic-revenue-platform:error-code', code: 'VALIDATION_FAILED' }], text }, diagnostics: `correlationId=${res.headers.get('x-correlation-id')}` },
+        ...fields.map((f) => ({ severity: 'error', code: 'invalid', details: { text: f.message }, expression: [f.path] })),
+      ],
+    });
+    expect(await app.db.bulkExportJob.count()).toBe(before);
+  });
+
+  it('limits a clinic to 5 unfinished exports (429 with Retry-After)', async () => {
+    const tenant = await createTenant(app.db, 'Export');
+    const user = await createUser(app.db, tenant);
+    const client = await signIn(app, user.email, TEST_PASSWORD);
+    await app.db.bulkExportJob.createMany({ data: Array.from({ length: 5 }, () => jobRow(tenant.clinicId, user.id, { leaseUntil: new Date(Date.now() + 3_600_000) })) });
+    const res = await client.get('/api/fhir/$export', { headers: { prefer: 'respond-async' } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(res.body.issue[0]).toMatchObject({ code: 'throttled', details: { coding: [{ code: 'RATE_LIMITED' }] } });
+    await app.db.bulkExportJob.deleteMany({ where: { clinicId: tenant.clinicId } });
+  });
+
+  it('needs patients:read and a session', async () => {
+    const billing = await signIn(app, 'billing@northside.test');
+    const res = await billing.get('/api/fhir/$export', { headers: { prefer: 'respond-async' } });
+    expect(res.status).toBe(403);
+    expect(res.body.issue[0].details).toEqual({ coding: [{ system: 'urn:clinic-revenue-platform:error-code', code: 'SCOPE_MISSING' }], text: 'This action needs the patients:read scope' });
+    const status = await billing.get('/api/fhir/bulk-status/bx_x');
+    expect(status.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the patients:read scope', correlationId: expect.any(String) });
+    for (const url of ['/api/fhir/$export', '/api/fhir/bulk-status/bx_x', '/api/fhir/bulk-files/f_x']) {
+      expect((await new HttpClient(app.url).get(url)).status).toBe(401);
+    }
+  });
+});
+
+describe('status, files and cancellation across clinics', () => {
+  it("answers 404 for another clinic's job and files", async () => {
+    const statusUrl = await kickOff(admin, '/api/fhir/$export?_type=Patient');
+    const manifest = await manifestOf(admin, statusUrl);
+    const south = await signIn(app, 'admin@southside.test');
+    const status = await south.get(statusUrl);
+    expect(status.status).toBe(404);
+    expect(status.body).toEqual({ code: 'NOT_FOUND', message: 'No such export', correlationId: expect.any(String) });
+    const file = await south.get(manifest.body.output[0].url);
+    expect(file.status).toBe(404);
+    expect(file.body).toEqual({ code: 'NOT_FOUND', message: 'No such export file', correlationId: expect.any(String) });
+    expect((await south.delete(statusUrl)).status).toBe(404);
+    expect((await admin.get(manifest.body.output[0].url)).status).toBe(200);
+  });
+
+  it('cancels with DELETE: the status URL and the files are gone', async () => {
+    const statusUrl = await kickOff(admin, '/api/fhir/$export?_type=Patient');
+    const manifest = await manifestOf(admin, statusUrl);
+    const res = await admin.delete(statusUrl);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ jobId: statusUrl.split('/').pop(), status: 'cancelled' });
+    expect((await admin.get(statusUrl)).status).toBe(404);
+    expect((await admin.get(manifest.body.output[0].url)).status).toBe(404);
+    expect(await app.db.bulkExportFile.count({ where: { jobId: statusUrl.split('/').pop()! } })).toBe(0);
+  });
+});
+
+describe('the worker', () => {
+  it('finishes a job whose worker died (its lease expired) instead of leaving it running', async () => {
+    const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
+    const job = await app.db.bulkExportJob.create({ data: jobRow('clinic_north', user.id, { leaseUntil: new Date(Date.now() - 1000), attempts: 1 }) });
+    const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
+    expect(res.body).toMatchObject({ status: 'completed', output: [{ type: 'Patient', count: 2 }], error: [] });
+    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'completed', attempts: 2, leaseUntil: null, finishedAt: expect.any(Date) });
+  });
+
+  it('fails a job that was claimed 3 times without finishing, with an OperationOutcome in error[]', async () => {
+    const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
+    const job = await app.db.bulkExportJob.create({ data: jobRow('clinic_north', user.id, { leaseUntil: new Date(Date.now() - 1000), attempts: 3 }) });
+    const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
+    expect(res.body).toEqual({
+      transactionTime: job.transactionTime.toISOString(), request: job.request, requiresAccessToken: true, output: [],
+      error: [{ type: 'OperationOutcome', url: expect.stringMatching(new RegExp(`^${app.url}/api/fhir/bulk-files/`)) }], status: 'failed',
+    });
+    const outcome = await admin.get(res.body.error[0].url);
+    expect(JSON.parse(outcome.text)).toEqual({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', details: { text: 'The export did not finish after 3 attempts' } }] });
+  });
+});
