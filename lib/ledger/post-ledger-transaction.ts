@@ -21,6 +21,19 @@ export type LedgerPosting = {
 export const newLedgerTransactionId = () => `ltx_${randomUUID().replaceAll('-', '')}`;
 
 /**
+ * The statement for a posting of `lineCount` lines: $1..$6 the transaction (id, clinicId, kind, reference,
+ * correlationId, createdAt), then (entry id, account, amountCents) per line. Constant text per line count;
+ * every value is a bound parameter. Exported for bench/webhook-ingest, which sends it directly through pg.
+ */
+export function ledgerInsertSql(lineCount: number): string {
+  const values = Array.from({ length: lineCount }, (_, i) => `($${7 + 3 * i}, $1, $${8 + 3 * i}, $${9 + 3 * i}::bigint)`);
+  return `WITH t AS (
+       INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt") VALUES ($1, $2, $3, $4, $5, $6)
+     )
+     INSERT INTO "LedgerEntry" ("id", "transactionId", "account", "amountCents") VALUES ${values.join(', ')}`;
+}
+
+/**
  * Inserts the transaction and all its entries in one statement (a data-modifying CTE), so a posting costs
  * one round trip inside the caller's transaction.
  *
@@ -31,17 +44,7 @@ export async function postLedgerTransaction(tx: Prisma.TransactionClient, postin
   const lines = buildPosting(posting.lines);
   const transactionId = newLedgerTransactionId();
   const params: unknown[] = [transactionId, posting.clinicId, posting.kind, posting.reference, posting.correlationId, posting.postedAt];
-  const values = lines.map((line, index) => {
-    params.push(`${transactionId}_${index + 1}`, line.account, line.amountCents);
-    const n = params.length;
-    return `($${n - 2}, $1, $${n - 1}, $${n}::bigint)`;
-  });
-  await tx.$executeRawUnsafe(
-    `WITH t AS (
-       INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt") VALUES ($1, $2, $3, $4, $5, $6)
-     )
-     INSERT INTO "LedgerEntry" ("id", "transactionId", "account", "amountCents") VALUES ${values.join(', ')}`,
-    ...params,
-  );
+  lines.forEach((line, index) => params.push(`${transactionId}_${index + 1}`, line.account, line.amountCents));
+  await tx.$executeRawUnsafe(ledgerInsertSql(lines.length), ...params);
   return transactionId;
 }

@@ -2,13 +2,13 @@
 // a bill or claim of the event's clinic; no money moves and nothing posts to the ledger.
 import { applied, defineEffect, recorded, rejected } from './event-effect';
 import { PaymentData } from './payment-data';
-import { findPaymentRefusal, insertPayment } from './record-payment';
+import { findPaymentRefusal, recordFailedPayment } from './record-payment';
 
 export const paymentFailed = defineEffect({
   receiver: 'payment',
   data: PaymentData,
   async apply(tx, event) {
-    if (await insertPayment(tx, event.clinicId, event.data, 'failed')) return applied();
+    if (await recordFailedPayment(tx, event.clinicId, event.data)) return applied();
     const refusal = await findPaymentRefusal(tx, event.clinicId, event.data);
     if (refusal.kind === 'target') return rejected(refusal.reason);
     if (refusal.payment.clinicId !== event.clinicId) return rejected('payment belongs to another clinic');

@@ -3,26 +3,25 @@
 // delivery row): the money moves and the ledger posts in the delivery's transaction.
 import { applied, defineEffect, recorded, rejected } from './event-effect';
 import { PaymentData } from './payment-data';
-import { findPaymentRefusal, insertPayment, promoteFailedPayment } from './record-payment';
-import { applyPaymentToTarget } from './apply-payment-to-target';
+import { findPaymentRefusal, promoteFailedPayment, recordSucceededPayment } from './record-payment';
+import { postPayment } from './post-payment';
 
 export const paymentSucceeded = defineEffect({
   receiver: 'payment',
   data: PaymentData,
-  async apply(tx, event) {
-    const { clinicId, data } = event;
-    const input = { clinicId, data, correlationId: event.correlationId, now: event.now };
-    if (await insertPayment(tx, clinicId, data, 'succeeded')) {
-      await applyPaymentToTarget(tx, input);
+  async apply(tx, { clinicId, data, correlationId, now }) {
+    const fresh = await recordSucceededPayment(tx, clinicId, data, now);
+    if (fresh) {
+      await postPayment(tx, { clinicId, data, applied: fresh, correlationId, now });
       return applied();
     }
     const refusal = await findPaymentRefusal(tx, clinicId, data);
     if (refusal.kind === 'target') return rejected(refusal.reason);
-    const { payment } = refusal;
-    if (payment.clinicId !== clinicId) return rejected('payment belongs to another clinic');
-    if (payment.status !== 'failed') return recorded('payment already applied');
-    if (await promoteFailedPayment(tx, clinicId, data)) {
-      await applyPaymentToTarget(tx, input);
+    if (refusal.payment.clinicId !== clinicId) return rejected('payment belongs to another clinic');
+    if (refusal.payment.status !== 'failed') return recorded('payment already applied');
+    const retried = await promoteFailedPayment(tx, clinicId, data, now);
+    if (retried) {
+      await postPayment(tx, { clinicId, data, applied: retried, correlationId, now });
       return applied();
     }
     return rejected('payment was recorded as failed for another bill or claim, or its target no longer qualifies');

@@ -150,6 +150,13 @@ describe('webhook receivers', () => {
       }
     });
 
+    it('matches the worked example in docs/webhooks.md byte for byte', () => {
+      const body = '{"id":"evt_123","type":"payment.succeeded","createdAt":"2026-11-22T10:00:00Z","clinicId":"clinic_north","data":{"paymentId":"pay_123","billId":"bill_n_001","amountCents":12500,"currency":"USD"}}';
+      expect(signBody(Buffer.from(body), 'whsec_example_payment')).toBe('5b23cc28f1d26886e3a9d0ba8d23d767324c101f0ce48ef437143c79379e47b6');
+      expect(signBody(Buffer.from(body.replaceAll(',', ', ')), 'whsec_example_payment')).toBe('7223ad185020b15487041e9ddea015c0bc32c1cea0250d12ab727fba85b55f5a');
+      expect(signBody(new Uint8Array(), 'whsec_example_fax')).toBe('42d6898a41c8e17d6e9ed3ce692d9b43f2fc28421736e8f20de4f6ca3b7e516b');
+    });
+
     it("does not accept one receiver's secret on another receiver", async () => {
       const res = await send(app, 'fax', envelope('fax.received', { faxId: uid('fax'), from: '+15555550100', pages: 1, receivedAt: new Date().toISOString(), documentUrl: 'https://fax.example/doc/1' }), { secret: SECRETS.payment });
       expect(res.status).toBe(401);
@@ -307,6 +314,20 @@ describe('webhook receivers', () => {
       const res = await client.get(`/api/bills/${billId}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ billId, patientId: 'pat_n_001', amountCents: 12_500, paidCents: 12_500, status: 'paid', ledgerTransactionIds: [posting!.id] });
+    });
+
+    it("keeps GET /api/bills/{id} to the caller's clinic and to svcpay:read", async () => {
+      const open = await (await signIn(app, 'billing@northside.test')).get('/api/bills/bill_n_001');
+      expect(open.body).toEqual({ billId: 'bill_n_001', patientId: 'pat_n_001', amountCents: 12_500, paidCents: 0, status: 'open', ledgerTransactionIds: [] });
+      const south = await signIn(app, 'admin@southside.test');
+      for (const id of ['bill_n_001', 'bill_nope']) {
+        const res = await south.get(`/api/bills/${id}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'No such bill', correlationId: expect.any(String) });
+      }
+      const frontdesk = await signIn(app, 'frontdesk@northside.test');
+      expect((await frontdesk.get('/api/bills/bill_n_001')).body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the svcpay:read scope', correlationId: expect.any(String) });
+      expect((await new HttpClient(app.url).get('/api/bills/bill_n_001')).status).toBe(401);
     });
 
     it('marks a submitted claim paid and credits claims receivable', async () => {

@@ -1,0 +1,6 @@
+// GET /api/reconciliation/variances: the clinic's reconciliation variances (svcpay:read).
+import { route } from '@/lib/http/route';
+import { listVariancesEndpoint } from '@/lib/reconciliation/endpoints';
+import { listVariances } from '@/lib/reconciliation/list-variances';
+
+export const GET = route(listVariancesEndpoint, ({ principal, deps }) => listVariances(deps, { clinicId: principal.clinicId }));

@@ -1,0 +1,80 @@
+// Nightly reconciliation (SPEC.md, Money rule 3): for one UTC day and every clinic, three independent records
+// of the FBO account's net movement, in integer cents, must agree:
+//   ledgerCents: the ledger's assets:fbo entries posted that day (debits in, credits out);
+//   fboCents:    the FBO position as settlement operations moved it: minus the residual of every instruction
+//                disbursed that day (the cash instructed out of the FBO);
+//   railCents:   what the bank reported on the rail that day (banking.transaction.posted: credits in, debits out).
+// Any disagreement is a ReconciliationVariance for (clinic, day). Re-running a day is idempotent: the row is
+// rewritten with the new figures, and removed when the day now agrees (e.g. a late rail posting arrived).
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { AppError } from '../http/errors';
+import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
+import { centsToNumber } from '../ledger/cents-to-number';
+
+export const ReconcileQuery = z.object({
+  /** The UTC day to reconcile; defaults to yesterday (the nightly run). */
+  day: z.iso.date({ message: 'day must be YYYY-MM-DD' }).optional(),
+});
+
+const Cents = z.number().int();
+export const ReconciliationRun = z.object({
+  day: z.string(),
+  clinicsChecked: z.number().int(),
+  variances: z.array(z.object({ clinicId: z.string(), ledgerCents: Cents, fboCents: Cents, railCents: Cents })),
+  correlationId: z.string(),
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const LEDGER_BY_CLINIC = `SELECT t."clinicId", SUM(e."amountCents")::bigint AS cents
+  FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
+  WHERE e."account" = $1 AND t."createdAt" >= $2 AND t."createdAt" < $3 GROUP BY t."clinicId"`;
+const FBO_BY_CLINIC = `SELECT "clinicId", (-SUM("residualCents"))::bigint AS cents FROM "SettlementInstruction"
+  WHERE "status" = 'DISBURSED' AND "disbursedAt" >= $1 AND "disbursedAt" < $2 GROUP BY "clinicId"`;
+const RAIL_BY_CLINIC = `SELECT "clinicId", SUM(CASE WHEN "direction" = 'credit' THEN "amountCents" ELSE -"amountCents" END)::bigint AS cents
+  FROM "RailPosting" WHERE "postedAt" >= $1 AND "postedAt" < $2 GROUP BY "clinicId"`;
+const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId", "day", "ledgerCents", "fboCents", "railCents", "correlationId", "createdAt")
+  VALUES ($1, $2, $3, $4::bigint, $5::bigint, $6::bigint, $7, $8)
+  ON CONFLICT ("clinicId", "day") DO UPDATE SET "ledgerCents" = EXCLUDED."ledgerCents", "fboCents" = EXCLUDED."fboCents",
+    "railCents" = EXCLUDED."railCents", "correlationId" = EXCLUDED."correlationId", "createdAt" = EXCLUDED."createdAt"`;
+
+type Sum = { clinicId: string; cents: bigint };
+const byClinic = (rows: Sum[]) => new Map(rows.map((r) => [r.clinicId, BigInt(r.cents)]));
+
+/** @throws VALIDATION_FAILED (400) for a day that has not started yet. */
+export async function reconcileDay(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: z.infer<typeof ReconcileQuery> & { correlationId: string },
+): Promise<z.infer<typeof ReconciliationRun>> {
+  const { db } = deps;
+  const now = deps.clock();
+  const day = input.day ?? new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
+  const from = new Date(`${day}T00:00:00.000Z`);
+  const to = new Date(from.getTime() + DAY_MS);
+  if (from > now) {
+    throw new AppError('VALIDATION_FAILED', 'The day to reconcile has not started yet', { issues: [{ path: 'query.day', message: 'day must not be in the future' }] });
+  }
+
+  const [clinics, ledger, fbo, rail] = await Promise.all([
+    db.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } }),
+    db.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to).then(byClinic),
+    db.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to).then(byClinic),
+    db.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to).then(byClinic),
+  ]);
+
+  const variances: z.infer<typeof ReconciliationRun>['variances'] = [];
+  for (const { id: clinicId } of clinics) {
+    const ledgerCents = ledger.get(clinicId) ?? 0n;
+    const fboCents = fbo.get(clinicId) ?? 0n;
+    const railCents = rail.get(clinicId) ?? 0n;
+    if (ledgerCents === fboCents && fboCents === railCents) {
+      await db.reconciliationVariance.deleteMany({ where: { clinicId, day } });
+      continue;
+    }
+    await db.$executeRawUnsafe(RECORD_VARIANCE, `var_${randomUUID().replaceAll('-', '')}`, clinicId, day, ledgerCents, fboCents, railCents, input.correlationId, now);
+    variances.push({ clinicId, ledgerCents: centsToNumber(ledgerCents), fboCents: centsToNumber(fboCents), railCents: centsToNumber(railCents) });
+  }
+  return { day, clinicsChecked: clinics.length, variances, correlationId: input.correlationId };
+}
