@@ -8,6 +8,11 @@ import { authEndpoints } from '../auth/endpoints';
 import { eligibilityEndpoints } from '../eligibility/endpoints';
 import { emrEndpoints } from '../emr/endpoints';
 import { fhirEndpoints } from '../fhir/endpoints';
+import { webhookEndpoints } from '../webhooks/endpoints';
+import { claimEndpoints } from '../claims/endpoints';
+import { settlementEndpoints } from '../settlements/endpoints';
+import { billEndpoints } from '../bills/endpoints';
+import { reconciliationEndpoints } from '../reconciliation/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -16,4 +21,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...eligibilityEndpoints,
   ...emrEndpoints,
   ...fhirEndpoints,
+  ...webhookEndpoints,
+  ...claimEndpoints,
+  ...settlementEndpoints,
+  ...billEndpoints,
+  ...reconciliationEndpoints,
 ];
