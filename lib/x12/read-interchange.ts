@@ -22,6 +22,9 @@ const ISA_LENGTH = 106;
 // Offsets of the 16 element separators inside the fixed-width ISA (X12.5): ISA01 starts at 4, etc.
 const ISA_SEPARATOR_OFFSETS = [3, 6, 17, 20, 31, 34, 50, 53, 69, 76, 81, 83, 89, 99, 101, 103];
 
+// Scratch space for one segment's elements (see readSegments); only ever read up to the current count.
+const elementBuffer: string[] = [];
+
 const fail = (reason: string): never => {
   throw new X12ReadError('unreadable', reason);
 };
@@ -70,6 +73,17 @@ export function readInterchange(text: string): Interchange {
     fail('ISA delimiters are not distinct non-alphanumeric characters');
   }
 
+  let segments: Segment[];
+  try {
+    segments = readSegments(text, start, element, segment);
+  } finally {
+    // The scratch buffer must not keep slices of this interchange (PHI) reachable after we return or throw.
+    elementBuffer.fill('');
+  }
+  return assembleEnvelope(segments, delimiters);
+}
+
+function readSegments(text: string, start: number, element: string, segment: string): Segment[] {
   const segments: Segment[] = [];
   let pos = start;
   const end = text.length;
@@ -83,26 +97,28 @@ export function readInterchange(text: string): Interchange {
     }
     let rawEnd = stop;
     while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
-    // Elements by indexOf within the segment: measurably faster than String#split on each segment slice.
-    const elements: string[] = [];
+    // Elements by indexOf within the segment: measurably faster than String#split on each segment slice. They
+    // are collected in a reused buffer and copied out at their exact count, because an array grown by push
+    // reserves room for 16 or more and most segments have far fewer: less garbage per interchange.
+    let count = 0;
     let from = pos;
     for (;;) {
       const next = text.indexOf(element, from);
       if (next === -1 || next >= rawEnd) {
-        elements.push(text.slice(from, rawEnd));
+        elementBuffer[count++] = text.slice(from, rawEnd);
         break;
       }
-      elements.push(text.slice(from, next));
+      elementBuffer[count++] = text.slice(from, next);
       from = next + 1;
     }
+    const elements = elementBuffer.slice(0, count);
     const raw = text.slice(pos, rawEnd);
     const id = elements[0]!;
     if (!isSegmentId(id)) fail(`not X12: segment ${segments.length + 1} has no valid segment id`);
     segments.push({ id, elements, raw });
     pos = stop + 1;
   }
-
-  return assembleEnvelope(segments, delimiters);
+  return segments;
 }
 
 function assembleEnvelope(segments: Segment[], delimiters: Delimiters): Interchange {
