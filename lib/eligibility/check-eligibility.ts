@@ -12,10 +12,10 @@ import { build270 } from '../x12/build-270';
 import { read271 } from '../x12/read-271';
 import { readEligibility, type EligibilityFindings } from '../x12/read-eligibility';
 import { X12ReadError } from '../x12/x12-read-error';
+import { databaseCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields, type Rejection } from './eligibility-result';
 import type { PayerTransport } from './payer-transport';
 
-export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 const SANDBOX_SENDER_ID = 'CLINICREVENUE';
 const SANDBOX_RECEIVER_ID = 'SANDBOXPAYER';
 
@@ -56,33 +56,43 @@ const StoredResult = EligibilityFields.omit({ cached: true, verifiedAt: true }).
 /**
  * The 271 answer for one inquiry, from the cache (`cached: true`) when the same clinic asked the same payer
  * about the same member, date of birth, service types, date of service and NPI for the same patient within
- * 24 h in the same mode. Otherwise sends a 270 and records an EligibilityCheck row.
+ * 24 h in the same mode. Otherwise sends a 270 and records an EligibilityCheck row through `store`; resolves
+ * only once that row is written.
  * Throws AppError TRANSPORT_FAILED when the payer cannot be reached (nothing recorded), VALIDATION_FAILED when
  * a value cannot travel in a 270. A 271 that rejects the inquiry, or an answer that is not a readable 271,
  * is a result with status `unknown` and a `rejection`, never an error and never `inactive`.
  */
-export async function checkEligibility(deps: EligibilityDeps, inquiry: EligibilityInquiry): Promise<EligibilityOutcome> {
-  const { db, clock, payer } = deps;
+export async function checkEligibility(
+  deps: EligibilityDeps,
+  inquiry: EligibilityInquiry,
+  store: EligibilityCheckStore = databaseCheckStore(deps.db),
+): Promise<EligibilityOutcome> {
+  const { outcome, recorded } = await askEligibility(deps, inquiry, store);
+  await recorded;
+  return outcome;
+}
+
+/**
+ * checkEligibility in two steps, for callers that pipeline: resolves as soon as the answer is read, with
+ * `recorded` settling when its EligibilityCheck row is written (already settled for a cache hit). The
+ * outcome must not be reported before `recorded` resolves; when it rejects, the check did not happen.
+ */
+export async function askEligibility(
+  deps: EligibilityDeps,
+  inquiry: EligibilityInquiry,
+  store: EligibilityCheckStore,
+): Promise<{ outcome: EligibilityOutcome; recorded: Promise<void> }> {
+  const { clock, payer } = deps;
   const cacheKey = eligibilityCacheKey(inquiry);
   const now = clock();
 
-  const hit = await db.eligibilityCheck.findFirst({
-    where: {
-      cacheKey,
-      clinicId: inquiry.clinicId,
-      patientId: inquiry.patientId,
-      mode: payer.mode,
-      cacheable: true,
-      createdAt: { gt: new Date(now.getTime() - CACHE_TTL_MS), lte: now },
-    },
-    orderBy: { createdAt: 'desc' },
-  });
+  const hit = await store.findCached({ cacheKey, clinicId: inquiry.clinicId, patientId: inquiry.patientId, mode: payer.mode, now });
   if (hit) {
     // A row written under an older shape is not served: the payer is asked again.
     const stored = StoredResult.safeParse(hit.result);
     if (stored.success) {
       const { evidence, ...fields } = stored.data;
-      return { fields: { ...fields, cached: true, verifiedAt: hit.createdAt.toISOString() }, evidence };
+      return { outcome: { fields: { ...fields, cached: true, verifiedAt: hit.createdAt.toISOString() }, evidence }, recorded: Promise.resolve() };
     }
   }
 
@@ -133,25 +143,23 @@ export async function checkEligibility(deps: EligibilityDeps, inquiry: Eligibili
     verifiedAt: answeredAt.toISOString(),
   };
   const { cached: _cached, verifiedAt: _verifiedAt, ...stored } = fields;
-  await db.eligibilityCheck.create({
-    data: {
-      clinicId: inquiry.clinicId,
-      patientId: inquiry.patientId,
-      userId: inquiry.userId,
-      cacheKey,
-      payerId: inquiry.payer.id,
-      serviceType: inquiry.serviceTypeCodes.join(','),
-      dateOfService: inquiry.dateOfService,
-      status: fields.status,
-      eligible: fields.eligible,
-      mode: payer.mode,
-      cacheable,
-      result: { ...stored, evidence },
-      correlationId: inquiry.correlationId,
-      createdAt: answeredAt,
-    },
+  const recorded = store.record({
+    clinicId: inquiry.clinicId,
+    patientId: inquiry.patientId,
+    userId: inquiry.userId,
+    cacheKey,
+    payerId: inquiry.payer.id,
+    serviceType: inquiry.serviceTypeCodes.join(','),
+    dateOfService: inquiry.dateOfService,
+    status: fields.status,
+    eligible: fields.eligible,
+    mode: payer.mode,
+    cacheable,
+    result: { ...stored, evidence },
+    correlationId: inquiry.correlationId,
+    createdAt: answeredAt,
   });
-  return { fields, evidence };
+  return { outcome: { fields, evidence }, recorded };
 }
 
 /** sha256 over clinic, payer, member, date of birth, service types, date of service and NPI (DECISIONS). */

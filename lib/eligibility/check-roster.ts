@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { recordPhiAccess } from '../audit/record-phi-access';
 import { AppError, isAppError } from '../http/errors';
 import type { Logger } from '../log';
-import { checkEligibility, unansweredFields, type EligibilityDeps, type NotRead } from './check-eligibility';
+import { askEligibility, eligibilityCacheKey, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
+import { batchCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { requireClinicPatients, type ClinicPatient } from './require-clinic-patients';
@@ -115,58 +116,95 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
 
   const checkDeps: EligibilityDeps = { db: deps.db, clock: deps.clock, payer, config: deps.config };
 
+  type Planned =
+    | { index: number; echo: RosterResult['appointment']; skip: z.infer<typeof SkipReason> }
+    | { index: number; echo: RosterResult['appointment']; inquiry: EligibilityInquiry };
+
   return {
     async run({ onResult, signal } = {}) {
-      const limit = pLimit(body.concurrency);
-      const today = deps.clock().toISOString().slice(0, 10);
-      const results = await Promise.all(
-        body.appointments.map((appointment, index) =>
-          limit(async (): Promise<RosterResult> => {
-            const result = await checkAppointment(appointment, patients.get(appointment.patientId)!, signal);
-            onResult?.(index, result);
-            return result;
-          }),
-        ),
-      );
-      return { summary: summarize(results), results };
-
-      async function checkAppointment(
-        appointment: RosterBody['appointments'][number],
-        patient: ClinicPatient,
-        signal: AbortSignal | undefined,
-      ): Promise<RosterResult> {
+      const now = deps.clock();
+      const today = now.toISOString().slice(0, 10);
+      const plan: Planned[] = body.appointments.map((appointment, index) => {
+        const patient = patients.get(appointment.patientId)!;
         const echo = { patientId: appointment.patientId, start: appointment.start ?? null };
         const memberId = appointment.memberId ?? patient.coverageMemberId;
         // The item's payer, then the coverage on file, then the batch default (DECISIONS).
         const payerId = appointment.payerId ?? patient.coveragePayerId ?? body.defaultPayerId;
-        if (!memberId) return { appointment: echo, skipped: true, skipReason: 'NO_MEMBER_ID' };
-        if (!payerId) return { appointment: echo, skipped: true, skipReason: 'NO_PAYER_ID' };
-        const unanswered = (reason: NotRead) => ({
-          appointment: echo, skipped: false,
-          result: unansweredFields({ mode: payer.mode, payerId, memberId, verifiedAt: deps.clock() }, reason),
-        });
-        if (signal?.aborted) return unanswered(CANCELLED);
-        try {
-          const { fields } = await checkEligibility(checkDeps, {
+        if (!memberId) return { index, echo, skip: 'NO_MEMBER_ID' };
+        if (!payerId) return { index, echo, skip: 'NO_PAYER_ID' };
+        return {
+          index, echo,
+          inquiry: {
             clinicId: context.clinicId,
             userId: context.userId,
             patientId: patient.id,
             correlationId: context.correlationId,
             payer: { id: payerId, name: payerNameFor(payerId, patient) },
             provider: { npi, name: providerName },
+            // Names and date of birth come from the clinic's record, never from the request.
             subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
             serviceTypeCodes: body.serviceTypeCodes,
             // The date as the timestamp writes it: a 19:00-05:00 visit is on its local day, not the UTC one.
             dateOfService: appointment.start ? appointment.start.slice(0, 10) : today,
+          },
+        };
+      });
+      const lookups = plan.flatMap((p) => ('inquiry' in p ? [{ cacheKey: eligibilityCacheKey(p.inquiry), patientId: p.inquiry.patientId }] : []));
+      const store = await batchCheckStore(deps.db, { clinicId: context.clinicId, mode: payer.mode, now, lookups });
+
+      // The pool caps lookups in flight to the payer; writing a row and reporting the result happen outside
+      // it, so a slot starts the next 270 while the previous answer is being recorded.
+      const limit = pLimit(body.concurrency);
+      const results = await Promise.all(
+        plan.map(async (planned) => {
+          const result = 'inquiry' in planned
+            ? await limit(() => lookUp(planned.echo, planned.inquiry)).then(settle)
+            : { appointment: planned.echo, skipped: true, skipReason: planned.skip };
+          onResult?.(planned.index, result);
+          return result;
+        }),
+      );
+      return { summary: summarize(results), results };
+
+      type Asked = { result: RosterResult; recorded: Promise<void>; fallback: RosterResult };
+
+      async function lookUp(echo: RosterResult['appointment'], inquiry: EligibilityInquiry): Promise<Asked> {
+        const unanswered = (reason: NotRead): RosterResult => ({
+          appointment: echo, skipped: false,
+          result: unansweredFields({ mode: payer.mode, payerId: inquiry.payer.id, memberId: inquiry.subscriber.memberId, verifiedAt: deps.clock() }, reason),
+        });
+        const done = (result: RosterResult): Asked => ({ result, recorded: Promise.resolve(), fallback: result });
+        if (signal?.aborted) return done(unanswered(CANCELLED));
+        try {
+          const { outcome, recorded } = await askEligibility(checkDeps, inquiry, store);
+          // Handled here at once, so a failed write is never an unhandled rejection while the pool runs on.
+          const settled = recorded.catch((error: unknown) => {
+            logFailure(error);
+            throw error;
           });
-          return { appointment: echo, skipped: false, result: fields };
+          settled.catch(() => undefined);
+          return { result: { appointment: echo, skipped: false, result: outcome.fields }, recorded: settled, fallback: unanswered(INTERNAL) };
         } catch (error) {
           // Whatever went wrong, this appointment is unknown: never active, never the whole batch failing.
-          if (isAppError(error) && error.code === 'TRANSPORT_FAILED') return unanswered(TRANSPORT_FAILED);
-          if (isAppError(error) && error.code === 'VALIDATION_FAILED') return unanswered(NOT_SENDABLE);
-          deps.log?.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'roster lookup failed');
-          return unanswered(INTERNAL);
+          if (isAppError(error) && error.code === 'TRANSPORT_FAILED') return done(unanswered(TRANSPORT_FAILED));
+          if (isAppError(error) && error.code === 'VALIDATION_FAILED') return done(unanswered(NOT_SENDABLE));
+          logFailure(error);
+          return done(unanswered(INTERNAL));
         }
+      }
+
+      /** An answer whose row could not be written is reported as unknown: the check is not on record. */
+      async function settle(asked: Asked): Promise<RosterResult> {
+        try {
+          await asked.recorded;
+          return asked.result;
+        } catch {
+          return asked.fallback;
+        }
+      }
+
+      function logFailure(error: unknown) {
+        deps.log?.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'roster lookup failed');
       }
     },
   };

@@ -1,0 +1,116 @@
+// npm run bench -- roster: 500 appointments through the real POST /api/eligibility/roster of a started app
+// (`next start` on a fresh PostgreSQL database, the live CAQH CORE adapter) against the loopback fake payer
+// with a fixed 200 ms latency, at concurrency 20. Ideal wall time is ceil(500/20) x 200 ms = 5000 ms.
+// Targets: wall time at most 1.05x the ideal, peak RSS of the server process under 200 MB during the run
+// (VmHWM reset just before it; the start-up peak is printed beside it).
+// Needs a build (NEXT_DIST_DIR, default .next) and the local PostgreSQL the HTTP tests use.
+// BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. --require a profiler preload).
+// The last line is one JSON object {"name","ratio","target",...}.
+import fs from 'node:fs';
+import pLimit from 'p-limit';
+import { coreTransport } from '../lib/eligibility/core-transport';
+import { build270 } from '../lib/x12/build-270';
+import { startApp } from '../test/support/app';
+import { signIn } from '../test/support/http';
+import { createTenant, createUser } from '../test/support/factories';
+import { startFakePayer } from '../test/fakes/core-payer';
+
+const APPOINTMENTS = 500;
+const CONCURRENCY = 20;
+const LATENCY_MS = 200;
+const IDEAL_MS = Math.ceil(APPOINTMENTS / CONCURRENCY) * LATENCY_MS;
+
+/** VmHWM: the most resident memory the process has held since it started, in MB. */
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+/**
+ * Resets the process's VmHWM to its current RSS (Linux clear_refs "5"), so the next reading is the peak of
+ * what follows. False when the kernel or permissions do not allow it (the reading then includes start-up).
+ */
+function resetPeakRss(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time (user + system) the process has used, in ms. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+const fake = await startFakePayer({ latencyMs: LATENCY_MS });
+// Production mode with the live transport: what a clinic runs (no sandbox demo seeding in the server).
+const app = await startApp({
+  env: {
+    SVC_ENV: 'production',
+    LOG_LEVEL: 'error',
+    NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
+    ELIGIBILITY_CORE_URL: fake.url, ELIGIBILITY_CORE_USERNAME: fake.username, ELIGIBILITY_CORE_PASSWORD: fake.password,
+    ELIGIBILITY_SENDER_ID: fake.senderId, ELIGIBILITY_RECEIVER_ID: fake.receiverId,
+  },
+});
+try {
+  const tenant = await createTenant(app.db, 'Bench');
+  const user = await createUser(app.db, tenant, { scopes: ['eligibility:read'] });
+  // Distinct patients, so no lookup is a cache hit: every appointment is one 270 to the payer.
+  const patients = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({
+    id: `pat_${prefix}_${String(i).padStart(4, '0')}`, clinicId: tenant.clinicId, firstName: 'Bench', lastName: `Patient${i}`,
+    birthDate: '1980-01-02', coverageMemberId: `DEMO-ACTIVE-${prefix.toUpperCase()}${i}`, coveragePayerId: '60054', coveragePayerName: 'Aetna',
+  }));
+  const warmUp = patients('warm', 40);
+  const measured = patients('bench', APPOINTMENTS);
+  await app.db.patient.createMany({ data: [...warmUp, ...measured] });
+  const client = await signIn(app, user.email, user.password);
+  const start = new Date().toISOString();
+  const roster = (list: { id: string }[]) => ({ appointments: list.map((p) => ({ patientId: p.id, start })), concurrency: CONCURRENCY });
+
+  // Warm-up: route compiled and loaded, connection pools to the database and the payer open.
+  const warm = await client.post('/api/eligibility/roster', roster(warmUp));
+  if (warm.status !== 200 || warm.body.summary.active !== warmUp.length) throw new Error(`warm-up failed: ${warm.status} ${warm.text.slice(0, 300)}`);
+
+  const callsBefore = fake.calls;
+  const processPeakRssMb = peakRssMb(app.pid); // start-up, sign-in (scrypt) and the warm-up
+  const peakReset = resetPeakRss(app.pid);
+  const cpuBefore = cpuMs(app.pid);
+  const started = performance.now();
+  const res = await client.post('/api/eligibility/roster', roster(measured));
+  const wallMs = Math.round(performance.now() - started);
+  if (res.status !== 200) throw new Error(`roster failed: ${res.status} ${res.text.slice(0, 300)}`);
+  const { summary } = res.body as { summary: Record<string, number> };
+  if (summary.active !== APPOINTMENTS || fake.calls - callsBefore !== APPOINTMENTS) {
+    throw new Error(`expected ${APPOINTMENTS} active lookups, got ${JSON.stringify(summary)} with ${fake.calls - callsBefore} payer calls`);
+  }
+  const rssMb = peakRssMb(app.pid);
+  // For the reader: the same 500 exchanges straight from this process through the CORE adapter, without the
+  // app (no HTTP route, database or 271 mapping). What the roster adds is the difference.
+  const transport = coreTransport({ url: fake.url, username: fake.username, password: fake.password, senderId: fake.senderId, receiverId: fake.receiverId });
+  const request = (i: number) => build270({
+    interchangeControlNumber: i + 1, groupControlNumber: i + 1, transactionControlNumber: '0001', senderId: fake.senderId,
+    receiverId: fake.receiverId, createdAt: new Date(), payer: { id: '60054', name: 'Aetna' }, provider: { npi: '1234567893', name: 'Bench' },
+    subscriber: { memberId: `DEMO-ACTIVE-FLOOR${i}`, firstName: 'Bench', lastName: 'Patient', birthDate: '1980-01-02' },
+    serviceTypeCodes: ['30'], dateOfService: start.slice(0, 10), traceNumber: `FLOOR${i}`,
+  });
+  const floorLimit = pLimit(CONCURRENCY);
+  const floorStarted = performance.now();
+  await Promise.all(Array.from({ length: APPOINTMENTS }, (_, i) => floorLimit(() => transport.send(request(i), { correlationId: `bench-floor-${i}` }))));
+  const transportOnlyMs = Math.round(performance.now() - floorStarted);
+  const serverCpuMs = Math.round(cpuMs(app.pid) - cpuBefore);
+  console.error(`roster: ${APPOINTMENTS} appointments, concurrency ${CONCURRENCY}, payer latency ${LATENCY_MS} ms`);
+  console.error(`wall ${wallMs} ms (ideal ${IDEAL_MS} ms), payer peak in flight ${fake.peakInFlight}; the CORE adapter alone, same load: ${transportOnlyMs} ms`);
+  console.error(`server (${fs.readFileSync(`/proc/${app.pid}/comm`, 'utf8').trim()}): peak RSS ${rssMb} MB ${peakReset ? 'during the run' : 'since start'}; ${processPeakRssMb} MB peak before it (start-up, sign-in, warm-up); CPU ${serverCpuMs} ms for the run`);
+  console.log(JSON.stringify({
+    name: 'roster', ratio: Number((wallMs / IDEAL_MS).toFixed(3)), target: 1.05, wallMs, idealMs: IDEAL_MS,
+    peakRssMb: rssMb, rssTargetMb: 200, peakRssScope: peakReset ? 'run' : 'process', processPeakRssMb,
+    peakInFlight: fake.peakInFlight, serverCpuMs, transportOnlyMs, transportOnlyRatio: Number((transportOnlyMs / IDEAL_MS).toFixed(3)),
+  }));
+} finally {
+  await app.stop();
+  await fake.close();
+}
