@@ -3,6 +3,9 @@
 export const E2E_PORT = 3100;
 export const E2E_FAKE_EMR_PORT = 3190;
 export const E2E_URL = `http://localhost:${E2E_PORT}`;
+/** The client id the fake EMR (global-setup.ts) has registered for the browser OAuth flow. */
+export const E2E_EMR_CLIENT_ID = 'e2e-northside-app';
+const FAKE_EMR = `http://127.0.0.1:${E2E_FAKE_EMR_PORT}`;
 
 export const E2E_ENV: Record<string, string> = {
   NODE_ENV: 'production',
@@ -20,4 +23,5 @@ export const E2E_ENV: Record<string, string> = {
   WEBAUTHN_RP_ID: 'localhost',
   WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (e2e)',
   WEBAUTHN_ORIGIN: E2E_URL,
+  EMR_VENDORS: JSON.stringify({ 'browser-oauth': { authorizeUrl: `${FAKE_EMR}/oauth/authorize`, tokenUrl: `${FAKE_EMR}/oauth/token`, fhirBaseUrl: `${FAKE_EMR}/fhir` } }),
 };

@@ -128,7 +128,7 @@ describe('GET /api/fhir/{type}', () => {
     let url: string | undefined = '/api/fhir/Observation?_count=4';
     let pages = 0;
     while (url) {
-      const res = await admin.get(url);
+      const res: { status: number; body: any } = await admin.get(url);
       expect(res.status).toBe(200);
       seen.push(...ids(res.body));
       url = res.body.link.find((l: { relation: string }) => l.relation === 'next')?.url;

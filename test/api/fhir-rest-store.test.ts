@@ -78,7 +78,7 @@ describe('the external FHIR store', () => {
     const seen: string[] = [];
     let url: string | undefined = '/api/fhir/Observation?patient=pat-1&_count=2';
     while (url) {
-      const page = await client.get(url);
+      const page: { status: number; body: any } = await client.get(url);
       expect(page.status).toBe(200);
       for (const entry of page.body.entry) {
         expect(entry.resource.subject).toEqual({ reference: 'Patient/pat-1' });

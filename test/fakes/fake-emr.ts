@@ -23,6 +23,8 @@ export type FakeEmrOptions = {
   pageSize?: number;
   /** Members merged over the SMART configuration document (to serve a broken or insecure one). */
   smartConfigurationOverrides?: Record<string, unknown>;
+  /** Loopback port to listen on (the browser tests need a fixed one); default 0, any free port. */
+  port?: number;
 };
 
 export type FakeEmr = {
@@ -90,7 +92,7 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       else res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fhirBaseUrl = `${origin}${FHIR_BASE_PATH}`;
   const authorizeUrl = `${origin}${AUTHORIZE_PATH}`;

@@ -1,0 +1,32 @@
+// /settings/integrations: the clinic's EMR connections over the same /api/emr-sync routes integrators use: list,
+// create, add a client id, Connect (the browser OAuth round trip) and run a pull. The registration values an
+// EMR asks for (redirect URI, scopes, JWKS URL) are shown from APP_URL so an admin can copy them.
+import { getConfig } from '@/lib/config';
+import { BROWSER_OAUTH_SCOPE, redirectUriFor } from '@/lib/emr/oauth-endpoints';
+import { BACKEND_SERVICES_SCOPE } from '@/lib/emr/pull-smart-backend';
+import { IntegrationsPanel } from './integrations-panel';
+
+export const metadata = { title: 'Integrations · Clinic Revenue Platform' };
+
+export default function IntegrationsPage() {
+  const { appUrl } = getConfig();
+  return (
+    <>
+      <h1>Integrations</h1>
+      <details className="card">
+        <summary><strong>Registering this app with an EMR</strong></summary>
+        <dl>
+          <dt>Redirect URI (browser sign-in)</dt>
+          <dd><code data-testid="redirect-uri">{redirectUriFor(appUrl)}</code></dd>
+          <dt>Scopes (browser sign-in)</dt>
+          <dd><code>{BROWSER_OAUTH_SCOPE}</code></dd>
+          <dt>JWKS URL (SMART Backend Services)</dt>
+          <dd><code>{`${appUrl}/.well-known/jwks.json`}</code></dd>
+          <dt>Scopes (SMART Backend Services)</dt>
+          <dd><code>{BACKEND_SERVICES_SCOPE}</code></dd>
+        </dl>
+      </details>
+      <IntegrationsPanel />
+    </>
+  );
+}
