@@ -57,24 +57,30 @@ export async function reconcileDay(
     throw new AppError('VALIDATION_FAILED', 'The day to reconcile has not started yet', { issues: [{ path: 'query.day', message: 'day must not be in the future' }] });
   }
 
-  const [clinics, ledger, fbo, rail] = await Promise.all([
-    db.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } }),
-    db.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to).then(byClinic),
-    db.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to).then(byClinic),
-    db.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to).then(byClinic),
-  ]);
-
-  const variances: z.infer<typeof ReconciliationRun>['variances'] = [];
-  for (const { id: clinicId } of clinics) {
-    const ledgerCents = ledger.get(clinicId) ?? 0n;
-    const fboCents = fbo.get(clinicId) ?? 0n;
-    const railCents = rail.get(clinicId) ?? 0n;
-    if (ledgerCents === fboCents && fboCents === railCents) {
-      await db.reconciliationVariance.deleteMany({ where: { clinicId, day } });
-      continue;
+  // One snapshot for all three figures, so a disbursement committing mid-run cannot show in one and not the
+  // others. The writes follow in the same transaction: a run records all its findings or none.
+  const variances = await db.$transaction(async (tx) => {
+    const clinics = await tx.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+    const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to));
+    const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to));
+    const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to));
+    const found = clinics
+      .map(({ id: clinicId }) => ({ clinicId, ledgerCents: ledger.get(clinicId) ?? 0n, fboCents: fbo.get(clinicId) ?? 0n, railCents: rail.get(clinicId) ?? 0n }))
+      .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
+    // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
+    await tx.reconciliationVariance.deleteMany({ where: { day, clinicId: { notIn: found.map((v) => v.clinicId) } } });
+    for (const v of found) {
+      await tx.$executeRawUnsafe(RECORD_VARIANCE, `var_${randomUUID().replaceAll('-', '')}`, v.clinicId, day, v.ledgerCents, v.fboCents, v.railCents, input.correlationId, now);
     }
-    await db.$executeRawUnsafe(RECORD_VARIANCE, `var_${randomUUID().replaceAll('-', '')}`, clinicId, day, ledgerCents, fboCents, railCents, input.correlationId, now);
-    variances.push({ clinicId, ledgerCents: centsToNumber(ledgerCents), fboCents: centsToNumber(fboCents), railCents: centsToNumber(railCents) });
-  }
-  return { day, clinicsChecked: clinics.length, variances, correlationId: input.correlationId };
+    return { clinicsChecked: clinics.length, found };
+  }, { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 });
+
+  return {
+    day,
+    clinicsChecked: variances.clinicsChecked,
+    variances: variances.found.map((v) => ({
+      clinicId: v.clinicId, ledgerCents: centsToNumber(v.ledgerCents), fboCents: centsToNumber(v.fboCents), railCents: centsToNumber(v.railCents),
+    })),
+    correlationId: input.correlationId,
+  };
 }

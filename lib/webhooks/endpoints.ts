@@ -1,19 +1,21 @@
 // The signed partner webhook receivers (DECISIONS.md, Webhooks). The signature is the credential: the wrapper
-// verifies X-Svc-Signature over the raw body under the receiver's secret(s) before anything parses it.
+// verifies X-Svc-Signature over the raw body under the receiver's secret(s) before anything parses it. Every
+// POST also needs X-Svc-Delivery, the delivery's idempotency key (docs/webhooks.md).
 import { endpoint } from '../http/endpoint';
 import { EventEnvelope, FaxProbeReceipt, WebhookReceipt } from './event-envelope';
 
 const receiverErrors = ['VALIDATION_FAILED' as const];
+const HEADERS = ' Headers: X-Svc-Signature (hex HMAC-SHA256 of the raw body, optional sha256= prefix) and X-Svc-Delivery (idempotency key; a re-delivery answers duplicate: true).';
 
 export const paymentWebhook = endpoint({
   method: 'POST', path: '/api/webhooks/payment', tags: ['webhooks'],
-  summary: 'Payment processor events: payment.succeeded (marks the bill or claim paid, posts the ledger), payment.failed. Halted by SVC_HALT.',
+  summary: 'Payment processor events: payment.succeeded (marks the bill or claim paid, posts the ledger), payment.failed. Halted by SVC_HALT.' + HEADERS,
   auth: { signature: 'payment' }, money: true, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
 });
 
 export const faxWebhook = endpoint({
   method: 'POST', path: '/api/webhooks/fax', tags: ['webhooks'],
-  summary: 'Fax provider events: fax.received stores the inbound fax record',
+  summary: 'Fax provider events: fax.received stores the inbound fax record' + HEADERS,
   auth: { signature: 'fax' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
 });
 
@@ -25,19 +27,19 @@ export const faxWebhookProbe = endpoint({
 
 export const emrWebhook = endpoint({
   method: 'POST', path: '/api/webhooks/emr', tags: ['webhooks'],
-  summary: "EMR events: emr.patient.updated updates the patient's demographics only",
+  summary: "EMR events: emr.patient.updated updates the patient's demographics only" + HEADERS,
   auth: { signature: 'emr' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
 });
 
 export const transferWebhook = endpoint({
   method: 'POST', path: '/api/webhooks/transfer', tags: ['webhooks'],
-  summary: 'Transfer partner events: transfer.updated advances a transfer along its allowed transitions',
+  summary: 'Transfer partner events: transfer.updated advances a transfer along its allowed transitions' + HEADERS,
   auth: { signature: 'transfer' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
 });
 
 export const bankingWebhook = endpoint({
   method: 'POST', path: '/api/webhooks/banking', tags: ['webhooks'],
-  summary: 'Banking provider events: banking.transaction.posted records a rail posting for reconciliation',
+  summary: 'Banking provider events: banking.transaction.posted records a rail posting for reconciliation' + HEADERS,
   auth: { signature: 'banking' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
 });
 

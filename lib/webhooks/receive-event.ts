@@ -59,7 +59,9 @@ export type ReceiveEventInput = {
 export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: ReceiveEventInput): Promise<WebhookReceipt> {
   const deliveryId = requireDeliveryId(input.deliveryHeader);
   const { envelope, receiver } = input;
-  const effect = EVENT_EFFECTS[envelope.type]?.receiver === receiver ? EVENT_EFFECTS[envelope.type] : undefined;
+  // Own keys only: a type such as "constructor" must not find something on the prototype.
+  const known = Object.hasOwn(EVENT_EFFECTS, envelope.type) ? EVENT_EFFECTS[envelope.type] : undefined;
+  const effect = known?.receiver === receiver ? known : undefined;
   const data = effect ? parseEventData(effect.data, envelope) : undefined;
   const now = deps.clock();
 
