@@ -66,11 +66,8 @@ const OUT_OF_POCKET_FIELDS: AmountFields = { individual: 'outOfPocket.individual
 const PLAN_NAME_REFS: readonly (readonly [string, number])[] = [['18', 3], ['6P', 3]];
 const GROUP_NUMBER_REFS: readonly (readonly [string, number])[] = [['6P', 2], ['1L', 2]];
 
-/**
- * A patient's 2110 row with the values every rule looks at, computed once (EB03 is scanned here and nowhere else).
- * A class rather than object literals so that every row has one hidden class from the start.
- */
-class Row {
+/** A patient's 2110 row with the values every rule looks at, computed once (EB03 is scanned here and nowhere else). */
+type Row = {
   readonly benefit: Loop2110;
   readonly eb: Segment;
   readonly index: number;
@@ -90,34 +87,41 @@ class Row {
   readonly isFeeding: boolean;
   /** EB07 in cents, NO_AMOUNT when it is not a plain amount, NO_LIMIT for the "no limit" convention. */
   readonly amountCents: number;
+};
 
-  constructor(benefit: Loop2110, index: number, requested: string) {
-    const eb = benefit.eb;
-    this.benefit = benefit;
-    this.eb = eb;
-    this.index = index;
-    this.eb01 = element(eb, 1);
-    this.isIndividual = element(eb, 2) === 'IND';
-    this.eb06 = element(eb, 6);
-    this.isActive = ACTIVE_CODES.has(this.eb01);
-    this.isStatus = STATUS_CODES.has(this.eb01);
-    let hasPlanType = false;
-    let hasRequestedType = false;
-    let hasOfficeType = false;
-    for (const code of benefit.serviceTypeCodes) {
-      if (code === requested) hasRequestedType = true;
-      if (code === '30') hasPlanType = true;
-      else if (OFFICE_TYPES.has(code)) hasOfficeType = true;
-    }
-    this.hasPlanType = hasPlanType;
-    this.hasRequestedType = hasRequestedType;
-    this.hasOfficeType = hasOfficeType;
-    this.serviceRank = hasRequestedType ? 0 : hasPlanType ? 1 : hasOfficeType ? 2 : 3;
-    const eb12 = element(eb, 12);
-    this.networkRank = eb12 === 'Y' ? 0 : eb12 === 'W' || eb12 === '' ? 1 : 2;
-    this.isFeeding = eb12 !== 'N' && this.serviceRank < 3;
-    this.amountCents = readAmountCents(element(eb, 7));
+// Every row comes from this one object literal, so all rows share one hidden class. Not a class: a class
+// instance's final shape is only weakly held, so each full GC (frequent next to a parser that allocates a lot)
+// dropped it and threw away every optimised function that reads rows.
+function readRow(benefit: Loop2110, index: number, requested: string): Row {
+  const eb = benefit.eb;
+  const eb01 = element(eb, 1);
+  let hasPlanType = false;
+  let hasRequestedType = false;
+  let hasOfficeType = false;
+  for (const code of benefit.serviceTypeCodes) {
+    if (code === requested) hasRequestedType = true;
+    if (code === '30') hasPlanType = true;
+    else if (OFFICE_TYPES.has(code)) hasOfficeType = true;
   }
+  const serviceRank = hasRequestedType ? 0 : hasPlanType ? 1 : hasOfficeType ? 2 : 3;
+  const eb12 = element(eb, 12);
+  return {
+    benefit,
+    eb,
+    index,
+    eb01,
+    isIndividual: element(eb, 2) === 'IND',
+    eb06: element(eb, 6),
+    isActive: ACTIVE_CODES.has(eb01),
+    isStatus: STATUS_CODES.has(eb01),
+    hasPlanType,
+    hasRequestedType,
+    hasOfficeType,
+    serviceRank,
+    networkRank: eb12 === 'Y' ? 0 : eb12 === 'W' || eb12 === '' ? 1 : 2,
+    isFeeding: eb12 !== 'N' && serviceRank < 3,
+    amountCents: readAmountCents(element(eb, 7)),
+  };
 }
 
 /**
@@ -140,7 +144,7 @@ export function readEligibility(x12: string, options: ReadEligibilityOptions): E
   if (patient) {
     const benefits = patient.benefits;
     for (let i = 0; i < benefits.length; i++) {
-      const row = new Row(benefits[i]!, i, options.serviceTypeCode);
+      const row = readRow(benefits[i]!, i, options.serviceTypeCode);
       allRows.push(row);
       if (row.isFeeding) feeding.push(row);
     }
