@@ -93,6 +93,18 @@ describe('POST /api/claims/submit', () => {
     expect(await claimRows(app, { patientId })).toBe(0);
   });
 
+  it('accepts a claim once the real eligibility route has verified the patient', async () => {
+    const admin = await signIn(app, 'admin@northside.test');
+    const verify = await admin.post('/api/eligibility/verify', {
+      patientId: 'pat_n_008', firstName: 'Harper', lastName: 'Northside008', dob: '1978-09-18', memberId: 'DEMO-ACTIVE-N008', payerName: 'Aetna', npi: '1234567893',
+    });
+    expect(verify.status, verify.text).toBe(200);
+    expect(verify.body).toMatchObject({ eligible: true, status: 'active' });
+    const res = await admin.post('/api/claims/submit', { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20' }, { headers: await stepUpFor(app, 'admin@northside.test') });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ patientId: 'pat_n_008', status: 'submitted', totalChargeCents: 25_000 });
+  });
+
   it('refuses an incomplete inline claim and a body mixing claimId with inline fields', async () => {
     const missing = await submit({ patientId: 'pat_n_001' });
     expect(missing.status).toBe(400);
