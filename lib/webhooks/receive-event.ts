@@ -16,13 +16,13 @@ import { EVENT_EFFECTS } from './event-effects';
 export const DELIVERY_HEADER = 'x-svc-delivery';
 const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
-// A payment delivery waits on a row lock only while a concurrent copy of itself commits, but 50 copies share
-// the pool's connections: give the transaction room beyond Prisma's 2 s default wait.
 // First statement of every delivery's transaction: the row is the idempotency lock. A concurrent copy of the
-// same delivery waits here until the first commits, then inserts nothing.
+// same delivery waits here until the first commits, then inserts nothing. Exported for bench/webhook-ingest.
 export const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "receiver", "deliveryId", "eventType", "clinicId", "outcome", "correlationId", "receivedAt")
   VALUES ($1, $2, $3, $4, $5, 'applied', $6, $7) ON CONFLICT ("receiver", "deliveryId") DO NOTHING`;
 
+// A delivery waits on a row lock only while a concurrent copy of itself commits, but 50 copies share the
+// pool's connections: give the transaction room beyond Prisma's 2 s default wait.
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 
 /** @throws VALIDATION_FAILED (400) when the header is missing or not a usable id. */
