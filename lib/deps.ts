@@ -26,9 +26,8 @@ export type Deps = {
 };
 
 const globalForDeps = globalThis as unknown as { __payer?: PayerTransport };
-// Per module instance, not on globalThis: instrumentation (the bulk export worker) and the route handlers are
-// separate bundles with separate copies of AppError, and a store built in one world throws errors the other's
-// `instanceof AppError` does not recognise (a 503 would become a 500).
+// Per module instance: instrumentation (the bulk export worker) and the route handlers are separate bundles,
+// and each builds its own store. (Their AppErrors still agree: isAppError checks a brand, not instanceof.)
 let fhirStore: FhirStore | undefined;
 
 function buildPayer(config: Config, clock: Clock): PayerTransport {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { requireSealKey, requireStepUpSecret, requireWebAuthn } from '../config';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError, isAppError } from '../http/errors';
 import { json } from '../http/responses';
 import { recordAudit } from '../audit/record-audit';
 import { buildCookie, withCookies } from './auth-cookies';
@@ -88,7 +88,7 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<Response> {
       .catch((error) => trail.refuse('challenge-missing', error));
     return await verifyAndMint(() => verifyPasskeyAssertion(db, { userId: user.id, response, challenge, rp, now }), [cleared]);
   } catch (error) {
-    throw error instanceof AppError ? withHeader(error, 'set-cookie', cleared) : error;
+    throw isAppError(error) ? withHeader(error, 'set-cookie', cleared) : error;
   }
 
   /** The password or mfa check, after the body and configuration have been found able to run it. */
@@ -131,7 +131,7 @@ function auditTrail(deps: Deps, input: Input) {
     },
     /** A factor that did not verify is a failure; anything else that stops the attempt is a refusal. */
     async refuse(reason: string, error: unknown): Promise<never> {
-      if (!(error instanceof AppError)) throw error; // an unexpected fault is the wrapper's 500, not an attempt
+      if (!isAppError(error)) throw error; // an unexpected fault is the wrapper's 500, not an attempt
       await trail.record(error.code === 'INVALID_CREDENTIALS' ? 'failure' : 'refused', reason);
       throw error;
     },

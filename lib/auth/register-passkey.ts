@@ -6,7 +6,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse, type Authentic
 import { z } from 'zod';
 import { requireAuthSecret, requireWebAuthn } from '../config';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError, isAppError } from '../http/errors';
 import { json } from '../http/responses';
 import { recordAudit } from '../audit/record-audit';
 import { withCookies } from './auth-cookies';
@@ -100,7 +100,7 @@ async function finishRegistration(deps: Deps, input: Input, rp: ReturnType<typeo
     const registered = PasskeyRegistered.parse({ ok: true, credentialId: credential.id, deviceType: credentialDeviceType, backedUp: credentialBackedUp });
     return withCookies(json(registered), [cleared]);
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
+    if (!isAppError(error)) throw error;
     throw new AppError(error.code, error.message, { ...error.options, headers: { ...error.options.headers, 'set-cookie': cleared } });
   }
 }

@@ -2,7 +2,7 @@
 // claim of user A never serves user B and dies with the session. Carried as the httpOnly cookie svc-step-up or
 // the x-svc-step-up header. Minted by POST /api/auth/step-up; required by gated routes through the wrapper.
 import { SignJWT, jwtVerify } from 'jose';
-import { AppError } from '../http/errors';
+import { AppError, isAppError } from '../http/errors';
 import type { Principal } from './principal';
 import { readCookie } from './session-token';
 
@@ -52,7 +52,7 @@ export async function requireStepUp(headers: Headers, principal: Principal, secr
     });
     if (payload.org !== principal.orgId || payload.sv !== principal.sessionVersion) throw stepUpRequired();
   } catch (cause) {
-    if (cause instanceof AppError) throw cause;
+    if (isAppError(cause)) throw cause;
     throw stepUpRequired();
   }
 }

@@ -28,7 +28,14 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export type ErrorIssue = { path: string; message: string };
 
+// Next bundles instrumentation and each route separately, so one process can hold several copies of this class
+// and `instanceof` fails across them (a typed 503 would surface as a 500). A global-registry symbol brands
+// every AppError the same way in every copy.
+const APP_ERROR = Symbol.for('clinic-revenue-platform.AppError');
+
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -51,4 +58,5 @@ export class AppError extends Error {
   }
 }
 
-export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
+export const isAppError = (error: unknown): error is AppError =>
+  typeof error === 'object' && error !== null && (error as { [APP_ERROR]?: unknown })[APP_ERROR] === true;
