@@ -103,8 +103,11 @@ const CANCELLED: NotRead = {
  */
 export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, context: RosterContext, body: RosterBody): Promise<RosterRun> {
   const { payer } = deps; // first: an unconfigured transport refuses before any read or write
-  const patients = await requireClinicPatients(deps.db, context.clinicId, body.appointments.map((a) => a.patientId));
-  const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
+  // Two reads at once; nothing leaves the building until both passed and the PHI log is written.
+  const [patients, clinic] = await Promise.all([
+    requireClinicPatients(deps.db, context.clinicId, body.appointments.map((a) => a.patientId)),
+    deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } }),
+  ]);
   const npi = body.provider?.npi ?? clinic?.billingNpi ?? '';
   if (!/^\d{10}$/.test(npi)) {
     throw new AppError('VALIDATION_FAILED', 'The clinic has no billing provider on file; send provider.npi', {
@@ -112,7 +115,7 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
     });
   }
   const providerName = body.provider?.name ?? (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
-  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, body.appointments.map((a) => a.patientId));
+  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, body.appointments.map((a) => a.patientId), deps.clock());
 
   const checkDeps: EligibilityDeps = { db: deps.db, clock: deps.clock, payer, config: deps.config };
 

@@ -27,7 +27,7 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
     });
   }
   await requireClinicPatients(deps.db, context.clinicId, [body.patientId]);
-  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.verify' }, [body.patientId]);
+  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.verify' }, [body.patientId], deps.clock());
 
   const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
   const providerName = (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
