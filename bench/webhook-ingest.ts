@@ -16,6 +16,7 @@ import { startApp, TEST_SECRETS } from '../test/support/app';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const EVENTS_PER_ROUND = Number(process.env.BENCH_EVENTS ?? 600);
 const ROUNDS = 3;
+const WARM_UP_EVENTS = 800;
 const BILLS = 64; // spread over many bills so the comparison is not a row-lock queue on one
 const POOL_SIZE = 10; // node-postgres' default, which is also what the app's PrismaPg pool uses
 
@@ -88,9 +89,10 @@ try {
   };
   const viaPg = (event: Event) => direct(pool, event);
 
-  // Warm-up: JIT, connection pools, Next's route compilation cache.
-  await runConcurrently(makeEvents(200, await newBills()), viaRoute);
-  await runConcurrently(makeEvents(200, await newBills()), viaPg);
+  // Warm-up to steady state: JIT (the server's first few hundred requests run at half speed), connection
+  // pools, Next's route cache.
+  await runConcurrently(makeEvents(WARM_UP_EVENTS, await newBills()), viaRoute);
+  await runConcurrently(makeEvents(WARM_UP_EVENTS, await newBills()), viaPg);
 
   const routeRates: number[] = [];
   const directRates: number[] = [];
@@ -103,7 +105,7 @@ try {
   // Both paths did the same work: every event applied once and posted one balanced transaction.
   const applied = await app.db.payment.count();
   const unbalanced = await app.db.$queryRawUnsafe<unknown[]>('SELECT "transactionId" FROM "LedgerEntry" GROUP BY "transactionId" HAVING SUM("amountCents") <> 0');
-  const expected = 2 * 200 + 2 * ROUNDS * EVENTS_PER_ROUND;
+  const expected = 2 * WARM_UP_EVENTS + 2 * ROUNDS * EVENTS_PER_ROUND;
   if (applied !== expected || unbalanced.length !== 0) throw new Error(`bench integrity: ${applied} payments (expected ${expected}), ${unbalanced.length} unbalanced`);
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
