@@ -51,6 +51,13 @@ describe('migrations', () => {
         INSERT INTO "LedgerEntry"(id, "transactionId", account, "amountCents") VALUES ('e2','t2','assets:cash',100), ('e3','t2','assets:patient-receivable',-100);
         COMMIT;`);
       expect((await client.query('SELECT count(*)::int AS n FROM "LedgerEntry"')).rows[0].n).toBe(2);
+      // Deleting one side, or moving it to another transaction, would unbalance both: refused at commit.
+      await expect(client.query(`BEGIN; DELETE FROM "LedgerEntry" WHERE id = 'e3'; COMMIT;`)).rejects.toThrow(/t2 is unbalanced by 100 cents/);
+      await client.query('ROLLBACK');
+      await client.query(`INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t3','c','test','r','x')`);
+      await expect(client.query(`BEGIN; UPDATE "LedgerEntry" SET "transactionId" = 't3' WHERE id = 'e3'; COMMIT;`)).rejects.toThrow(/unbalanced by/);
+      await client.query('ROLLBACK');
+      expect((await client.query('SELECT count(*)::int AS n FROM "LedgerEntry"')).rows[0].n).toBe(2);
     } finally {
       await client.end();
       await database.drop();
