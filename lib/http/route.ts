@@ -77,7 +77,7 @@ async function handle<E extends Endpoint>(
   } else if (typeof endpoint.auth === 'object') {
     // Verify the exact raw bytes before anything parses them.
     const secrets = requireWebhookSecrets(endpoint.auth.signature);
-    rawBody = new Uint8Array(await request.arrayBuffer());
+    rawBody = await readBodyBytes(request);
     if (!verifySignature(rawBody, request.headers.get('x-svc-signature'), secrets)) {
       throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request body');
     }
@@ -134,6 +134,39 @@ function queryObject(request: Request): Record<string, string | string[]> {
   return out;
 }
 
+/** No endpoint takes more; a larger body is refused before it is buffered whole (or its signature computed). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const bodyTooLarge = () => new AppError('VALIDATION_FAILED', 'The request body is too large', {
+  issues: [{ path: 'body', message: `At most ${MAX_BODY_BYTES} bytes` }],
+});
+
+async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
+  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) throw bodyTooLarge();
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    // Counted while streaming: Content-Length may be absent (chunked) or lie.
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw bodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
 async function readJson(request: Request, rawBody: Uint8Array, alreadyRead: boolean): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]+\+)?json\b/i.test(type)) {
@@ -141,9 +174,10 @@ async function readJson(request: Request, rawBody: Uint8Array, alreadyRead: bool
       issues: [{ path: 'body', message: 'Expected Content-Type application/json' }],
     });
   }
+  const bytes = alreadyRead ? rawBody : await readBodyBytes(request);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(alreadyRead ? rawBody : new Uint8Array(await request.arrayBuffer()));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (cause) {
     throw new AppError('VALIDATION_FAILED', 'The request body is not valid UTF-8', { cause, issues: [{ path: 'body', message: 'Invalid UTF-8' }] });
   }
@@ -154,7 +188,33 @@ async function readJson(request: Request, rawBody: Uint8Array, alreadyRead: bool
   }
 }
 
+/**
+ * The path of the first string (or key) holding a NUL character, or null. PostgreSQL text cannot store NUL, so
+ * such input is refused at the door rather than failing in the database. Iterative: bodies may nest deeply.
+ */
+function findNul(value: unknown): string[] | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path;
+    } else if (v && typeof v === 'object') {
+      for (const [key, child] of Object.entries(v)) {
+        if (key.includes('\u0000')) return [...path, key];
+        stack.push({ value: child, path: [...path, key] });
+      }
+    }
+  }
+  return null;
+}
+
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'params' | 'query' | 'body'): z.infer<S> {
+  const nulAt = findNul(value);
+  if (nulAt) {
+    throw new AppError('VALIDATION_FAILED', `The request ${where} is not valid`, {
+      issues: [{ path: [where, ...nulAt].join('.'), message: 'Text may not contain NUL characters' }],
+    });
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues: ErrorIssue[] = result.error.issues.map((issue) => ({

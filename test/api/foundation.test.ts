@@ -73,6 +73,34 @@ describe('the auth gate and error shape', () => {
     }
   });
 
+  it('refuses a body over 1 MiB with VALIDATION_FAILED, declared or streamed without a length', async () => {
+    const client = await signIn(app, 'admin@northside.test');
+    const big = JSON.stringify({ patientId: 'x'.repeat(1024 * 1024) });
+    const declared = await client.request('POST', '/api/emr-sync/connections', { body: big, headers: { 'content-type': 'application/json' } });
+    expect(declared.status).toBe(400);
+    expect(declared.body).toEqual({
+      code: 'VALIDATION_FAILED', message: 'The request body is too large', correlationId: expect.any(String),
+      issues: [{ path: 'body', message: 'At most 1048576 bytes' }],
+    });
+    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
+    const chunked = await client.request('POST', '/api/emr-sync/connections', { body: stream, headers: { 'content-type': 'application/json' } });
+    expect(chunked.status).toBe(400);
+    expect(chunked.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('refuses text holding a NUL character with the field path (PostgreSQL text cannot store it)', async () => {
+    const client = await signIn(app, 'admin@northside.test');
+    const res = await client.post('/api/emr-sync/connections', { vendor: 'generic-fhir', clientId: 'abc\u0000def' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED', message: 'The request body is not valid', correlationId: expect.any(String),
+      issues: [{ path: 'body.clientId', message: 'Text may not contain NUL characters' }],
+    });
+    const query = await client.get('/api/appointments?date=2026-01-01%00');
+    expect(query.status).toBe(400);
+    expect(query.body.issues).toEqual([{ path: 'query.date', message: 'Text may not contain NUL characters' }]);
+  });
+
   it('serves health publicly with the mode and database state', async () => {
     const res = await new HttpClient(app.url).get('/api/health');
     expect(res.status).toBe(200);

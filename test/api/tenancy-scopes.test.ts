@@ -8,6 +8,7 @@ import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { signIn } from '../support/http';
 import { createTenant, createUser } from '../support/factories';
 import { concretePath } from '../support/routes';
+import { errorFacts } from '../support/error-body';
 
 describe('scope checks on every scoped endpoint', () => {
   let app: TestApp;
@@ -25,9 +26,10 @@ describe('scope checks on every scoped endpoint', () => {
       const { token } = await mintStepUpClaim({ userId: row.id, orgId: row.orgId, sessionVersion: row.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date());
       for (const e of scoped.filter((x) => x.scope === scope)) {
         const res = await client.request(e.method, concretePath(e.path), { ...(e.body ? { json: {} } : {}), headers: { 'x-svc-step-up': token } });
-        expect({ route: `${e.method} ${e.path}`, status: res.status, body: res.body }).toEqual({
+        // FHIR routes answer the same facts as an OperationOutcome.
+        expect({ route: `${e.method} ${e.path}`, status: res.status, error: errorFacts(res.body) }).toEqual({
           route: `${e.method} ${e.path}`, status: 403,
-          body: { code: 'SCOPE_MISSING', message: `This action needs the ${scope} scope`, correlationId: expect.any(String) },
+          error: { code: 'SCOPE_MISSING', message: `This action needs the ${scope} scope`, correlationId: expect.any(String) },
         });
       }
     }

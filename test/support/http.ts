@@ -33,7 +33,9 @@ export class HttpClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
-    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: options.redirect ?? 'manual' });
+    // A streamed body (no Content-Length) needs half-duplex mode in Node's fetch.
+    const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
+    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: options.redirect ?? 'manual', ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const eq = pair!.indexOf('=');
