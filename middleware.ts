@@ -1,6 +1,8 @@
 // The first gate (the route wrapper checks again): sets the correlation id on every request and response,
 // answers 401 UNAUTHENTICATED for /api calls without a valid session before any handler runs, and sends
 // signed-out page views to /login. Runs on the nodejs runtime so it reads the same config as the handlers.
+// Partner webhooks skip it: their credential is the signature, checked by the wrapper (which also sets their
+// correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest).
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
 import { CORRELATION_HEADER, readCorrelationId } from '@/lib/http/correlation';
@@ -9,7 +11,7 @@ import { isPublicApiPath, isPublicPagePath } from '@/lib/http/public-paths';
 
 export const config = {
   runtime: 'nodejs',
-  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/webhooks/).*)'],
 };
 
 function errorJson(status: number, code: string, message: string, correlationId: string) {
