@@ -39,7 +39,8 @@ export type EligibilityInquiry = {
   patientId: string;
   correlationId: string;
   payer: { id: string; name: string };
-  provider: { npi: string; name: string };
+  /** The name is only needed for a 270; a function defers its lookup past the cache (a hit never sends one). */
+  provider: { npi: string; name: string | (() => Promise<string>) };
   subscriber: { memberId: string; firstName: string; lastName: string; /** YYYY-MM-DD */ birthDate: string };
   /** X12 service type codes, one EQ each; the first one is the "requested type" of the mapping rules. */
   serviceTypeCodes: string[];
@@ -97,6 +98,7 @@ export async function askEligibility(
   }
 
   const traceNumber = randomBytes(10).toString('hex').toUpperCase();
+  const providerName = typeof inquiry.provider.name === 'function' ? await inquiry.provider.name() : inquiry.provider.name;
   let request: string;
   try {
     const controlNumber = randomInt(1, 1_000_000_000);
@@ -108,7 +110,7 @@ export async function askEligibility(
       receiverId: deps.config.eligibilityCore?.receiverId ?? SANDBOX_RECEIVER_ID,
       createdAt: now,
       payer: { id: inquiry.payer.id, name: x12Safe(inquiry.payer.name) || inquiry.payer.id },
-      provider: { npi: inquiry.provider.npi, name: x12Safe(inquiry.provider.name) || 'PROVIDER' },
+      provider: { npi: inquiry.provider.npi, name: x12Safe(providerName) || 'PROVIDER' },
       subscriber: inquiry.subscriber,
       serviceTypeCodes: inquiry.serviceTypeCodes,
       dateOfService: inquiry.dateOfService,

@@ -29,8 +29,11 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
   await requireClinicPatients(deps.db, context.clinicId, [body.patientId]);
   await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.verify' }, [body.patientId], deps.clock());
 
-  const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
-  const providerName = (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
+  // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only.
+  const providerName = async () => {
+    const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
+    return (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
+  };
   const { fields, evidence } = await checkEligibility({ ...deps, payer }, {
     clinicId: context.clinicId,
     userId: context.userId,
