@@ -3,20 +3,13 @@
 // the clinic's list (newest first, at most 100).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintStepUpClaim } from '@/lib/auth/step-up';
-import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
+import { startApp, type TestApp } from '../support/app';
+import { stepUpHeader } from '../support/step-up-claim';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant, createUser } from '../support/factories';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
-async function stepUpFor(app: TestApp, email: string): Promise<Record<string, string>> {
-  const user = await app.db.user.findUniqueOrThrow({ where: { email } });
-  const { token } = await mintStepUpClaim(
-    { userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date(),
-  );
-  return { 'x-svc-step-up': token };
-}
 
 async function recordEligibility(app: TestApp, clinicId: string, patientId: string, options: { status?: string; ageHours?: number } = {}) {
   const status = options.status ?? 'active';
@@ -45,7 +38,7 @@ describe('POST /api/claims/submit', () => {
   beforeAll(async () => {
     app = await startApp();
     billing = await signIn(app, 'billing@northside.test');
-    stepUp = await stepUpFor(app, 'billing@northside.test');
+    stepUp = await stepUpHeader(app, 'billing@northside.test');
   });
   afterAll(async () => { await app?.stop(); });
 
@@ -100,7 +93,7 @@ describe('POST /api/claims/submit', () => {
     });
     expect(verify.status, verify.text).toBe(200);
     expect(verify.body).toMatchObject({ eligible: true, status: 'active' });
-    const res = await admin.post('/api/claims/submit', { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20' }, { headers: await stepUpFor(app, 'admin@northside.test') });
+    const res = await admin.post('/api/claims/submit', { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20' }, { headers: await stepUpHeader(app, 'admin@northside.test') });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ patientId: 'pat_n_008', status: 'submitted', totalChargeCents: 25_000 });
   });
@@ -147,7 +140,7 @@ describe('POST /api/claims/submit', () => {
     expect((await submit({ patientId: northPatient, totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey })).status).toBe(200);
     const south = await signIn(app, 'admin@southside.test');
     await recordEligibility(app, 'clinic_south', 'pat_s_007');
-    const res = await south.post('/api/claims/submit', { patientId: 'pat_s_007', totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey }, { headers: await stepUpFor(app, 'admin@southside.test') });
+    const res = await south.post('/api/claims/submit', { patientId: 'pat_s_007', totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey }, { headers: await stepUpHeader(app, 'admin@southside.test') });
     expect(res.status).toBe(200);
   });
 
@@ -224,14 +217,14 @@ describe('POST /api/claims/submit', () => {
     expect(none.status).toBe(401);
     expect(none.body).toEqual({ code: 'STEP_UP_REQUIRED', message: 'Confirm it is you to continue', correlationId: expect.any(String) });
     expect(none.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
-    const foreign = await billing.post('/api/claims/submit', body, { headers: await stepUpFor(app, 'admin@northside.test') });
+    const foreign = await billing.post('/api/claims/submit', body, { headers: await stepUpHeader(app, 'admin@northside.test') });
     expect(foreign.status).toBe(401);
     expect(await claimRows(app, { patientId })).toBe(0);
   });
 
   it('refuses a caller without claims:write, and an unauthenticated caller', async () => {
     const frontdesk = await signIn(app, 'frontdesk@northside.test');
-    const res = await frontdesk.post('/api/claims/submit', { patientId: 'pat_n_001', totalCharge: 1, serviceDate: '2026-11-20' }, { headers: await stepUpFor(app, 'frontdesk@northside.test') });
+    const res = await frontdesk.post('/api/claims/submit', { patientId: 'pat_n_001', totalCharge: 1, serviceDate: '2026-11-20' }, { headers: await stepUpHeader(app, 'frontdesk@northside.test') });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the claims:write scope', correlationId: expect.any(String) });
     const anonymous = await new HttpClient(app.url).post('/api/claims/submit', { patientId: 'pat_n_001', totalCharge: 1, serviceDate: '2026-11-20' });

@@ -9,10 +9,10 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import { ENDPOINTS } from '@/lib/api/registry';
 import type { Endpoint } from '@/lib/http/endpoint';
-import { mintStepUpClaim } from '@/lib/auth/step-up';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { stepUpHeader } from '../support/step-up-claim';
 
 const TOTAL_REQUESTS = 10_200;
 // Tables a rejected request may legitimately write: the audit trail of refused attempts, and the counters
@@ -93,15 +93,14 @@ describe('fuzzing every endpoint', () => {
 
   it(`survives ${TOTAL_REQUESTS} malformed requests: no 500, typed error bodies, nothing written by rejected requests`, async () => {
     const admin = await signIn(app, 'admin@northside.test');
-    const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const { token: stepUp } = await mintStepUpClaim({ userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date());
+    const stepUp = await stepUpHeader(app, 'admin@northside.test');
     const perEndpoint = Math.ceil(TOTAL_REQUESTS / ENDPOINTS.length);
     const limit = pLimit(8);
     const failures: string[] = [];
     let delivery = 0;
 
     async function send(e: Endpoint, r: FuzzRequest): Promise<number> {
-      const headers: Record<string, string> = { 'x-svc-step-up': stepUp };
+      const headers: Record<string, string> = { ...stepUp };
       if (r.contentType) headers['content-type'] = r.contentType;
       if (e.auth === 'cron') headers.authorization = `Bearer ${TEST_SECRETS.CRON_SECRET}`;
       if (typeof e.auth === 'object') {

@@ -3,10 +3,10 @@
 // posting arrives; the cron bearer (constant-time, 503 when unset) and the clinic-scoped variance list.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintStepUpClaim } from '@/lib/auth/step-up';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { stepUpHeader } from '../support/step-up-claim';
 import { createTenant, createUser, type TestTenant } from '../support/factories';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -49,10 +49,10 @@ describe('POST /api/jobs/reconcile', () => {
   it('finds an executed disbursement, its ledger posting and its rail debit in agreement: no variance', async () => {
     const billing = await signIn(app, 'billing@northside.test');
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'billing@northside.test' } });
-    const { token } = await mintStepUpClaim({ userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date());
+    const stepUp = await stepUpHeader(app, user.email);
     const created = await billing.post('/api/settlement/instructions', { poolId: 'pool_n_001', advanceAmountCents: 10_000, feeBps: 300, reserveBps: 700 });
-    await billing.post(`/api/settlement/instructions/${created.body.instructionId}/sign`, undefined, { headers: { 'x-svc-step-up': token } });
-    const executed = await billing.post(`/api/settlement/console/${created.body.instructionId}/execute`, { railReference: 'ACH-77' }, { headers: { 'x-svc-step-up': token } });
+    await billing.post(`/api/settlement/instructions/${created.body.instructionId}/sign`, undefined, { headers: stepUp });
+    const executed = await billing.post(`/api/settlement/console/${created.body.instructionId}/execute`, { railReference: 'ACH-77' }, { headers: stepUp });
     expect(executed.status).toBe(200);
     const raw = JSON.stringify({
       id: uid('evt'), type: 'banking.transaction.posted', createdAt: new Date().toISOString(), clinicId: 'clinic_north',

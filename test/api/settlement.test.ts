@@ -3,20 +3,13 @@
 // tenancy, scopes, step-up, and SVC_HALT refusing every money route with nothing written.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintStepUpClaim } from '@/lib/auth/step-up';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
+import { stepUpHeader } from '../support/step-up-claim';
 import { HttpClient, signIn } from '../support/http';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
-async function stepUpFor(app: TestApp, email: string): Promise<Record<string, string>> {
-  const user = await app.db.user.findUniqueOrThrow({ where: { email } });
-  const { token } = await mintStepUpClaim(
-    { userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date(),
-  );
-  return { 'x-svc-step-up': token };
-}
 
 async function newPool(app: TestApp, availableCents = 1_000_000n, options: { clinicId?: string; status?: string } = {}) {
   const id = uid('pool');
@@ -35,9 +28,9 @@ describe('settlement instructions', () => {
   beforeAll(async () => {
     app = await startApp();
     billing = await signIn(app, 'billing@northside.test');
-    stepUp = await stepUpFor(app, 'billing@northside.test');
+    stepUp = await stepUpHeader(app, 'billing@northside.test');
     south = await signIn(app, 'admin@southside.test');
-    southStepUp = await stepUpFor(app, 'admin@southside.test');
+    southStepUp = await stepUpHeader(app, 'admin@southside.test');
   });
   afterAll(async () => { await app?.stop(); });
 
@@ -280,7 +273,7 @@ describe('SVC_HALT=1', () => {
 
   it('refuses every money route with 503 and writes nothing; reads still work', async () => {
     const admin = await signIn(app, 'admin@northside.test');
-    const headers = await stepUpFor(app, 'admin@northside.test');
+    const headers = await stepUpHeader(app, 'admin@northside.test');
     await app.db.settlementInstruction.create({
       data: {
         id: 'ins_halt', clinicId: 'clinic_north', poolId: 'pool_n_001', status: 'SIGNED', advanceAmountCents: 1_000n, feeBps: 0, reserveBps: 0,

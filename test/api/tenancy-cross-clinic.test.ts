@@ -5,8 +5,8 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/registry';
-import { mintStepUpClaim } from '@/lib/auth/step-up';
-import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
+import { startApp, type TestApp } from '../support/app';
+import { stepUpHeader } from '../support/step-up-claim';
 import { signIn, type HttpClient } from '../support/http';
 
 type Probe = { path: string; json?: unknown; expect: 'denied' | 'own-data-only' };
@@ -93,7 +93,7 @@ async function seedNorthside(app: TestApp) {
 describe('cross-clinic access', () => {
   let app: TestApp;
   let south: HttpClient;
-  let stepUp: string;
+  let stepUp: Record<string, string>;
 
   beforeAll(async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -106,8 +106,7 @@ describe('cross-clinic access', () => {
     });
     await seedNorthside(app);
     south = await signIn(app, 'admin@southside.test');
-    const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@southside.test' } });
-    stepUp = (await mintStepUpClaim({ userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date())).token;
+    stepUp = await stepUpHeader(app, 'admin@southside.test');
   });
   afterAll(async () => { await app?.stop(); });
 
@@ -119,7 +118,7 @@ describe('cross-clinic access', () => {
   it("refuses Northside's resources to Southside and never shows Northside's ids, names or member ids", async () => {
     for (const e of ENDPOINTS.filter((x) => x.auth === 'session')) {
       for (const probe of PROBES[`${e.method} ${e.path}`] ?? []) {
-        const res = await south.request(e.method, probe.path, { ...(probe.json !== undefined ? { json: probe.json } : {}), headers: { 'x-svc-step-up': stepUp } });
+        const res = await south.request(e.method, probe.path, { ...(probe.json !== undefined ? { json: probe.json } : {}), headers: stepUp });
         const where = `${e.method} ${probe.path}`;
         if (probe.expect === 'denied') expect({ where, status: res.status }).toEqual({ where, status: expect.toBeOneOf([403, 404]) });
         else expect({ where, status: res.status < 500 || [501, 502, 503].includes(res.status) }).toEqual({ where, status: true });

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/registry';
 import { SCOPES } from '@/lib/auth/scopes';
-import { mintStepUpClaim } from '@/lib/auth/step-up';
-import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
+import { startApp, type TestApp } from '../support/app';
+import { stepUpHeader } from '../support/step-up-claim';
 import { signIn } from '../support/http';
 import { createTenant, createUser } from '../support/factories';
 import { concretePath } from '../support/routes';
@@ -22,10 +22,9 @@ describe('scope checks on every scoped endpoint', () => {
     for (const scope of new Set(scoped.map((e) => e.scope!))) {
       const user = await createUser(app.db, tenant, { scopes: SCOPES.filter((s) => s !== scope) });
       const client = await signIn(app, user.email, user.password);
-      const row = await app.db.user.findUniqueOrThrow({ where: { id: user.id } });
-      const { token } = await mintStepUpClaim({ userId: row.id, orgId: row.orgId, sessionVersion: row.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date());
+      const stepUp = await stepUpHeader(app, user.email);
       for (const e of scoped.filter((x) => x.scope === scope)) {
-        const res = await client.request(e.method, concretePath(e.path), { ...(e.body ? { json: {} } : {}), headers: { 'x-svc-step-up': token } });
+        const res = await client.request(e.method, concretePath(e.path), { ...(e.body ? { json: {} } : {}), headers: stepUp });
         // FHIR routes answer the same facts as an OperationOutcome.
         expect({ route: `${e.method} ${e.path}`, status: res.status, error: errorFacts(res.body) }).toEqual({
           route: `${e.method} ${e.path}`, status: 403,
