@@ -64,6 +64,11 @@ export function coreTransport(options: CoreTransportOptions): PayerTransport {
       form.set('ReceiverID', options.receiverId);
       form.set('CORERuleVersion', CORE_RULE_VERSION);
       form.set('Payload', x12Request);
+      // Encoded up front into one buffer (with its own boundary), so the request leaves in one write instead of
+      // the many small ones a streamed FormData body makes.
+      const encoded = new Response(form);
+      const contentType = encoded.headers.get('content-type')!;
+      const body = new Uint8Array(await encoded.arrayBuffer());
 
       // One signal for the request and the body read: a payer that sends headers and then stalls still times out.
       const signal = AbortSignal.timeout(timeoutMs);
@@ -71,8 +76,8 @@ export function coreTransport(options: CoreTransportOptions): PayerTransport {
       try {
         response = await doFetch(options.url, {
           method: 'POST',
-          headers: { authorization, 'x-correlation-id': correlationId },
-          body: form,
+          headers: { authorization, 'x-correlation-id': correlationId, 'content-type': contentType },
+          body,
           signal,
           // A redirect is not part of CORE and would replay credentials and PHI to another address.
           redirect: 'error',
