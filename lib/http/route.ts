@@ -1,6 +1,7 @@
 // The one route wrapper: every handler under app/api (except next-auth's catch-all) runs through it.
 // Pipeline: correlation id → authenticate (session, webhook signature or cron bearer) → CSRF origin check →
-// scope → step-up → halt → parse params/query/body → handler → response schema → error mapping.
+// scope → halt → step-up → parse params/query/body (NUL refused, 1 MiB cap) → handler → response schema →
+// error mapping (our JSON body, or OperationOutcome for FHIR endpoints).
 import { timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { assertNotHalted, requireAuthSecret, requireCronSecret, requireStepUpSecret, requireWebhookSecrets } from '../config';
