@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
 import { SYNC_RESOURCE_TYPES } from '@/lib/fhir/types';
-import { AppError } from '@/lib/http/errors';
+import { rejection } from '@/test/support/rejection';
 import { pullPartnerResources } from './partner-client';
 
 const API_KEY = 'partner-secret-key';
@@ -11,17 +11,6 @@ afterEach(async () => {
   await emr?.close();
   emr = undefined;
 });
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 const ids = (result: Record<string, Array<{ id: string }>>) =>
   Object.fromEntries(Object.entries(result).map(([type, resources]) => [type, resources.map((r) => r.id)]));

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
-import { AppError } from '@/lib/http/errors';
+import { rejection } from '@/test/support/rejection';
 import { searchAll } from '@/lib/fhir/fhir-search-client';
 import { buildAuthorizeUrl } from './authorize-url';
 import { createPkcePair, randomState } from './pkce';
@@ -45,17 +45,6 @@ async function authorizeInBrowser(fake: FakeEmr, codeChallenge: string): Promise
   const location = new URL(response.headers.get('location') ?? '');
   expect(location.searchParams.get('state')).toBe(state);
   return location.searchParams.get('code') ?? '';
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe('exchangeAuthorizationCode', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
-import { AppError } from '@/lib/http/errors';
+import { rejection } from '@/test/support/rejection';
 import { searchAll } from './fhir-search-client';
 
 const API_KEY = 'partner-key-for-tests';
@@ -14,17 +14,6 @@ afterEach(async () => {
 async function start(): Promise<FakeEmr> {
   emr = await startFakeEmr({ apiKey: API_KEY });
   return emr;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe('searchAll', () => {
