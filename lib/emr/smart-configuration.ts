@@ -2,6 +2,7 @@
 // browser authorization-code flow needs. Does not cache, and does not read the FHIR CapabilityStatement.
 import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
+import { fetchText } from '@/lib/http/fetch-text';
 
 export type SmartConfiguration = {
   authorizationEndpoint: string;
@@ -94,20 +95,10 @@ export function parseSecureUrl(value: string): URL | null {
 }
 
 async function fetchJson(url: string, opts: DiscoverOptions): Promise<unknown> {
-  const doFetch = opts.fetch ?? fetch;
-  let response: Response;
-  let text: string;
-  try {
-    // redirect 'error': a discovery document that moves elsewhere is not trusted to name our endpoints.
-    response = await doFetch(url, {
-      headers: { accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw new AppError('TRANSPORT_FAILED', 'The EMR SMART configuration could not be fetched', { cause: error });
-  }
+  // Redirects refused: a discovery document that moves elsewhere is not trusted to name our endpoints.
+  const { response, text } = await fetchText(url, { headers: { accept: 'application/json' } }, {
+    fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, unreachableMessage: 'The EMR SMART configuration could not be fetched',
+  });
   if (!response.ok) {
     throw new AppError('TRANSPORT_FAILED', `The EMR SMART configuration request failed with HTTP ${response.status}`);
   }

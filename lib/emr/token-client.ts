@@ -13,6 +13,7 @@ import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { systemClock, type Clock } from '@/lib/clock';
 import { AppError } from '@/lib/http/errors';
+import { fetchText } from '@/lib/http/fetch-text';
 import { importSigningKey } from './jwks';
 import { parseSecureUrl } from './smart-configuration';
 
@@ -126,23 +127,13 @@ const OAuthErrorResponse = z.object({ error: z.string().regex(/^[A-Za-z0-9_.-]{1
 
 async function postTokenRequest(tokenUrl: string, form: Record<string, string>, opts: HttpOptions): Promise<EmrTokens> {
   requireSecureTokenUrl(tokenUrl);
-  const doFetch = opts.fetch ?? fetch;
-  let response: Response;
-  let text: string;
-  try {
-    response = await doFetch(tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams(form).toString(),
-      // A redirect would resend the code or assertion to wherever the EMR points: refuse it.
-      redirect: 'error',
-      cache: 'no-store',
-      signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw new AppError('TRANSPORT_FAILED', 'The EMR token endpoint could not be reached', { cause: error });
-  }
+  // Redirects refused (fetchText): one would resend the code or assertion to wherever the EMR points.
+  const { response, text } = await fetchText(tokenUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(form).toString(),
+    cache: 'no-store',
+  }, { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, unreachableMessage: 'The EMR token endpoint could not be reached' });
 
   const body = parseJsonOrUndefined(text);
   if (!response.ok) throw tokenError(response.status, body);

@@ -3,6 +3,7 @@
 // interpret resources beyond resourceType, id and meta.
 import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
+import { fetchText } from '@/lib/http/fetch-text';
 import type { FhirResource } from './types';
 
 export type SearchAllOptions = {
@@ -128,23 +129,12 @@ function nextPageUrl(bundle: z.infer<typeof SearchsetBundle>, current: URL, base
 }
 
 async function fetchBundle(url: URL, options: SearchAllOptions): Promise<z.infer<typeof SearchsetBundle>> {
-  const doFetch = options.fetch ?? fetch;
   const headers: Record<string, string> = { accept: 'application/fhir+json' };
   if (options.accessToken) headers.authorization = `Bearer ${options.accessToken}`;
-  let response: Response;
-  let text: string;
-  try {
-    response = await doFetch(url, {
-      headers,
-      // A redirect could carry the request to another origin; the next-link guard would not see it.
-      redirect: 'error',
-      cache: 'no-store',
-      signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw new AppError('TRANSPORT_FAILED', 'The FHIR server could not be reached', { cause: error });
-  }
+  // Redirects refused (fetchText): one could carry the request to another origin, past the next-link guard.
+  const { response, text } = await fetchText(url, { headers, cache: 'no-store' }, {
+    fetch: options.fetch, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, unreachableMessage: 'The FHIR server could not be reached',
+  });
   if (!response.ok) {
     throw new AppError('TRANSPORT_FAILED', `The FHIR search failed with HTTP ${response.status}`, {
       cause: { httpStatus: response.status },
