@@ -4,17 +4,13 @@
 import { decode } from 'next-auth/jwt';
 import { AppError } from '../http/errors';
 import { isScope, type Scope } from './scopes';
+import type { SignedInUser } from './sign-in';
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
-export type SessionClaims = {
+/** The signed-in user as the token carries it (`sub` is the user id, as JWT names it). */
+export type SessionClaims = Omit<SignedInUser, 'id'> & {
   sub: string;
-  email: string;
-  orgId: string;
-  clinicId: string;
-  clinicName: string;
-  scopes: Scope[];
-  sessionVersion: number;
   /** Epoch seconds of the sign-in; the 8 h lifetime is counted from here, not rolled by activity. */
   authenticatedAt: number;
 };
