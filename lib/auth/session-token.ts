@@ -37,21 +37,40 @@ export function findSessionToken(headers: Headers, appUrl: string): { token: str
 
 const unauthenticated = () => new AppError('UNAUTHENTICATED', 'Sign in to continue');
 
-/** Decodes and checks a session token's shape and lifetime. Throws UNAUTHENTICATED. */
+// next-auth's decode derives the key with HKDF and decrypts the JWE on every call, and a request decodes its
+// token twice (middleware, then the wrapper). A token's claims never change, so tokens that decoded are
+// remembered, per secret, in a bounded map (oldest out first); expiry and lifetime are still checked on every
+// use, and a token that failed to decode is not remembered.
+const DECODED_CAPACITY = 1_000;
+const decoded = new Map<string, { secret: string; claims: Record<string, unknown> }>();
+
+async function decodeOnce(token: string, secret: string): Promise<Record<string, unknown> | null> {
+  const known = decoded.get(token);
+  if (known?.secret === secret) return known.claims;
+  const claims = (await decode({ token, secret })) as Record<string, unknown> | null;
+  if (claims) {
+    if (decoded.size >= DECODED_CAPACITY) decoded.delete(decoded.keys().next().value!);
+    decoded.set(token, { secret, claims });
+  }
+  return claims;
+}
+
+/** Decodes and checks a session token's shape, expiry and lifetime. Throws UNAUTHENTICATED. */
 export async function decodeSessionToken(token: string, secret: string, now: Date): Promise<SessionClaims> {
   let claims: Record<string, unknown> | null;
   try {
-    claims = (await decode({ token, secret })) as Record<string, unknown> | null;
+    claims = await decodeOnce(token, secret);
   } catch (cause) {
     throw new AppError('UNAUTHENTICATED', 'Sign in to continue', { cause });
   }
   if (!claims) throw unauthenticated();
-  const { sub, email, orgId, clinicId, clinicName, scopes, sessionVersion, authenticatedAt } = claims;
+  const { sub, email, orgId, clinicId, clinicName, scopes, sessionVersion, authenticatedAt, exp } = claims;
   if (
     typeof sub !== 'string' || typeof email !== 'string' || typeof orgId !== 'string' || typeof clinicId !== 'string' ||
-    typeof sessionVersion !== 'number' || typeof authenticatedAt !== 'number' || !Array.isArray(scopes)
+    typeof sessionVersion !== 'number' || typeof authenticatedAt !== 'number' || typeof exp !== 'number' || !Array.isArray(scopes)
   ) throw unauthenticated();
-  if (now.getTime() / 1000 - authenticatedAt > SESSION_MAX_AGE_SECONDS) throw unauthenticated();
+  const nowSeconds = now.getTime() / 1000;
+  if (nowSeconds >= exp || nowSeconds - authenticatedAt > SESSION_MAX_AGE_SECONDS) throw unauthenticated();
   return {
     sub, email, orgId, clinicId, clinicName: typeof clinicName === 'string' ? clinicName : '',
     scopes: scopes.filter((s): s is Scope => typeof s === 'string' && isScope(s)), sessionVersion, authenticatedAt,
