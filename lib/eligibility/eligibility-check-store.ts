@@ -2,6 +2,7 @@
 // claims precondition reads those rows). One query per call for a single verify; for a roster, one cache query
 // for the whole batch and rows written in small batches, so a 500-appointment day is not 1,000 round trips.
 import { randomUUID } from 'node:crypto';
+import { accessRows, INSERT_ACCESS, requireAllLogged, type PhiAccess } from '../audit/record-phi-access';
 import type { Db, Prisma } from '../db';
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -36,6 +37,39 @@ export function databaseCheckStore(db: Db): EligibilityCheckStore {
     async record(row) {
       await db.eligibilityCheck.create({ data: row });
     },
+  };
+}
+
+// $1 the PHI access rows (INSERT_ACCESS's parameter); $2.. the cache query, as databaseCheckStore.findCached asks it.
+const LOG_ACCESS_AND_FIND_CACHED = `WITH logged AS (${INSERT_ACCESS} RETURNING 1)
+  SELECT (SELECT count(*) FROM logged)::int AS "logged", hit."createdAt", hit."result"
+  FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+    SELECT "createdAt", "result" FROM "EligibilityCheck"
+    WHERE "cacheKey" = $2 AND "clinicId" = $3 AND "patientId" = $4 AND "mode" = $5 AND "cacheable"
+      AND "createdAt" > $6::timestamp(3) AND "createdAt" <= $7::timestamp(3)
+    ORDER BY "createdAt" DESC LIMIT 1
+  ) AS hit ON true`;
+
+/**
+ * A store for one verify: the PHI access is logged and the cache read in ONE statement, so a verify answered
+ * from the cache costs two round trips with the session re-check (bench/load). Logging scopes the patient:
+ * OUT_OF_SCOPE, with nothing logged, when the patient is not the clinic's. Rows are written as
+ * databaseCheckStore writes them.
+ */
+export async function loggedCheckStore(db: Db, access: PhiAccess, query: CacheQuery): Promise<EligibilityCheckStore> {
+  const rows = accessRows(access, [query.patientId], query.now);
+  const window = cacheWindow(query.now);
+  const [row] = await db.$queryRawUnsafe<{ logged: number; createdAt: Date | null; result: unknown }[]>(
+    LOG_ACCESS_AND_FIND_CACHED, rows.json, query.cacheKey, query.clinicId, query.patientId, query.mode,
+    window.gt.toISOString(), window.lte.toISOString(),
+  );
+  requireAllLogged(row!.logged, rows, access.clinicId);
+  const hit = row!.createdAt ? { createdAt: row!.createdAt, result: row!.result } : null;
+  return {
+    // Answers only for the query it was built for; any other is a cache miss.
+    findCached: async ({ cacheKey, patientId, mode }) =>
+      cacheKey === query.cacheKey && patientId === query.patientId && mode === query.mode ? hit : null,
+    record: databaseCheckStore(db).record,
   };
 }
 

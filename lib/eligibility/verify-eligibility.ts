@@ -2,12 +2,11 @@
 // (transport configured, payer known, patient in the caller's clinic, PHI access logged) and the response
 // shape. The body schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are
 // check-eligibility.ts's.
-import { recordPhiAccess } from '../audit/record-phi-access';
 import { AppError } from '../http/errors';
-import { checkEligibility, type EligibilityDeps } from './check-eligibility';
+import { checkEligibility, eligibilityCacheKey, type EligibilityDeps, type EligibilityInquiry } from './check-eligibility';
+import { loggedCheckStore } from './eligibility-check-store';
 import type { EligibilityResult } from './eligibility-result';
 import { findPayerByName } from './payer-directory';
-import { requireClinicPatients } from './require-clinic-patients';
 import type { VerifyEligibilityBody } from './verify-eligibility-body';
 
 export type VerifyContext = { clinicId: string; orgId: string; userId: string; correlationId: string };
@@ -26,15 +25,12 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
       issues: [{ path: 'body.payerName', message: 'Unknown payer name; send payerId for a payer the directory does not list' }],
     });
   }
-  await requireClinicPatients(deps.db, context.clinicId, [body.patientId]);
-  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.verify' }, [body.patientId], deps.clock());
-
   // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only.
   const providerName = async () => {
     const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
     return (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
   };
-  const { fields, evidence } = await checkEligibility({ ...deps, payer }, {
+  const inquiry: EligibilityInquiry = {
     clinicId: context.clinicId,
     userId: context.userId,
     patientId: body.patientId,
@@ -44,6 +40,12 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
     subscriber: { memberId: body.memberId, firstName: body.firstName, lastName: body.lastName, birthDate: body.dob },
     serviceTypeCodes: [body.serviceType],
     dateOfService: body.dos ?? deps.clock().toISOString().slice(0, 10),
+  };
+  // Scopes the patient, logs the PHI access and reads the cache in one statement: OUT_OF_SCOPE for another
+  // clinic's patient (or none), with nothing logged and nothing sent.
+  const store = await loggedCheckStore(deps.db, { ...context, purpose: 'eligibility.verify' }, {
+    cacheKey: eligibilityCacheKey(inquiry), clinicId: context.clinicId, patientId: body.patientId, mode: payer.mode, now: deps.clock(),
   });
+  const { fields, evidence } = await checkEligibility({ ...deps, payer }, inquiry, store);
   return body.explain ? { ...fields, evidence } : fields;
 }
