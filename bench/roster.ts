@@ -2,7 +2,7 @@
 // (`next start` on a fresh PostgreSQL database, the live CAQH CORE adapter) against the loopback fake payer
 // with a fixed 200 ms latency, at concurrency 20. Ideal wall time is ceil(500/20) x 200 ms = 5000 ms.
 // Targets: wall time at most 1.05x the ideal, peak RSS of the server process under 200 MB during the run
-// (VmHWM reset just before it; the start-up peak is printed beside it).
+// (VmHWM reset just before the runs; the start-up peak is printed beside it).
 // Needs a build (NEXT_DIST_DIR, default .next) and the local PostgreSQL the HTTP tests use.
 // BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. --require a profiler preload).
 // The last line is one JSON object {"name","ratio","target",...}.
@@ -16,6 +16,9 @@ import { createTenant, createUser } from '../test/support/factories';
 import { startFakePayer } from '../test/fakes/core-payer';
 
 const APPOINTMENTS = 500;
+// Runs of the same roster on fresh patients: the cores are shared with whatever else the machine does, so the
+// reported wall time is the median run (every run is printed).
+const RUNS = 3;
 const CONCURRENCY = 20;
 const LATENCY_MS = 200;
 const IDEAL_MS = Math.ceil(APPOINTMENTS / CONCURRENCY) * LATENCY_MS;
@@ -71,8 +74,8 @@ try {
     birthDate: '1980-01-02', coverageMemberId: `DEMO-ACTIVE-${prefix.toUpperCase()}${i}`, coveragePayerId: '60054', coveragePayerName: 'Aetna',
   }));
   const warmUp = patients('warm', 40);
-  const measured = patients('bench', APPOINTMENTS);
-  await app.db.patient.createMany({ data: [...warmUp, ...measured] });
+  const runs = Array.from({ length: RUNS }, (_, run) => patients(`bench${run}`, APPOINTMENTS));
+  await app.db.patient.createMany({ data: [...warmUp, ...runs.flat()] });
   const client = await signIn(app, user.email, user.password);
   const start = new Date().toISOString();
   const roster = (list: { id: string }[]) => ({ appointments: list.map((p) => ({ patientId: p.id, start })), concurrency: CONCURRENCY });
@@ -81,19 +84,24 @@ try {
   const warm = await client.post('/api/eligibility/roster', roster(warmUp));
   if (warm.status !== 200 || warm.body.summary.active !== warmUp.length) throw new Error(`warm-up failed: ${warm.status} ${warm.text.slice(0, 300)}`);
 
-  const callsBefore = fake.calls;
   const processPeakRssMb = peakRssMb(app.pid); // start-up, sign-in (scrypt) and the warm-up
   const rssBeforeRunMb = rssNowMb(app.pid);
   const peakReset = resetPeakRss(app.pid);
   const cpuBefore = cpuMs(app.pid);
-  const started = performance.now();
-  const res = await client.post('/api/eligibility/roster', roster(measured));
-  const wallMs = Math.round(performance.now() - started);
-  if (res.status !== 200) throw new Error(`roster failed: ${res.status} ${res.text.slice(0, 300)}`);
-  const { summary } = res.body as { summary: Record<string, number> };
-  if (summary.active !== APPOINTMENTS || fake.calls - callsBefore !== APPOINTMENTS) {
-    throw new Error(`expected ${APPOINTMENTS} active lookups, got ${JSON.stringify(summary)} with ${fake.calls - callsBefore} payer calls`);
+  const wallRuns: number[] = [];
+  for (const measured of runs) {
+    const callsBefore = fake.calls;
+    const started = performance.now();
+    const res = await client.post('/api/eligibility/roster', roster(measured));
+    wallRuns.push(Math.round(performance.now() - started));
+    if (res.status !== 200) throw new Error(`roster failed: ${res.status} ${res.text.slice(0, 300)}`);
+    const { summary } = res.body as { summary: Record<string, number> };
+    if (summary.active !== APPOINTMENTS || fake.calls - callsBefore !== APPOINTMENTS) {
+      throw new Error(`expected ${APPOINTMENTS} active lookups, got ${JSON.stringify(summary)} with ${fake.calls - callsBefore} payer calls`);
+    }
   }
+  const serverCpuMs = Math.round((cpuMs(app.pid) - cpuBefore) / RUNS);
+  const wallMs = [...wallRuns].sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
   const rssMb = peakRssMb(app.pid);
   // For the reader: the same 500 exchanges straight from this process through the CORE adapter, without the
   // app (no HTTP route, database or 271 mapping). What the roster adds is the difference.
@@ -108,12 +116,11 @@ try {
   const floorStarted = performance.now();
   await Promise.all(Array.from({ length: APPOINTMENTS }, (_, i) => floorLimit(() => transport.send(request(i), { correlationId: `bench-floor-${i}` }))));
   const transportOnlyMs = Math.round(performance.now() - floorStarted);
-  const serverCpuMs = Math.round(cpuMs(app.pid) - cpuBefore);
   console.error(`roster: ${APPOINTMENTS} appointments, concurrency ${CONCURRENCY}, payer latency ${LATENCY_MS} ms`);
-  console.error(`wall ${wallMs} ms (ideal ${IDEAL_MS} ms), payer peak in flight ${fake.peakInFlight}; the CORE adapter alone, same load: ${transportOnlyMs} ms`);
-  console.error(`server (${fs.readFileSync(`/proc/${app.pid}/comm`, 'utf8').trim()}): peak RSS ${rssMb} MB ${peakReset ? 'during the run' : 'since start'} (${rssBeforeRunMb} MB resident as it began; ${processPeakRssMb} MB peak before it: start-up, sign-in, warm-up); CPU ${serverCpuMs} ms for the run`);
+  console.error(`wall ${wallMs} ms, the median of ${wallRuns.join(', ')} ms (ideal ${IDEAL_MS} ms), payer peak in flight ${fake.peakInFlight}; the CORE adapter alone, same load: ${transportOnlyMs} ms`);
+  console.error(`server (${fs.readFileSync(`/proc/${app.pid}/comm`, 'utf8').trim()}): peak RSS ${rssMb} MB ${peakReset ? 'during the runs' : 'since start'} (${rssBeforeRunMb} MB resident as it began; ${processPeakRssMb} MB peak before it: start-up, sign-in, warm-up); CPU ${serverCpuMs} ms a run`);
   console.log(JSON.stringify({
-    name: 'roster', ratio: Number((wallMs / IDEAL_MS).toFixed(3)), target: 1.05, wallMs, idealMs: IDEAL_MS,
+    name: 'roster', ratio: Number((wallMs / IDEAL_MS).toFixed(3)), target: 1.05, wallMs, wallRuns, idealMs: IDEAL_MS,
     peakRssMb: rssMb, rssTargetMb: 200, peakRssScope: peakReset ? 'run' : 'process', rssBeforeRunMb, processPeakRssMb,
     peakInFlight: fake.peakInFlight, serverCpuMs, transportOnlyMs, transportOnlyRatio: Number((transportOnlyMs / IDEAL_MS).toFixed(3)),
   }));

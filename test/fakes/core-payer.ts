@@ -109,6 +109,7 @@ export async function startFakePayer(
     });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
     const body = await readBody(req);
 
     if (!isAuthorized(req.headers.authorization, expectedAuthorization)) {
@@ -131,8 +132,11 @@ export async function startFakePayer(
     }
     const correlationHeader = req.headers['x-correlation-id'];
     received.push({ fields, correlationId: typeof correlationHeader === 'string' ? correlationHeader : null });
+    const answer = answerEnvelope(fields);
 
-    if (latencyMs > 0) await wait(latencyMs);
+    // The latency is the payer's whole answer time, counted from the request's arrival: the fake's own
+    // parsing and 271 building happen inside it, as a real endpoint's processing does.
+    if (latencyMs > 0) await wait(latencyMs - (performance.now() - arrived));
     if (res.destroyed) return;
 
     switch (behaviour) {
@@ -153,35 +157,35 @@ export async function startFakePayer(
         });
         return;
       case 'ok':
-        break;
+        sendEnvelope(res, answer.status, answer.fields);
     }
+  }
 
+  /** The envelope of a normal answer: an envelope error, a 999 for an unreadable 270, or the member's 271. */
+  function answerEnvelope(fields: Record<string, string>): { status: number; fields: Record<string, string> } {
     const envelopeError = validateEnvelope(fields, { senderId, receiverId });
     if (envelopeError !== null) {
       // CORE: an envelope error is answered with its ErrorCode and no payload.
-      sendEnvelope(res, 400, {
-        ...responseHeaderFields(fields, 'X12_271_Response_005010X279A1'),
-        ErrorCode: envelopeError.code,
-        ErrorMessage: envelopeError.message,
-      });
-      return;
+      return {
+        status: 400,
+        fields: { ...responseHeaderFields(fields, 'X12_271_Response_005010X279A1'), ErrorCode: envelopeError.code, ErrorMessage: envelopeError.message },
+      };
     }
-
     controlNumber += 1;
     const request = read270(fields.Payload ?? '');
     const payload =
       request === null
         ? fillTemplate(loadTemplate('999-rejected'), { control: controlNumber })
         : fillTemplate(loadTemplate(chooseTemplate(request.memberId)), { control: controlNumber, request });
-    sendEnvelope(res, 200, {
-      ...responseHeaderFields(
-        fields,
-        request === null ? 'X12_999_Response_005010X231A1' : 'X12_271_Response_005010X279A1',
-      ),
-      Payload: payload,
-      ErrorCode: 'Success',
-      ErrorMessage: 'Envelope was processed successfully.',
-    });
+    return {
+      status: 200,
+      fields: {
+        ...responseHeaderFields(fields, request === null ? 'X12_999_Response_005010X231A1' : 'X12_271_Response_005010X279A1'),
+        Payload: payload,
+        ErrorCode: 'Success',
+        ErrorMessage: 'Envelope was processed successfully.',
+      },
+    };
   }
 
   const server = createServer((req, res) => {
