@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import { AppError, isAppError } from '../http/errors';
 import { build270 } from '../x12/build-270';
-import { read271 } from '../x12/read-271';
+import { read271, type Response271 } from '../x12/read-271';
 import { readEligibility, type EligibilityFindings } from '../x12/read-eligibility';
 import { X12ReadError } from '../x12/x12-read-error';
 import { databaseCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
@@ -177,22 +177,24 @@ export function eligibilityCacheKey(inquiry: EligibilityInquiry): string {
 type Answer = { findings: Findings; cacheable: boolean };
 
 function readAnswer(answer: string, inquiry: EligibilityInquiry, traceNumber: string): Answer {
+  let response: Response271;
   let findings: Findings;
   try {
-    findings = readEligibility(answer, { dateOfService: inquiry.dateOfService, serviceTypeCode: inquiry.serviceTypeCodes[0]! });
+    response = read271(answer);
+    findings = readEligibility(response, { dateOfService: inquiry.dateOfService, serviceTypeCode: inquiry.serviceTypeCodes[0]! });
   } catch (error) {
     if (error instanceof X12ReadError) return { findings: unknownFindings(ANSWER_NOT_READ[error.kind]), cacheable: false };
     throw error;
   }
   // A 271 that echoes someone else's trace number answers another inquiry: never let it speak for this one.
-  if (!echoesTrace(answer, traceNumber)) return { findings: unknownFindings(TRACE_MISMATCH), cacheable: false };
+  if (!echoesTrace(response, traceNumber)) return { findings: unknownFindings(TRACE_MISMATCH), cacheable: false };
   const transient = findings.rejection !== null && TRANSIENT_REASON_CODES.has(findings.rejection.reasonCode);
   return { findings, cacheable: !transient };
 }
 
 /** 2000C/D TRN*2 carry our TRN02 back. None at all (a payer-level rejection) is accepted; a different one is not. */
-function echoesTrace(answer: string, traceNumber: string): boolean {
-  const traces = read271(answer).loops
+function echoesTrace(response: Response271, traceNumber: string): boolean {
+  const traces = response.loops
     .filter((loop) => loop.level === 'C' || loop.level === 'D')
     .flatMap((loop) => loop.segments)
     .filter((segment) => segment.id === 'TRN' && segment.elements[1] === '2')

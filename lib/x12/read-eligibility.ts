@@ -1,6 +1,6 @@
 // Applies ELIGIBILITY.md to a 271: status, rejection and every result field, with the verbatim segments each
 // value came from. Pure: the date of service is an argument. The loop structure itself is read-271.ts's job.
-import { read271, type Loop2000, type Loop2110 } from './read-271';
+import { read271, type Loop2000, type Loop2110, type Response271 } from './read-271';
 import type { Segment } from './read-interchange';
 import { FOLLOW_UP_ACTIONS, REJECT_REASONS } from './reject-reason-codes';
 
@@ -125,12 +125,13 @@ function readRow(benefit: Loop2110, index: number, requested: string): Row {
 }
 
 /**
- * Reads a 271 and applies ELIGIBILITY.md. Throws X12ReadError when the text is not a readable 271 (kind 'ta1' or
- * '999' for an acknowledgment in its place) and RangeError when dateOfService is not YYYY-MM-DD.
+ * Reads a 271 (its text, or what read271 made of it) and applies ELIGIBILITY.md. Throws X12ReadError when the
+ * text is not a readable 271 (kind 'ta1' or '999' for an acknowledgment in its place) and RangeError when
+ * dateOfService is not YYYY-MM-DD.
  */
-export function readEligibility(x12: string, options: ReadEligibilityOptions): EligibilityFindings {
+export function readEligibility(x12: string | Response271, options: ReadEligibilityOptions): EligibilityFindings {
   if (!ISO_DATE.test(options.dateOfService)) throw new RangeError('dateOfService must be YYYY-MM-DD');
-  const response = read271(x12);
+  const response = typeof x12 === 'string' ? read271(x12) : x12;
   const evidence: Record<string, string[]> = {};
   const { subscriber, dependent } = findPatientLoops(response.loops);
   const patient = dependent ?? subscriber;
