@@ -3,6 +3,9 @@
 // Fakes of the outside world (EMR) start in global-setup on fixed loopback ports named here.
 import { defineConfig } from 'playwright/test';
 import { E2E_ENV, E2E_PORT } from './e2e/e2e-env';
+import { nextStartCommand } from './scripts/next-server';
+
+const server = nextStartCommand(import.meta.dirname, ['-p', String(E2E_PORT), '-H', '127.0.0.1']);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,10 +23,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `node_modules/.bin/next start -p ${E2E_PORT} -H 127.0.0.1`,
+    command: [server.command, ...server.args].map((part) => JSON.stringify(part)).join(' '),
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 90_000,
-    env: E2E_ENV,
+    env: { ...server.env, ...E2E_ENV },
   },
 });

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { parseConfig } from '../lib/config';
 import { applyMigrations } from './schema-engine.mjs';
 import { migrationTarget } from './migrate.mjs';
+import { nextStartCommand } from './next-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const secretsFile = path.join(root, '.data', 'sandbox-secrets.json');
@@ -79,7 +80,8 @@ async function main() {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   console.log(`serving ${config.appUrl} in ${mode} mode`);
-  const server = spawn(path.join(root, 'node_modules/.bin/next'), ['start', '-p', String(config.port)], { cwd: root, env, stdio: 'inherit' });
+  const start = nextStartCommand(root, ['-p', String(config.port)]);
+  const server = spawn(start.command, start.args, { cwd: root, env: { ...env, ...start.env }, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   server.on('exit', (code) => process.exit(code ?? 0));
 }

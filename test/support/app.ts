@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openDb, type Db } from '@/lib/db';
 import { createTestDatabase, type TestDatabase } from './postgres';
+import { nextStartCommand } from '@/scripts/next-server';
 
 /** Secrets every test app gets unless a test removes them; tests sign webhooks with these. */
 export const TEST_SECRETS = {
@@ -83,8 +84,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child: ChildProcess = spawn(path.resolve('node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: path.resolve('.'), env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
+  const start = nextStartCommand(path.resolve('.'), ['-p', String(port), '-H', '127.0.0.1']);
+  const child: ChildProcess = spawn(start.command, start.args, {
+    cwd: path.resolve('.'), env: { ...start.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
