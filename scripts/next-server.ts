@@ -4,8 +4,9 @@ import path from 'node:path';
 
 /**
  * Node/V8 flags of the server process, each trading a little CPU for resident memory. Measured with
- * bench/roster (peak RSS over three 500-appointment runs): 210-250 MB with the defaults, about 180 MB with these
- * and SERVER_ENV, with bench/load's verify/health ratio unchanged.
+ * bench/roster (peak RSS over three 500-appointment runs): 210-250 MB with the defaults, 180-205 MB with these and
+ * SERVER_ENV, about 155 MB once Prisma's small query compiler build was added (prisma/schema.prisma); bench/load's
+ * verify/health ratio did not move.
  */
 export const SERVER_NODE_FLAGS = [
   // The young generation grows to 16 MiB semi-spaces by default; 4 MiB holds ~35 MB less for more frequent
