@@ -13,7 +13,15 @@ export type EmrVendorKind = (typeof EMR_VENDOR_KINDS)[number];
 const optional = z.string().trim().optional().transform((v) => (v ? v : undefined));
 const url = z.url({ protocol: /^https?$/ });
 
-const VendorEntry = z.object({ authorizeUrl: url.optional(), tokenUrl: url.optional(), fhirBaseUrl: url.optional() });
+// `groups` (smart-backend only): the operator's binding, clinic id → the EHR Group id of that clinic's patients, or
+// "*" for the whole population the registration sees (DECISIONS "Trust boundaries").
+const VendorEntry = z.object({
+  authorizeUrl: url.optional(),
+  tokenUrl: url.optional(),
+  fhirBaseUrl: url.optional(),
+  groups: z.record(z.string().min(1), z.string().min(1).max(200)).optional(),
+});
+const PartnerAccounts = z.record(z.string().min(1), z.string().min(1).max(200));
 const EmrVendors = z.partialRecord(z.enum(EMR_VENDOR_KINDS), VendorEntry);
 
 export type EmrVendorEntry = z.infer<typeof VendorEntry>;
@@ -21,6 +29,8 @@ export type EmrVendorEntry = z.infer<typeof VendorEntry>;
 export type Config = {
   mode: ServiceMode;
   port: number;
+  /** Address the server binds: loopback in sandbox (its demo users have a published password) unless HOST says. */
+  host: string;
   appUrl: string;
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
   authSecret?: string;
@@ -32,10 +42,16 @@ export type Config = {
   emrVendors: Partial<Record<EmrVendorKind, EmrVendorEntry>>;
   smart?: { clientId: string; privateKeyPem: string; keyId: string };
   partnerApi?: { url: string; apiKey: string };
+  /** PARTNER_API_ACCOUNTS: clinic id → the partner's account id (the binding); absent clinic = 403. */
+  partnerAccounts: Record<string, string>;
+  /** EMR_ALLOWED_ORIGINS: EHR origins that may resolve to private addresses (on-premises EHRs). */
+  emrAllowedOrigins: string[];
   fhirStoreUrl?: string;
   cronSecret?: string;
   halted: boolean;
   logLevel: string;
+  /** Features switched off because their group is only partly set: logged once at boot, never fatal. */
+  warnings: string[];
 };
 
 export class ConfigError extends Error {
@@ -45,21 +61,49 @@ export class ConfigError extends Error {
   }
 }
 
-/** SVC_ENV wins; unset means production under NODE_ENV=production, else sandbox. */
+/**
+ * SVC_ENV wins. Unset means sandbox only on the embedded database: with DATABASE_URL set, a deployment must say
+ * which it is (DECISIONS "Environments"), so it never drifts into sandbox and never seeds demo users there.
+ */
 export function resolveMode(env: Record<string, string | undefined>): ServiceMode {
   const explicit = env.SVC_ENV?.trim();
   if (explicit === 'sandbox' || explicit === 'production') return explicit;
   if (explicit) throw new ConfigError(`SVC_ENV must be sandbox or production, got ${JSON.stringify(explicit)}`);
-  return env.NODE_ENV === 'production' ? 'production' : 'sandbox';
+  if (env.DATABASE_URL?.trim()) {
+    throw new ConfigError('SVC_ENV must be set (sandbox or production) when DATABASE_URL names a database server');
+  }
+  return 'sandbox';
 }
 
-/** A group of variables is all-or-nothing: half a configuration is always a mistake. */
-function group<K extends string>(env: Record<string, string | undefined>, keys: readonly K[]): Record<K, string> | undefined {
+/**
+ * A group of variables is all-or-nothing. A partly set group switches its feature off and adds a warning naming
+ * what is missing (a deployment waiting for a credential still serves everything else); it never stops start-up.
+ */
+function group<K extends string>(env: Record<string, string | undefined>, keys: readonly K[], warnings: string[]): Record<K, string> | undefined {
   const present = keys.filter((k) => env[k]?.trim());
   if (present.length === 0) return undefined;
   const missing = keys.filter((k) => !env[k]?.trim());
-  if (missing.length) throw new ConfigError(`${missing.join(', ')} must be set together with ${present.join(', ')}`);
+  if (missing.length) {
+    warnings.push(`${missing.join(', ')} not set (${present.join(', ')} is): that feature is off`);
+    return undefined;
+  }
   return Object.fromEntries(keys.map((k) => [k, env[k]!.trim()])) as Record<K, string>;
+}
+
+function parseJsonVariable(value: string | undefined, name: string): unknown {
+  if (!value) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${name} must be JSON`);
+  }
+}
+
+function parseOrigins(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const parsed = parseWith(url, s, 'EMR_ALLOWED_ORIGINS');
+    return new URL(parsed).origin;
+  });
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
@@ -81,31 +125,32 @@ function parseSecretList(value: string | undefined): string[] | undefined {
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const mode = resolveMode(env);
+  const warnings: string[] = [];
   const port = parseWith(z.coerce.number().int().min(1).max(65535), optional.parse(env.PORT) ?? 3000, 'PORT');
+  const host = optional.parse(env.HOST) ?? (mode === 'sandbox' ? '127.0.0.1' : '0.0.0.0');
   const appUrl = parseWith(url, optional.parse(env.APP_URL) ?? `http://localhost:${port}`, 'APP_URL').replace(/\/+$/, '');
   const databaseUrl = optional.parse(env.DATABASE_URL);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
 
-  const webauthn = group(env, ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGIN'] as const);
-  const core = group(env, ['ELIGIBILITY_CORE_URL', 'ELIGIBILITY_CORE_USERNAME', 'ELIGIBILITY_CORE_PASSWORD', 'ELIGIBILITY_SENDER_ID', 'ELIGIBILITY_RECEIVER_ID'] as const);
-  const smart = group(env, ['SMART_CLIENT_ID', 'SMART_PRIVATE_KEY', 'SMART_KEY_ID'] as const);
-  const partner = group(env, ['PARTNER_API_URL', 'PARTNER_API_KEY'] as const);
-  const vendorsJson = optional.parse(env.EMR_VENDORS);
-  let vendors: unknown = {};
-  if (vendorsJson) {
-    try {
-      vendors = JSON.parse(vendorsJson);
-    } catch {
-      throw new ConfigError('EMR_VENDORS must be JSON');
-    }
-  }
+  const webauthn = group(env, ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGIN'] as const, warnings);
+  const core = group(env, ['ELIGIBILITY_CORE_URL', 'ELIGIBILITY_CORE_USERNAME', 'ELIGIBILITY_CORE_PASSWORD', 'ELIGIBILITY_SENDER_ID', 'ELIGIBILITY_RECEIVER_ID'] as const, warnings);
+  const smart = group(env, ['SMART_CLIENT_ID', 'SMART_PRIVATE_KEY', 'SMART_KEY_ID'] as const, warnings);
+  const partner = group(env, ['PARTNER_API_URL', 'PARTNER_API_KEY'] as const, warnings);
+  const vendors = parseJsonVariable(optional.parse(env.EMR_VENDORS), 'EMR_VENDORS') ?? {};
+  const partnerAccounts = parseWith(PartnerAccounts, parseJsonVariable(optional.parse(env.PARTNER_API_ACCOUNTS), 'PARTNER_API_ACCOUNTS') ?? {}, 'PARTNER_API_ACCOUNTS');
   const sealKey = optional.parse(env.SEAL_KEY);
   const smartKey = smart?.SMART_PRIVATE_KEY.replace(/\\n/g, '\n');
   if (smartKey && !smartKey.includes('-----BEGIN')) throw new ConfigError('SMART_PRIVATE_KEY must be a PEM private key');
 
+  const emrVendors = parseWith(EmrVendors, vendors, 'EMR_VENDORS');
+  for (const [vendor, entry] of Object.entries(emrVendors)) {
+    if (entry && !entry.tokenUrl && vendor !== 'partner-api') warnings.push(`EMR_VENDORS["${vendor}"] has no tokenUrl: its token exchange is off`);
+  }
+
   return {
     mode,
     port,
+    host,
     appUrl,
     database: databaseUrl
       ? { kind: 'postgres', url: databaseUrl }
@@ -128,13 +173,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webhookSecrets: Object.fromEntries(
       WEBHOOK_RECEIVERS.map((r) => [r, parseSecretList(env[`WEBHOOK_SECRET_${r.toUpperCase()}`])]).filter(([, v]) => v),
     ),
-    emrVendors: parseWith(EmrVendors, vendors, 'EMR_VENDORS'),
+    emrVendors,
     smart: smart && { clientId: smart.SMART_CLIENT_ID, privateKeyPem: smartKey!, keyId: smart.SMART_KEY_ID },
     partnerApi: partner && { url: parseWith(url, partner.PARTNER_API_URL, 'PARTNER_API_URL').replace(/\/+$/, ''), apiKey: partner.PARTNER_API_KEY },
+    partnerAccounts,
+    emrAllowedOrigins: parseOrigins(optional.parse(env.EMR_ALLOWED_ORIGINS)),
     fhirStoreUrl: env.FHIR_STORE_URL?.trim() ? parseWith(url, env.FHIR_STORE_URL.trim(), 'FHIR_STORE_URL').replace(/\/+$/, '') : undefined,
     cronSecret: optional.parse(env.CRON_SECRET),
     halted: env.SVC_HALT?.trim() === '1',
     logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
+    warnings,
   };
 }
 

@@ -34,7 +34,7 @@ describe('embeddedFhirStore.upsertMany', () => {
     const store = embeddedFhirStore(db, { clock: () => at });
     const result = await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1')], { sourceBaseUrl: 'https://emr.example/fhir' });
     expect(result.byType).toEqual({ Patient: { created: 1, updated: 0, unchanged: 0 }, Observation: { created: 1, updated: 0, unchanged: 0 } });
-    const row = await db.fhirResource.findUniqueOrThrow({ where: { clinicId_resourceType_resourceId: { clinicId, resourceType: 'Patient', resourceId: 'p1' } } });
+    const row = await db.fhirResource.findUniqueOrThrow({ where: { clinicId_source_resourceType_resourceId: { clinicId, source: '', resourceType: 'Patient', resourceId: 'p1' } } });
     expect(row).toMatchObject({ versionId: 1, lastUpdated: at, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(row.resource).toEqual({
       resourceType: 'Patient', id: 'p1', name: [{ family: 'Testperson' }],

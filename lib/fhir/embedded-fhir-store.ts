@@ -23,7 +23,7 @@ INSERT INTO "FhirResource" AS f ("id", "clinicId", "resourceType", "resourceId",
 SELECT x.i, $2, x.t, x.r, 1, $3::timestamp(3), x.h, x.j
 FROM jsonb_to_recordset($1::jsonb) AS x(i text, t text, r text, h text, j jsonb)
 ORDER BY x.t, x.r
-ON CONFLICT ("clinicId", "resourceType", "resourceId") DO UPDATE SET
+ON CONFLICT ("clinicId", "source", "resourceType", "resourceId") DO UPDATE SET
   "versionId" = f."versionId" + 1,
   "lastUpdated" = EXCLUDED."lastUpdated",
   "contentHash" = EXCLUDED."contentHash",
@@ -82,7 +82,7 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
 
     async read(clinicId, resourceType, id) {
       const row = await db.fhirResource.findUnique({
-        where: { clinicId_resourceType_resourceId: { clinicId, resourceType, resourceId: id } },
+        where: { clinicId_source_resourceType_resourceId: { clinicId, source: '', resourceType, resourceId: id } },
         select: { resource: true },
       });
       return row ? (row.resource as StoredResource) : null;
