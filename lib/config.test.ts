@@ -13,18 +13,59 @@ describe('parseConfig', () => {
     expect(config.authSecret ?? config.sealKey ?? config.smart ?? config.partnerApi ?? config.eligibilityCore).toBeUndefined();
   });
 
-  it('is production under NODE_ENV=production unless SVC_ENV says otherwise, and refuses other SVC_ENV values', () => {
-    expect(resolveMode({ NODE_ENV: 'production' })).toBe('production');
-    expect(resolveMode({ NODE_ENV: 'production', SVC_ENV: 'sandbox' })).toBe('sandbox');
+  it('is sandbox when SVC_ENV is unset only on the embedded database, and refuses other SVC_ENV values', () => {
     expect(resolveMode({})).toBe('sandbox');
+    // `next start` always sets NODE_ENV=production: it does not choose the mode.
+    expect(resolveMode({ NODE_ENV: 'production' })).toBe('sandbox');
+    expect(resolveMode({ SVC_ENV: 'production' })).toBe('production');
+    expect(resolveMode({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'sandbox' })).toBe('sandbox');
     expect(() => resolveMode({ SVC_ENV: 'staging' })).toThrow(ConfigError);
   });
 
-  it('refuses half a configuration group, naming the missing keys', () => {
-    expect(() => parseConfig({ ELIGIBILITY_CORE_URL: 'https://core.example/x' })).toThrow(
-      'ELIGIBILITY_CORE_USERNAME, ELIGIBILITY_CORE_PASSWORD, ELIGIBILITY_SENDER_ID, ELIGIBILITY_RECEIVER_ID must be set together with ELIGIBILITY_CORE_URL',
-    );
-    expect(() => parseConfig({ PARTNER_API_KEY: 'k' })).toThrow(ConfigError);
+  it('refuses to choose a mode for a database server: SVC_ENV must be set with DATABASE_URL', () => {
+    expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test' })).toThrow('SVC_ENV must be set');
+    expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test', NODE_ENV: 'production' })).toThrow(ConfigError);
+  });
+
+  it('switches a half-configured group off with a warning naming what is missing, instead of stopping', () => {
+    const config = parseConfig({ ELIGIBILITY_CORE_URL: 'https://core.example/x', PARTNER_API_URL: 'https://partner.example', SMART_CLIENT_ID: 'c' });
+    expect(config.eligibilityCore).toBeUndefined();
+    expect(config.partnerApi).toBeUndefined();
+    expect(config.smart).toBeUndefined();
+    expect(config.warnings).toEqual([
+      'ELIGIBILITY_CORE_USERNAME, ELIGIBILITY_CORE_PASSWORD, ELIGIBILITY_SENDER_ID, ELIGIBILITY_RECEIVER_ID not set (ELIGIBILITY_CORE_URL is): that feature is off',
+      'SMART_PRIVATE_KEY, SMART_KEY_ID not set (SMART_CLIENT_ID is): that feature is off',
+      'PARTNER_API_KEY not set (PARTNER_API_URL is): that feature is off',
+    ]);
+    expect(parseConfig({ PARTNER_API_KEY: 'k' }).warnings).toEqual(['PARTNER_API_URL not set (PARTNER_API_KEY is): that feature is off']);
+    // Never the secret's value, only names.
+    expect(JSON.stringify(parseConfig({ PARTNER_API_KEY: 'very-secret-value' }).warnings)).not.toContain('very-secret-value');
+  });
+
+  it('warns about an EMR_VENDORS entry without a token URL (authorize still works, the exchange is off)', () => {
+    const config = parseConfig({ EMR_VENDORS: JSON.stringify({ 'generic-fhir': { authorizeUrl: 'https://ehr.example/auth', fhirBaseUrl: 'https://ehr.example/fhir' } }) });
+    expect(config.emrVendors['generic-fhir']?.authorizeUrl).toBe('https://ehr.example/auth');
+    expect(config.warnings).toEqual(['EMR_VENDORS["generic-fhir"] has no tokenUrl: its token exchange is off']);
+  });
+
+  it('listens on loopback in sandbox and on every interface in production unless HOST says otherwise', () => {
+    expect(parseConfig({}).host).toBe('127.0.0.1');
+    expect(parseConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(parseConfig({ SVC_ENV: 'production' }).host).toBe('0.0.0.0');
+    expect(parseConfig({ SVC_ENV: 'production', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+  });
+
+  it('reads the operator bindings and the origins allowed to be private addresses', () => {
+    const config = parseConfig({
+      PARTNER_API_ACCOUNTS: JSON.stringify({ clinic_north: 'acct-17' }),
+      EMR_ALLOWED_ORIGINS: 'https://ehr.internal.example:8443/fhir, http://10.1.2.3',
+      EMR_VENDORS: JSON.stringify({ 'smart-backend': { tokenUrl: 'https://ehr.example/token', fhirBaseUrl: 'https://ehr.example/fhir', groups: { clinic_north: 'grp-1', clinic_south: '*' } } }),
+    });
+    expect(config.partnerAccounts).toEqual({ clinic_north: 'acct-17' });
+    expect(config.emrAllowedOrigins).toEqual(['https://ehr.internal.example:8443', 'http://10.1.2.3']);
+    expect(config.emrVendors['smart-backend']?.groups).toEqual({ clinic_north: 'grp-1', clinic_south: '*' });
+    expect(parseConfig({}).partnerAccounts).toEqual({});
+    expect(parseConfig({}).emrAllowedOrigins).toEqual([]);
   });
 
   it.each([
@@ -35,6 +76,11 @@ describe('parseConfig', () => {
     ['EMR_VENDORS', { EMR_VENDORS: JSON.stringify({ 'generic-fhir': { tokenUrl: 'ftp://x' } }) }],
     ['PORT', { PORT: '70000' }],
     ['SMART_PRIVATE_KEY', { SMART_CLIENT_ID: 'c', SMART_KEY_ID: 'k', SMART_PRIVATE_KEY: 'not a pem' }],
+    ['PARTNER_API_ACCOUNTS', { PARTNER_API_ACCOUNTS: '{not json' }],
+    ['PARTNER_API_ACCOUNTS', { PARTNER_API_ACCOUNTS: JSON.stringify({ clinic_north: 17 }) }],
+    ['EMR_ALLOWED_ORIGINS', { EMR_ALLOWED_ORIGINS: 'not a url' }],
+    ['EMR_VENDORS groups', { EMR_VENDORS: JSON.stringify({ 'smart-backend': { groups: { clinic_north: '' } } }) }],
+    ['PARTNER_API_URL', { PARTNER_API_URL: 'ftp://partner.example', PARTNER_API_KEY: 'k' }],
   ])('fails at start on a malformed %s', (_name, env) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
   });

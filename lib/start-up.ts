@@ -1,5 +1,6 @@
 // Server start (called from instrumentation.ts): parse config (a malformed value stops the server here),
-// log the mode, and in sandbox make sure the demo tenant exists.
+// log the mode and any feature a partial configuration switched off, and in sandbox make sure the demo tenant
+// exists.
 import { getConfig } from './config';
 import { getDb } from './db';
 import { getLogger } from './log';
@@ -10,6 +11,8 @@ export async function startUp(): Promise<void> {
   const config = getConfig();
   const log = getLogger();
   log.info({ mode: config.mode, database: config.database.kind }, `starting in ${config.mode} mode`);
+  // A partly configured feature is off, not fatal: said once here, and its routes answer their typed 501/503.
+  for (const warning of config.warnings) log.warn({ config: 'partial' }, warning);
   await startFhirServices(config, log);
   if (config.mode !== 'sandbox') return;
   const { created } = await ensureDemoTenant({ db: await getDb(), now: new Date(), sealKey: config.sealKey }, config.mode);

@@ -32,9 +32,10 @@ async function main() {
   const scopeList = scopes.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = scopeList.filter((s) => !isScope(s));
   if (unknown.length) fail(`unknown scopes: ${unknown.join(', ')}`);
+  // Before the password is read: a deployment with DATABASE_URL and no SVC_ENV is refused at once.
+  const config = parseConfig(process.env);
   const password = await readStdin();
   if (password.length < 12) fail('the password (stdin) must be at least 12 characters');
-  const config = parseConfig(process.env);
   if (config.mode === 'production' && password === 'demo-password-1') fail('production refuses the demo password');
 
   await applyMigrations(migrationTarget(process.env));

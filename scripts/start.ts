@@ -1,4 +1,5 @@
-// npm start: the one command that serves the app. In sandbox (the README's demo start) it creates any missing
+// npm start: the one command that serves the app. SVC_ENV unset means sandbox on the embedded database only; with
+// DATABASE_URL set it must be given (parseConfig refuses, and so do we). In sandbox it creates any missing
 // secret under .data/ and says so; production never generates one. Then it migrates the database (wasm schema
 // engine), builds when the build is missing or older than the sources, and runs `next start` (which logs the
 // mode and, in sandbox, seeds the demo tenant once).
@@ -79,8 +80,9 @@ async function main() {
     const build = spawnSync(path.join(root, 'node_modules/.bin/next'), ['build'], { cwd: root, env, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  console.log(`serving ${config.appUrl} in ${mode} mode`);
-  const start = nextStartCommand(root, ['-p', String(config.port)]);
+  console.log(`serving ${config.appUrl} in ${mode} mode (listening on ${config.host}:${config.port})`);
+  // The sandbox listens on loopback unless HOST says otherwise: its demo users have a published password.
+  const start = nextStartCommand(root, ['-p', String(config.port), '-H', config.host]);
   const server = spawn(start.command, start.args, { cwd: root, env: { ...env, ...start.env }, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   server.on('exit', (code) => process.exit(code ?? 0));
