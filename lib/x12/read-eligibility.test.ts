@@ -136,8 +136,9 @@ describe('ranking and exclusions', () => {
       // DTP 356 beats 346 and 357 beats 347 regardless of file order.
       coverageStart: '2025-02-01', coverageEnd: '2025-11-30',
       priorAuthRequired: false,
-      // EB11 Y rows that feed: EB03 2 and 98, then EB13 code 99213 (no qualifier); EB11 U is not Y.
-      priorAuthCodes: ['2', '98', '99213'],
+      // Every EB11 Y row, feeding or not: EB03 2 and 98, then EB13 code 99213 (no qualifier), then the row on 48
+      // (another service type than the requested 30); EB11 U is not Y.
+      priorAuthCodes: ['2', '98', '99213', '48'],
     });
     expect(findings.evidence['copay.primaryCare']).toEqual(['EB*B*IND*98***27*20*****Y', 'MSG*PCP']);
   });
@@ -156,6 +157,30 @@ describe('ranking and exclusions', () => {
   it('counts both coverage bounds as inside the coverage', () => {
     expect(['2025-01-31', '2025-02-01', '2025-11-30', '2025-12-01'].map((dos) => read('271-ranking.x12', dos).status))
       .toEqual(['inactive', 'active', 'active', 'inactive']);
+  });
+});
+
+describe('prior authorization codes and network on rows of other service types', () => {
+  it('lists the codes of every row flagged EB11 Y, whatever its EB01, EB03 or EB12', () => {
+    const findings = read('271-prior-auth-other-types.x12');
+    // 48 with its EB13 procedure 70551 (EB01 CB), 33 (EB01 I) and AL (EB12 N): none is on the requested 30.
+    expect([findings.priorAuthRequired, findings.priorAuthCodes]).toEqual([false, ['48', '70551', '33', 'AL']]);
+    expect(findings.evidence.priorAuthCodes).toEqual(['EB*CB*IND*48********Y**HC:70551', 'EB*I*IND*33********Y', 'EB*1*IND*AL********Y*N']);
+  });
+
+  it('lists the same codes whatever service type is requested', () => {
+    expect(['30', '48', '98', 'AL'].map((type) => read('271-prior-auth-other-types.x12', '2025-03-01', type).priorAuthCodes))
+      .toEqual(Array(4).fill(['48', '70551', '33', 'AL']));
+  });
+
+  it('ignores a network MSG on a row for another service type or on an EB12 N row', () => {
+    const findings = read('271-prior-auth-other-types.x12');
+    expect([findings.network, findings.evidence.network]).toEqual(['IN', ['MSG*PRIMARY CARE, PROVIDER IS IN NETWORK']]);
+  });
+
+  it('reads the MSG of the row for the requested service type', () => {
+    const findings = read('271-prior-auth-other-types.x12', '2025-03-01', '47');
+    expect([findings.network, findings.evidence.network]).toEqual(['OUT', ['MSG*OUT OF NETWORK FOR HOSPITAL STAYS']]);
   });
 });
 

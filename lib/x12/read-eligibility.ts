@@ -173,7 +173,7 @@ export function readEligibility(x12: string | Response271, options: ReadEligibil
   const outOfPocket = readAmounts(feeding, 'G', OUT_OF_POCKET_FIELDS, evidence);
   const copay = readCopays(feeding, evidence);
   const coinsurance = readCoinsurance(feeding, evidence);
-  const priorAuth = readPriorAuth(feeding, response.delimiters.component, evidence);
+  const priorAuth = readPriorAuth(allRows, response.delimiters.component, evidence);
   const network = readNetwork(feeding, evidence);
   return {
     status,
@@ -542,25 +542,32 @@ function readProcedureCode(eb13: string, component: string): string {
   return next === -1 ? eb13.slice(first + 1) : eb13.slice(first + 1, next);
 }
 
-function readPriorAuth(feeding: readonly Row[], component: string, evidence: Record<string, string[]>): Pick<EligibilityFindings, 'priorAuthRequired' | 'priorAuthCodes'> {
+/**
+ * priorAuthRequired reads feeding rows only; priorAuthCodes reads every patient row with EB11 Y, whatever its
+ * EB01, EB03 or EB12 (ELIGIBILITY.md: staff see every code the payer flags).
+ */
+function readPriorAuth(rows: readonly Row[], component: string, evidence: Record<string, string[]>): Pick<EligibilityFindings, 'priorAuthRequired' | 'priorAuthCodes'> {
   const requiring: string[] = [];
   const authSources: string[] = [];
-  const codes: string[] = [];
-  for (const row of feeding) {
+  // A Set keeps "no repeats" linear: a hostile 271 can flag tens of thousands of codes.
+  const codes = new Set<string>();
+  for (const row of rows) {
     if (element(row.eb, 11) !== 'Y') continue;
     authSources.push(row.eb.raw);
-    if (row.isActive && (row.hasRequestedType || row.hasPlanType)) requiring.push(row.eb.raw);
+    if (row.isFeeding && row.isActive && (row.hasRequestedType || row.hasPlanType)) requiring.push(row.eb.raw);
     for (const code of row.benefit.serviceTypeCodes) {
-      if (code !== '' && !codes.includes(code)) codes.push(code);
+      if (code !== '') codes.add(code);
     }
     const procedure = readProcedureCode(element(row.eb, 13), component);
-    if (procedure !== '' && !codes.includes(procedure)) codes.push(procedure);
+    if (procedure !== '') codes.add(procedure);
   }
   if (requiring.length > 0) evidence.priorAuthRequired = requiring;
-  if (codes.length > 0) evidence.priorAuthCodes = authSources;
-  return { priorAuthRequired: requiring.length > 0, priorAuthCodes: codes };
+  if (codes.size > 0) evidence.priorAuthCodes = authSources;
+  // A Set iterates in insertion order: first seen first.
+  return { priorAuthRequired: requiring.length > 0, priorAuthCodes: [...codes] };
 }
 
+/** MSGs of feeding rows only: a MSG on a row for another service type (or EB12 N) speaks of another benefit. */
 function readNetwork(feeding: readonly Row[], evidence: Record<string, string[]>): EligibilityFindings['network'] {
   let hasMessages = false;
   let out: string[] | null = null;
