@@ -63,4 +63,27 @@ describe('migrations', () => {
       await database.drop();
     }
   }, 120_000);
+
+  it('three instances migrating one fresh PostgreSQL at once all succeed, once, and leave no advisory lock held', async () => {
+    const database = await createTestDatabase();
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+      const results = await Promise.all([1, 2, 3].map(() => applyMigrations(database.url)));
+      const applied = results.map((r) => r.appliedMigrationNames.length);
+      // One applied everything; the others waited their turn and found nothing left to do.
+      expect(applied.filter((n) => n > 0)).toHaveLength(1);
+      expect(applied.filter((n) => n === 0)).toHaveLength(2);
+      // The engine's connections were closed: nobody still holds Prisma's (or our) migration lock.
+      const locks = await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+        WHERE l.locktype = 'advisory' AND d.datname = current_database()`);
+      expect(locks.rows[0].n).toBe(0);
+      const sessions = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      expect(sessions.rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+      await database.drop();
+    }
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as runtime from '@prisma/schema-engine-wasm/schema_engine_bg';
 
@@ -38,22 +39,31 @@ function patchExecuteScript(adapter, run) {
 const runPglite = (client, script) => client.exec(script);
 const runPg = (client, script) => client.query(script);
 
+/**
+ * Patches every adapter the engine connects and remembers it, so `close` can dispose them: the engine's free()
+ * does not, and a pg pool's idle connection kept holding Prisma's migration advisory lock for its 10 s idle
+ * timeout, so instances started together timed out waiting for it.
+ */
 function patchFactory(factory, run) {
   const connect = factory.connect.bind(factory);
   const shadow = factory.connectToShadowDb.bind(factory);
-  factory.connect = async () => patchExecuteScript(await connect(), run);
-  factory.connectToShadowDb = async () => patchExecuteScript(await shadow(), run);
-  return factory;
+  const opened = [];
+  const remember = (adapter) => { opened.push(adapter); return patchExecuteScript(adapter, run); };
+  factory.connect = async () => remember(await connect());
+  factory.connectToShadowDb = async () => remember(await shadow());
+  const dispose = async () => { await Promise.all(opened.splice(0).map((adapter) => adapter.dispose())); };
+  return { factory, dispose };
 }
 
 /** A driver adapter factory for a target: `postgresql://...` or a PGlite data dir (`memory://` allowed). */
 export function adapterFor(target) {
   if (/^postgres(ql)?:\/\//.test(target)) {
-    return { factory: patchFactory(new PrismaPg({ connectionString: target }), runPg), close: async () => {} };
+    const { factory, dispose } = patchFactory(new PrismaPg({ connectionString: target }), runPg);
+    return { factory, close: dispose };
   }
   if (!target.startsWith('memory://')) fs.mkdirSync(target, { recursive: true });
   const pglite = new PGlite(target);
-  return { factory: patchFactory(new PrismaPGlite(pglite), runPglite), close: () => pglite.close() };
+  return { factory: patchFactory(new PrismaPGlite(pglite), runPglite).factory, close: () => pglite.close() };
 }
 
 export function readMigrations() {
@@ -103,8 +113,25 @@ export async function diffMigrationsToSchema() {
   });
 }
 
+// Our own lock, taken before the engine's: instances started together queue here for as long as it takes, where
+// the engine's own advisory lock gives up after 10 s ("Timed out trying to acquire a postgres advisory lock").
+const MIGRATE_LOCK_KEY = 727_073_690;
+
+async function whileHoldingMigrateLock(target, fn) {
+  if (!/^postgres(ql)?:\/\//.test(target)) return fn(); // PGlite: one process owns the folder
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK_KEY]);
+    return await fn();
+  } finally {
+    await client.end(); // ends the session, which releases the lock even if the unlock never ran
+  }
+}
+
 export async function applyMigrations(target) {
-  return withEngine(target, (engine) => engine.applyMigrations({ migrationsList: readMigrations(), filters }));
+  return whileHoldingMigrateLock(target, () =>
+    withEngine(target, (engine) => engine.applyMigrations({ migrationsList: readMigrations(), filters })));
 }
 
 export async function migrationStatus(target) {
