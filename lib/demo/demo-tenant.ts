@@ -40,15 +40,21 @@ export async function ensureDemoTenant(
   if (mode !== 'sandbox') throw new ConfigError('The demo tenant exists only in sandbox mode');
   const { db } = deps;
   const exists = await db.organization.findUnique({ where: { id: DEMO_ORG_ID } });
-  if (!exists) await createTenant(deps);
+  const created = !exists && (await createTenant(deps));
   await ensureAppointmentsFor(db, deps.now);
-  return { created: !exists };
+  return { created };
 }
 
-async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }) {
+/**
+ * Seeds the tenant in one transaction that starts by claiming the organization row with ON CONFLICT DO NOTHING:
+ * of several instances starting together one inserts it and seeds; the others wait on that row, then find it
+ * taken and seed nothing (false), instead of failing on a unique violation.
+ */
+async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.$transaction(async (tx) => {
-    await tx.organization.create({ data: { id: DEMO_ORG_ID, name: 'Demo Health' } });
+  return db.$transaction(async (tx) => {
+    const claimed = await tx.$executeRaw`INSERT INTO "Organization" ("id", "name") VALUES (${DEMO_ORG_ID}, 'Demo Health') ON CONFLICT ("id") DO NOTHING`;
+    if (claimed === 0) return false;
     for (const c of CLINICS) {
       await tx.clinic.create({ data: { id: c.id, orgId: DEMO_ORG_ID, name: c.name, billingNpi: c.npi, billingProviderName: c.provider } });
       for (let n = 1; n <= 10; n++) {
@@ -81,20 +87,18 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }) {
         },
       });
     }
+    return true;
   });
 }
 
+/** Insert-if-absent (ON CONFLICT DO NOTHING): instances restarting together on a new day all succeed. */
 async function ensureAppointmentsFor(db: Db, now: Date) {
   const day = now.toISOString().slice(0, 10);
-  for (const c of CLINICS) {
-    for (let n = 1; n <= 10; n++) {
-      const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
-      const start = new Date(`${day}T${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}:00.000Z`);
-      await db.appointment.upsert({
-        where: { id },
-        create: { id, clinicId: c.id, patientId: demoPatientId(c.prefix, n), start, providerNpi: c.npi, providerName: c.provider, reason: 'Office visit' },
-        update: {},
-      });
-    }
-  }
+  const data = CLINICS.flatMap((c) => Array.from({ length: 10 }, (_, i) => {
+    const n = i + 1;
+    const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
+    const start = new Date(`${day}T${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}:00.000Z`);
+    return { id, clinicId: c.id, patientId: demoPatientId(c.prefix, n), start, providerNpi: c.npi, providerName: c.provider, reason: 'Office visit' };
+  }));
+  await db.appointment.createMany({ data, skipDuplicates: true });
 }
