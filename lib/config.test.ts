@@ -85,6 +85,12 @@ describe('parseConfig', () => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (default 10) and refuses a malformed size', () => {
+    expect(parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production' }).database).toEqual({ kind: 'postgres', url: 'postgresql://db/x', poolSize: 10 });
+    expect(parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '4' }).database).toMatchObject({ poolSize: 4 });
+    expect(() => parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '0' })).toThrow(ConfigError);
+  });
+
   it('reads comma-listed webhook secrets for rotation and the halt switch', () => {
     const config = parseConfig({ WEBHOOK_SECRET_PAYMENT: ' new , old ,', SVC_HALT: '1', SEAL_KEY: key });
     expect(config.webhookSecrets).toEqual({ payment: ['new', 'old'] });

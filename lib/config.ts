@@ -32,7 +32,11 @@ export type Config = {
   /** Address the server binds: loopback in sandbox (its demo users have a published password) unless HOST says. */
   host: string;
   appUrl: string;
-  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+  /**
+   * `poolSize`: this instance's PostgreSQL connections (DATABASE_POOL_SIZE). With several instances on one server,
+   * instances × poolSize must stay below the server's max_connections minus a margin for admin and migrations.
+   */
+  database: { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string };
   authSecret?: string;
   stepUpSecret?: string;
   sealKey?: Buffer;
@@ -53,6 +57,9 @@ export type Config = {
   /** Features switched off because their group is only partly set: logged once at boot, never fatal. */
   warnings: string[];
 };
+
+/** node-postgres' own default, kept: 3 instances × 10 fit PostgreSQL's default max_connections of 100. */
+const DEFAULT_POOL_SIZE = 10;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -153,7 +160,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     host,
     appUrl,
     database: databaseUrl
-      ? { kind: 'postgres', url: databaseUrl }
+      ? { kind: 'postgres', url: databaseUrl, poolSize: parseWith(z.coerce.number().int().min(1).max(500), optional.parse(env.DATABASE_POOL_SIZE) ?? DEFAULT_POOL_SIZE, 'DATABASE_POOL_SIZE') }
       : { kind: 'pglite', dataDir: optional.parse(env.PGLITE_DATA_DIR) ?? '.data/pglite' },
     authSecret: optional.parse(env.AUTH_SECRET),
     stepUpSecret: optional.parse(env.STEP_UP_SECRET),

@@ -26,7 +26,9 @@ async function migrateInMemory(pglite: PGlite) {
 }
 
 export async function openDb(database: Config['database']): Promise<PrismaClient> {
-  if (database.kind === 'postgres') return new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
+  if (database.kind === 'postgres') {
+    return new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: database.poolSize }) });
+  }
   const inMemory = database.dataDir.startsWith('memory://');
   if (!inMemory) fs.mkdirSync(path.resolve(database.dataDir), { recursive: true });
   const pglite = new PGlite(inMemory ? database.dataDir : path.resolve(database.dataDir));
