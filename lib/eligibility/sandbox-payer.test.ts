@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/http/errors';
 import { build270 } from '@/lib/x12/build-270';
+import { readInterchange, type Segment } from '@/lib/x12/read-interchange';
 import { readEligibility, type EligibilityFindings } from '@/lib/x12/read-eligibility';
 import { sandboxPayer } from './sandbox-payer';
 
@@ -82,5 +83,58 @@ describe('sandboxPayer', () => {
     const error = await payer.send('hello', { correlationId: 'c1' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect([(error as AppError).code, (error as AppError).message]).toEqual(['TRANSPORT_FAILED', 'The sandbox payer could not read the eligibility request']);
+  });
+});
+
+/** The segments of the sandbox's 271 to a 270 for this member, optionally edited as text first. */
+async function answerSegments(memberId: string, edit: (x12: string) => string = (x12) => x12): Promise<Segment[]> {
+  const answer = await payer.send(edit(inquiry(memberId, '30')), { correlationId: 'c1' });
+  return readInterchange(answer).groups[0]!.transactions[0]!.segments;
+}
+
+/** Loop 2100C: the subscriber's NM1 and what follows it up to the first EB, HL or SE. */
+function loop2100C(segments: readonly Segment[]): string[] {
+  const start = segments.findIndex((s) => s.id === 'NM1' && s.elements[1] === 'IL');
+  if (start === -1) return [];
+  const end = segments.findIndex((s, i) => i > start && (s.id === 'EB' || s.id === 'HL' || s.id === 'SE'));
+  return segments.slice(start, end).map((s) => s.id);
+}
+
+describe('the sandbox 271 is valid to the 005010X279A1 TR3', () => {
+  it.each([
+    ['DEMO-ACTIVE-N001', ['NM1', 'REF', 'DMG', 'DTP']],
+    ['DEMO-PRIORAUTH-N003', ['NM1', 'REF', 'DMG', 'DTP']],
+    ['DEMO-OON-N004', ['NM1', 'REF', 'DMG', 'DTP']],
+    ['DEMO-INACTIVE-N002', ['NM1', 'REF', 'DMG', 'DTP', 'DTP']],
+    ['DEMO-NOTFOUND-N005', ['NM1', 'AAA', 'DMG']],
+    ['DEMO-DOWN-N006', []],
+  ])('writes loop 2100C for %s in TR3 order (NM1, REF, N3, N4, AAA, PRV, DMG, INS, HI, DTP, MPI)', async (memberId, ids) => {
+    expect(loop2100C(await answerSegments(memberId))).toEqual(ids);
+  });
+
+  it.each(['DEMO-ACTIVE-N001', 'DEMO-PRIORAUTH-N003', 'DEMO-OON-N004', 'DEMO-INACTIVE-N002', 'DEMO-NOTFOUND-N005'])(
+    "echoes the 270's TRN02..TRN04 in a TRN*2 for %s",
+    async (memberId) => {
+      const segments = await answerSegments(memberId, (x12) => x12.replace('TRN*1*T1*9123456789~', 'TRN*1*T1*9123456789*RADIOLOGY~'));
+      expect(segments.filter((s) => s.id === 'TRN').map((s) => s.raw)).toEqual(['TRN*2*T1*9123456789*RADIOLOGY']);
+    },
+  );
+
+  it("echoes the 270's BHT03 and a TRN without TRN04 as it came", async () => {
+    const segments = await answerSegments('DEMO-ACTIVE-N001', (x12) => x12.replace('BHT*0022*13*T1*', 'BHT*0022*13*SUBMIT-9*'));
+    expect(segments.filter((s) => s.id === 'BHT' || s.id === 'TRN').map((s) => s.raw)).toEqual(['BHT*0022*11*SUBMIT-9*20250315*100000', 'TRN*2*T1*9123456789']);
+  });
+
+  it.each(['DEMO-ACTIVE-N001', 'DEMO-INACTIVE-N002', 'DEMO-NOTFOUND-N005', 'DEMO-DOWN-N006'])('sets HL04 to 1 exactly when a child HL follows, for %s', async (memberId) => {
+    const levels = (await answerSegments(memberId)).filter((s) => s.id === 'HL');
+    const hasChild = (id: string | undefined) => levels.some((hl) => hl.elements[2] === id);
+    expect(levels.map((hl) => hl.elements[4])).toEqual(levels.map((hl) => (hasChild(hl.elements[1]) ? '1' : '0')));
+    expect(levels.length).toBe(memberId.startsWith('DEMO-DOWN') ? 1 : 3);
+  });
+
+  it('cuts a subscriber name longer than NM103 or NM104 allows without a trailing space', async () => {
+    const longNames = (x12: string) => x12.replace('NM1*IL*1*DOE*JANE*', `NM1*IL*1*${'D'.repeat(59)} OE*${'J'.repeat(34)} ANE*`);
+    const subscriber = (await answerSegments('DEMO-ACTIVE-N001', longNames)).find((s) => s.id === 'NM1' && s.elements[1] === 'IL')!;
+    expect([subscriber.elements[3], subscriber.elements[4]]).toEqual(['D'.repeat(59), 'J'.repeat(34)]);
   });
 });

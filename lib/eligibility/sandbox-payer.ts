@@ -2,7 +2,7 @@
 // table). It never runs in production; choosing it over the live transport is lib/deps.ts's job.
 import type { Clock } from '@/lib/clock';
 import { AppError } from '@/lib/http/errors';
-import { build271, type Benefit271, type Build271Input } from '@/lib/x12/build-271';
+import { build271, type Benefit271, type Build271Input, type InquiryTrace } from '@/lib/x12/build-271';
 import { readInterchange, type Segment } from '@/lib/x12/read-interchange';
 import type { PayerTransport } from './payer-transport';
 
@@ -13,7 +13,10 @@ type Inquiry = {
   payer: { id: string; name: string };
   provider: { npi: string; name: string };
   subscriber: { memberId: string; firstName: string; lastName: string; birthDate?: string };
-  traceNumber: string;
+  /** BHT03 of the 270. */
+  submitterTransactionId: string;
+  /** TRN02..TRN04 of the 270's TRN*1, echoed in the 271's TRN*2. */
+  trace: InquiryTrace;
   serviceTypeCodes: string[];
 };
 
@@ -57,8 +60,19 @@ function readInquiry(x12: string): Inquiry {
       lastName: at(subscriber, 3),
       birthDate: at(segments.find((s) => s.id === 'DMG'), 2) || undefined,
     },
-    traceNumber: at(segments.find((s) => s.id === 'TRN'), 2) || '0',
+    submitterTransactionId: at(segments.find((s) => s.id === 'BHT'), 3) || '0',
+    trace: readTrace(segments.find((s) => s.id === 'TRN' && s.elements[1] === '1')),
     serviceTypeCodes: segments.filter((s) => s.id === 'EQ' && at(s, 1) !== '').map((s) => at(s, 1)),
+  };
+}
+
+/** The 270's own trace (TRN01 1); a 270 without one still gets an answer, traced as "0". */
+function readTrace(trn: Segment | undefined): InquiryTrace {
+  const supplementalId = trn?.elements[4];
+  return {
+    referenceId: trn?.elements[2] || '0',
+    originatorId: trn?.elements[3] || '0000000000',
+    ...(supplementalId ? { supplementalId } : {}),
   };
 }
 
@@ -98,7 +112,8 @@ function answerFor(inquiry: Inquiry, now: Date): Build271Input {
     payer: inquiry.payer,
     provider: inquiry.provider,
     subscriber: inquiry.subscriber,
-    traceNumber: inquiry.traceNumber,
+    submitterTransactionId: inquiry.submitterTransactionId,
+    inquiryTrace: inquiry.trace,
   };
   const memberId = inquiry.subscriber.memberId;
   const yearStart = new Date(Date.UTC(now.getUTCFullYear(), 0, 1));

@@ -55,6 +55,17 @@ describe('build270', () => {
     expect(transaction.segments.find((s) => s.id === 'TRN')!.raw).toBe('TRN*1*TRACE42*1123456789');
   });
 
+  it('cuts names longer than NM103 (60) and NM104 (35) without leaving a trailing space', () => {
+    // Character 60 (or 35) is a space: a plain cut would end the element on it.
+    const long = { lastName: `${'L'.repeat(59)} TAIL`, firstName: `${'F'.repeat(34)} TAIL` };
+    const text = build270({
+      ...input, payer: { ...input.payer, name: `${'P'.repeat(59)} PLAN` }, provider: { ...input.provider, name: `${'C'.repeat(59)}  CLINIC` },
+      subscriber: { ...input.subscriber, ...long },
+    });
+    const names = readInterchange(text).groups[0]!.transactions[0]!.segments.filter((s) => s.id === 'NM1').map((s) => [s.elements[3], s.elements[4]]);
+    expect(names).toEqual([['P'.repeat(59), ''], ['C'.repeat(59), ''], ['L'.repeat(59), 'F'.repeat(34)]]);
+  });
+
   it.each([
     ['a name holding the element separator', { ...input, subscriber: { ...input.subscriber, lastName: 'DOE*SMITH' } }, 'value for NM1 holds a delimiter character'],
     ['a malformed birth date', { ...input, subscriber: { ...input.subscriber, birthDate: '1/15/1980' } }, 'subscriber.birthDate must be YYYY-MM-DD'],
