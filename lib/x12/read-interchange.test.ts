@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readInterchange } from './read-interchange';
+import { MAX_INTERCHANGE_LENGTH, readInterchange } from './read-interchange';
 import { X12ReadError } from './x12-read-error';
 
 const ppo = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', '271-subscriber-ppo.x12'), 'utf8');
@@ -53,5 +53,13 @@ describe('readInterchange', () => {
     ['JSON', '{"error":"bad gateway"}', 'unreadable: not X12: the text does not start with an ISA segment'],
   ])('refuses an interchange when %s', (_case, text, reason) => {
     expect(reasonOf(text)).toBe(reason);
+  });
+
+  it('reads an interchange of exactly 1 MiB and refuses one character more before parsing it', () => {
+    // Trailing line breaks are allowed after a terminator, so they pad a real interchange to the limit.
+    const atLimit = ppo + '\n'.repeat(MAX_INTERCHANGE_LENGTH - ppo.length);
+    expect([MAX_INTERCHANGE_LENGTH, atLimit.length, reasonOf(atLimit)]).toEqual([1_048_576, 1_048_576, null]);
+    expect(reasonOf(`${atLimit}\n`)).toBe('unreadable: interchange is larger than 1048576 characters (1 MiB)');
+    expect(reasonOf('x'.repeat(MAX_INTERCHANGE_LENGTH + 1))).toBe('unreadable: interchange is larger than 1048576 characters (1 MiB)');
   });
 });

@@ -18,6 +18,13 @@ export type Interchange = {
   groups: FunctionalGroup[];
 };
 
+/**
+ * The largest interchange we read, in UTF-16 code units (X12 is ASCII, so the same number of bytes): 1 MiB. A
+ * 271 for one member is a few kilobytes; anything near this is a fault or an attack, refused before any parsing.
+ * A transport that caps the response body at MAX_INTERCHANGE_LENGTH bytes never hands us more than this.
+ */
+export const MAX_INTERCHANGE_LENGTH = 1024 * 1024;
+
 const ISA_LENGTH = 106;
 // Offsets of the 16 element separators inside the fixed-width ISA (X12.5): ISA01 starts at 4, etc.
 const ISA_SEPARATOR_OFFSETS = [3, 6, 17, 20, 31, 34, 50, 53, 69, 76, 81, 83, 89, 99, 101, 103];
@@ -50,8 +57,12 @@ function isLineBreak(code: number): boolean {
   return code === 10 || code === 13;
 }
 
-/** Throws X12ReadError('unreadable') when the text is not a well-formed interchange. */
+/**
+ * Throws X12ReadError('unreadable') when the text is not a well-formed interchange or is longer than
+ * MAX_INTERCHANGE_LENGTH. Work is linear in the text's length, whatever the text holds.
+ */
 export function readInterchange(text: string): Interchange {
+  if (text.length > MAX_INTERCHANGE_LENGTH) fail(`interchange is larger than ${MAX_INTERCHANGE_LENGTH} characters (1 MiB)`);
   let start = 0;
   // A UTF-8 BOM or leading blank lines are transport noise, not content.
   while (start < text.length && (text.charCodeAt(start) <= 32 || text.charCodeAt(start) === 0xfeff)) start++;
@@ -77,8 +88,9 @@ export function readInterchange(text: string): Interchange {
   try {
     segments = readSegments(text, start, element, segment);
   } finally {
-    // The scratch buffer must not keep slices of this interchange (PHI) reachable after we return or throw.
-    elementBuffer.fill('');
+    // The scratch buffer must not keep slices of this interchange (PHI) reachable after we return or throw, and
+    // must not stay as long as the longest segment ever read (clearing it would then cost that much every call).
+    elementBuffer.length = 0;
   }
   return assembleEnvelope(segments, delimiters);
 }
@@ -97,22 +109,24 @@ function readSegments(text: string, start: number, element: string, segment: str
     }
     let rawEnd = stop;
     while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
-    // Elements by indexOf within the segment: measurably faster than String#split on each segment slice. They
-    // are collected in a reused buffer and copied out at their exact count, because an array grown by push
-    // reserves room for 16 or more and most segments have far fewer: less garbage per interchange.
+    const raw = text.slice(pos, rawEnd);
+    // Elements by indexOf within the segment: measurably faster than String#split on each segment slice. The
+    // search runs in `raw`, never in `text`: a search in the whole text for the last element's separator would
+    // scan on into later segments, once per segment, which is quadratic on a text of many short segments.
+    // Elements are collected in a reused buffer and copied out at their exact count, because an array grown by
+    // push reserves room for 16 or more and most segments have far fewer: less garbage per interchange.
     let count = 0;
-    let from = pos;
+    let from = 0;
     for (;;) {
-      const next = text.indexOf(element, from);
-      if (next === -1 || next >= rawEnd) {
-        elementBuffer[count++] = text.slice(from, rawEnd);
+      const next = raw.indexOf(element, from);
+      if (next === -1) {
+        elementBuffer[count++] = raw.slice(from);
         break;
       }
-      elementBuffer[count++] = text.slice(from, next);
+      elementBuffer[count++] = raw.slice(from, next);
       from = next + 1;
     }
     const elements = elementBuffer.slice(0, count);
-    const raw = text.slice(pos, rawEnd);
     const id = elements[0]!;
     if (!isSegmentId(id)) fail(`not X12: segment ${segments.length + 1} has no valid segment id`);
     segments.push({ id, elements, raw });
