@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -35,5 +37,14 @@ describe('npm run x12 -- read-271', () => {
   it('exits 2 for text that is not X12', async () => {
     const result = await run(['read-271', path.join(fixtures, 'not-x12.txt')]);
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'not a readable 271: not X12: the text does not start with an ISA segment' });
+  });
+
+  it('exits 2 for an interchange larger than 1 MiB, before reading it as X12', async () => {
+    const ppo = fs.readFileSync(path.join(fixtures, '271-subscriber-ppo.x12'), 'utf8');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'x12-'));
+    const file = path.join(folder, 'large.x12');
+    fs.writeFileSync(file, ppo + '\n'.repeat(1024 * 1024));
+    const result = await run(['read-271', file]).finally(() => fs.rmSync(folder, { recursive: true }));
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'not a readable 271: interchange is larger than 1048576 characters (1 MiB)' });
   });
 });
