@@ -5,6 +5,7 @@ import { openDb, type Db } from '@/lib/db';
 import { AppError } from '@/lib/http/errors';
 import { createTestDatabase, type TestDatabase } from '@/test/support/postgres';
 import { embeddedFhirStore } from './embedded-fhir-store';
+import { servedId } from './served-resource';
 import type { FhirResource } from './types';
 
 let database: TestDatabase;
@@ -28,18 +29,42 @@ const observation = (id: string, patientId: string): FhirResource => ({
 });
 
 describe('embeddedFhirStore.upsertMany', () => {
-  it('stores new resources at version 1 with its own meta, the source kept in meta.source', async () => {
+  it('stores new resources at version 1 with its own meta, under the served id, the source kept in meta.source', async () => {
     const clinicId = newClinic();
     const at = new Date('2026-02-03T04:05:06.789Z');
     const store = embeddedFhirStore(db, { clock: () => at });
-    const result = await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1')], { sourceBaseUrl: 'https://emr.example/fhir' });
+    const source = 'https://emr.example/fhir';
+    const result = await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1')], { sourceBaseUrl: `${source}/` });
     expect(result.byType).toEqual({ Patient: { created: 1, updated: 0, unchanged: 0 }, Observation: { created: 1, updated: 0, unchanged: 0 } });
-    const row = await db.fhirResource.findUniqueOrThrow({ where: { clinicId_source_resourceType_resourceId: { clinicId, source: '', resourceType: 'Patient', resourceId: 'p1' } } });
+    const row = await db.fhirResource.findUniqueOrThrow({
+      where: { clinicId_source_resourceType_resourceId: { clinicId, source, resourceType: 'Patient', resourceId: servedId(source, 'p1') } },
+    });
     expect(row).toMatchObject({ versionId: 1, lastUpdated: at, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(row.resource).toEqual({
-      resourceType: 'Patient', id: 'p1', name: [{ family: 'Testperson' }],
+      resourceType: 'Patient', id: servedId(source, 'p1'), name: [{ family: 'Testperson' }],
       meta: { versionId: '1', lastUpdated: at.toISOString(), source: 'https://emr.example/fhir/Patient/p1/_history/7' },
     });
+    expect(await store.read(clinicId, 'Observation', servedId(source, 'o1'))).toMatchObject({ subject: { reference: `Patient/${servedId(source, 'p1')}` } });
+  });
+
+  it('keeps two sources that both send Patient/123 apart: two patients, each Observation pointing at its own', async () => {
+    const clinicId = newClinic();
+    const store = embeddedFhirStore(db);
+    const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
+    await store.upsertMany(clinicId, [patient('123', 'FromA'), observation('o1', '123')], { sourceBaseUrl: a });
+    const second = await store.upsertMany(clinicId, [patient('123', 'FromB'), observation('o1', '123')], { sourceBaseUrl: b });
+    // B's pull created its own rows; it did not update A's.
+    expect(second.byType).toEqual({ Patient: { created: 1, updated: 0, unchanged: 0 }, Observation: { created: 1, updated: 0, unchanged: 0 } });
+
+    const patients = (await store.search(clinicId, { resourceType: 'Patient', count: 10 })).resources;
+    expect(patients.map((p) => [p.id, p.name]).sort()).toEqual([[servedId(a, '123'), [{ family: 'FromA' }]], [servedId(b, '123'), [{ family: 'FromB' }]]].sort());
+    for (const source of [a, b]) {
+      const found = await store.search(clinicId, { resourceType: 'Observation', patientId: servedId(source, '123'), count: 10 });
+      expect(found.resources.map((o) => [o.id, o.subject])).toEqual([[servedId(source, 'o1'), { reference: `Patient/${servedId(source, '123')}` }]]);
+      expect(await store.read(clinicId, 'Patient', servedId(source, '123'))).toMatchObject({ name: [{ family: source === a ? 'FromA' : 'FromB' }] });
+    }
+    const rows = await db.fhirResource.findMany({ where: { clinicId, resourceType: 'Patient' }, orderBy: { source: 'asc' } });
+    expect(rows.map((r) => [r.source, r.versionId])).toEqual([[a, 1], [b, 1]]);
   });
 
   it('keeps the version of an unchanged resource and bumps it once per change, meta and column alike', async () => {

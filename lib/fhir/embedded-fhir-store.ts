@@ -1,12 +1,14 @@
 // The embedded FHIR store: FHIR R4 resources in the app's own database (table FhirResource), one row per
-// clinic, type and id. Upserts are single INSERT ... ON CONFLICT statements inside one transaction, so a pull is
-// all-or-nothing, concurrent pulls of the same resource leave one row, and versionId moves only when the content
-// hash changes. Does not validate resource bodies beyond resourceType and id (the pull does).
+// clinic, source, type and id; resourceId holds the served id (served-resource.ts). Upserts are single
+// INSERT ... ON CONFLICT statements inside one transaction, so a pull is all-or-nothing, concurrent pulls of the
+// same resource leave one row, and versionId moves only when the content hash changes. Does not validate
+// resource bodies beyond resourceType and id (the pull does).
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
 import { systemClock, type Clock } from '../clock';
 import { AppError } from '../http/errors';
 import { contentHash } from './content-hash';
+import { normalizeSource, toServedResource } from './served-resource';
 import type { FhirSearchPage, FhirSearchQuery, FhirStore, StoredResource, UpsertCounts, UpsertResult } from './fhir-store';
 import { RESOURCE_REGISTRY, type FhirResourceType } from './resource-registry';
 import type { FhirResource } from './types';
@@ -19,8 +21,8 @@ type Options = { clock?: Clock; /** Rows per INSERT statement. */ chunkSize?: nu
 // answer is counted in the database (a dozen rows back, not one per resource).
 const UPSERT_SQL = `
 WITH written AS (
-INSERT INTO "FhirResource" AS f ("id", "clinicId", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource")
-SELECT x.i, $2, x.t, x.r, 1, $3::timestamp(3), x.h, x.j
+INSERT INTO "FhirResource" AS f ("id", "clinicId", "source", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource")
+SELECT x.i, $2, $4, x.t, x.r, 1, $3::timestamp(3), x.h, x.j
 FROM jsonb_to_recordset($1::jsonb) AS x(i text, t text, r text, h text, j jsonb)
 ORDER BY x.t, x.r
 ON CONFLICT ("clinicId", "source", "resourceType", "resourceId") DO UPDATE SET
@@ -46,12 +48,14 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
 
     async upsertMany(clinicId, resources, { sourceBaseUrl } = {}) {
       const now = clock().toISOString();
-      const rows = [...latestById(resources).values()].map((resource) => ({
+      const source = normalizeSource(sourceBaseUrl);
+      const served = resources.map((resource) => toServedResource(resource, source).resource);
+      const rows = [...latestById(served).values()].map((resource) => ({
         i: `fr_${randomUUID()}`,
         t: resource.resourceType,
         r: resource.id,
         h: contentHash(resource),
-        j: withStoreMeta(resource, now, sourceBaseUrl),
+        j: withStoreMeta(resource, now),
       }));
       const byType: Record<string, UpsertCounts> = {};
       for (const row of rows) {
@@ -63,7 +67,7 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
       const statements = [];
       for (let start = 0; start < rows.length; start += chunkSize) {
         const chunk = JSON.stringify(rows.slice(start, start + chunkSize));
-        statements.push(db.$queryRawUnsafe<WrittenCount[]>(UPSERT_SQL, chunk, clinicId, now));
+        statements.push(db.$queryRawUnsafe<WrittenCount[]>(UPSERT_SQL, chunk, clinicId, now, source));
       }
       let written: WrittenCount[][];
       try {
@@ -81,8 +85,11 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
     },
 
     async read(clinicId, resourceType, id) {
-      const row = await db.fhirResource.findUnique({
-        where: { clinicId_source_resourceType_resourceId: { clinicId, source: '', resourceType, resourceId: id } },
+      // By served id, whatever the source: served ids name their source, so at most one row matches (the
+      // ordering only makes a hash collision between two of the clinic's own sources deterministic).
+      const row = await db.fhirResource.findFirst({
+        where: { clinicId, resourceType, resourceId: id },
+        orderBy: { source: 'asc' },
         select: { resource: true },
       });
       return row ? (row.resource as StoredResource) : null;
@@ -121,14 +128,11 @@ function latestById(resources: readonly FhirResource[]): Map<string, FhirResourc
 
 /**
  * The body as stored: meta.versionId and meta.lastUpdated are this store's (the SQL raises versionId on an
- * update); meta.source names where it came from, `{base}/{type}/{id}[/_history/{emr version}]`.
+ * update); meta.source, set by toServedResource, names where it came from.
  */
-function withStoreMeta(resource: FhirResource, now: string, sourceBaseUrl: string | undefined): StoredResource {
-  const { versionId: sourceVersion, lastUpdated: _sourceLastUpdated, source: _source, ...meta } = (resource.meta ?? {}) as Record<string, unknown>;
-  const source = sourceBaseUrl
-    ? `${sourceBaseUrl}/${resource.resourceType}/${resource.id}${sourceVersion ? `/_history/${sourceVersion}` : ''}`
-    : undefined;
-  return { ...resource, meta: { ...meta, versionId: '1', lastUpdated: now, ...(source && { source }) } };
+function withStoreMeta(resource: FhirResource, now: string): StoredResource {
+  const { versionId: _sourceVersion, lastUpdated: _sourceLastUpdated, ...meta } = (resource.meta ?? {}) as Record<string, unknown>;
+  return { ...resource, meta: { ...meta, versionId: '1', lastUpdated: now } };
 }
 
 function whereOf(clinicId: string, query: FhirSearchQuery): Prisma.FhirResourceWhereInput {

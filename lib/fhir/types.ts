@@ -5,7 +5,7 @@
 export type FhirResource = {
   resourceType: string;
   id: string;
-  meta?: { lastUpdated?: string; versionId?: string };
+  meta?: { lastUpdated?: string; versionId?: string; source?: string; [k: string]: unknown };
   [k: string]: unknown;
 };
 

@@ -4,9 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
+import { servedId } from '@/lib/fhir/served-resource';
 import type { FhirResource } from '@/lib/fhir/types';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
 const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
 const fixtures = (type: string) => JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as FhirResource[];
@@ -174,5 +176,32 @@ describe('GET /api/fhir/{type}', () => {
       expect(anonymous.status).toBe(401);
       expect(anonymous.body).toEqual({ code: 'UNAUTHENTICATED', message: 'Sign in to continue', correlationId: expect.any(String) });
     }
+  });
+});
+
+describe('resources from two sources', () => {
+  it('serves two EHRs that both send Patient/123 as two patients, each Observation pointing at its own', async () => {
+    const tenant = await createTenant(app.db, 'TwoSources');
+    const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
+    const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
+    for (const [source, family] of [[a, 'FromA'], [b, 'FromB']] as const) {
+      await embeddedFhirStore(app.db).upsertMany(tenant.clinicId, [
+        { resourceType: 'Patient', id: '123', name: [{ family }] },
+        // the absolute form of the same reference, as some EHRs send it
+        { resourceType: 'Observation', id: 'o1', status: 'final', subject: { reference: `${source}/Patient/123` } },
+      ], { sourceBaseUrl: source });
+    }
+    const patients = await client.get('/api/fhir/Patient');
+    expect(patients.body.total).toBe(2);
+    expect((patients.body.entry as Array<{ resource: { id: string; name: unknown } }>).map((e) => [e.resource.id, e.resource.name]).sort())
+      .toEqual([[servedId(a, '123'), [{ family: 'FromA' }]], [servedId(b, '123'), [{ family: 'FromB' }]]].sort());
+    for (const [source, family] of [[a, 'FromA'], [b, 'FromB']] as const) {
+      const patient = await client.get(`/api/fhir/Patient/${servedId(source, '123')}`);
+      expect(patient.body).toMatchObject({ id: servedId(source, '123'), name: [{ family }], meta: { source: `${source}/Patient/123` } });
+      const observations = await client.get(`/api/fhir/Observation?patient=Patient/${servedId(source, '123')}`);
+      expect(observations.body.entry.map((e: { resource: { id: string; subject: unknown } }) => [e.resource.id, e.resource.subject]))
+        .toEqual([[servedId(source, 'o1'), { reference: `Patient/${servedId(source, '123')}` }]]);
+    }
+    expect((await client.get('/api/fhir/Patient/123')).status).toBe(404);
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
+import { servedId } from '@/lib/fhir/served-resource';
 import type { FhirResource } from '@/lib/fhir/types';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
@@ -108,6 +109,28 @@ describe('system-level $export', () => {
     } finally {
       await app.db.bulkExportJob.delete({ where: { id: job.id } });
     }
+  });
+});
+
+describe('resources from two sources', () => {
+  it('exports them under the same served ids as read and search, references rewritten alike', async () => {
+    const tenant = await createTenant(app.db, 'TwoSourceExport');
+    const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
+    const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
+    for (const source of [a, b]) {
+      await embeddedFhirStore(app.db).upsertMany(tenant.clinicId, [
+        { resourceType: 'Patient', id: '123' },
+        { resourceType: 'Observation', id: 'o1', status: 'final', subject: { reference: 'Patient/123' } },
+      ], { sourceBaseUrl: source });
+    }
+    const res = await manifestOf(client, await kickOff(client, '/api/fhir/$export?_type=Patient,Observation'));
+    const files = await filesOf(client, res.body.output);
+    expect(files).toEqual({ Patient: [servedId(a, '123'), servedId(b, '123')].sort(), Observation: [servedId(a, 'o1'), servedId(b, 'o1')].sort() });
+    const observations = (await client.get(res.body.output.find((o: { type: string }) => o.type === 'Observation').url)).text.trim().split('\n').map((line) => JSON.parse(line) as FhirResource);
+    expect(observations.map((o) => [o.id, o.subject]).sort()).toEqual([
+      [servedId(a, 'o1'), { reference: `Patient/${servedId(a, '123')}` }],
+      [servedId(b, 'o1'), { reference: `Patient/${servedId(b, '123')}` }],
+    ].sort());
   });
 });
 
