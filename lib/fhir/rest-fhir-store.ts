@@ -1,20 +1,44 @@
 // The external FHIR store (FHIR_STORE_URL): a FHIR R4 server over REST behind the same port as the embedded
 // store. A pull is one transaction Bundle of PUTs (all-or-nothing by FHIR's transaction rules). The server is
-// shared by every clinic, so each resource is kept under a clinic-namespaced id (`{clinicKey}-{id}`, with
-// relative references rewritten the same way) and tagged with its clinic; reads and searches filter on the tag
-// and refuse anything not carrying the caller's. Versioning (versionId, lastUpdated) is the server's.
-import { createHash } from 'node:crypto';
+// shared by every clinic, so each resource is kept under a clinic-namespaced id (`{clinicKey}-{served id}`, with
+// relative references rewritten the same way) and tagged with its clinic (any clinic tag a pulled resource
+// brings is dropped); reads and searches filter on the tag and refuse anything not carrying the caller's. Search
+// cursors are signed for the clinic and the upstream Bundle.total is never passed on: the server is shared.
+// Versioning (versionId, lastUpdated) is the server's. Calls go through the egress client as an operator target
+// (FHIR_STORE_URL is the operator's), with a capped response body.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../http/errors';
+import { createEgress, MIB, type Egress } from '../outbound/egress';
 import type { FhirSearchPage, FhirSearchQuery, FhirStore, StoredResource, UpsertCounts } from './fhir-store';
+import { rewriteReferences, toServedResource } from './served-resource';
 import type { FhirResource } from './types';
 
-type Options = { baseUrl: string; fetch?: typeof fetch; timeoutMs?: number };
+type Options = {
+  baseUrl: string;
+  /**
+   * Signs search cursors (HMAC-SHA256). Derive it from a deployment secret so cursors survive restarts and work
+   * across instances; without one, a random key per store instance (cursors then stay valid only in it).
+   */
+  cursorKey?: Buffer;
+  /** The egress client (lib/deps.ts's, where one is at hand); else one of this module's own. */
+  egress?: Egress;
+  timeoutMs?: number;
+  /** Cap on any one response body; MAX_RESPONSE_BYTES unless a test says otherwise. */
+  maxResponseBytes?: number;
+};
 
 export const CLINIC_TAG_SYSTEM = 'urn:clinic-revenue-platform:clinic';
 const DEFAULT_TIMEOUT_MS = 15_000;
+// A searchset page holds at most 100 resources (MAX_PAGE_SIZE) and a transaction-response one short entry per
+// resource (we ask for return=minimal): 32 MiB leaves room for large resources and refuses a runaway answer.
+const MAX_RESPONSE_BYTES = 32 * MIB;
+let defaultEgress: Egress | undefined;
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const RELATIVE_REFERENCE = /^([A-Z][A-Za-z]{1,63})\/([A-Za-z0-9\-.]{1,64})$/;
+const INVALID_CURSOR = () => new AppError('VALIDATION_FAILED', 'The page link is not valid; start the search again', {
+  issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }],
+});
 
 const Resource = z.looseObject({ resourceType: z.string(), id: z.string().regex(FHIR_ID) });
 const TransactionResponse = z.object({
@@ -23,7 +47,6 @@ const TransactionResponse = z.object({
 });
 const Searchset = z.object({
   resourceType: z.literal('Bundle'),
-  total: z.number().int().optional(),
   link: z.array(z.object({ relation: z.string(), url: z.string() })).optional(),
   entry: z.array(z.object({ resource: Resource.optional(), search: z.object({ mode: z.string().optional() }).optional() })).optional(),
 });
@@ -31,25 +54,28 @@ const Searchset = z.object({
 export function restFhirStore(options: Options): FhirStore {
   const base = new URL(options.baseUrl.replace(/\/+$/, ''));
   const baseHref = base.href.replace(/\/+$/, '');
+  const cursorKey = options.cursorKey ?? randomBytes(32);
+  // Operator target: the policy's no-redirect rule, body cap and one timeout apply; private addresses are allowed.
+  const egress = options.egress ?? (defaultEgress ??= createEgress({ mode: 'production', allowedOrigins: [] }));
 
-  async function call(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
-    let response: Response;
-    let text: string;
-    try {
-      response = await (options.fetch ?? fetch)(url, {
-        ...init,
-        headers: { accept: 'application/fhir+json', ...(init.body ? { 'content-type': 'application/fhir+json' } : {}) },
-        redirect: 'error',
-        cache: 'no-store',
-        signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      });
-      text = await response.text();
-    } catch (cause) {
-      throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable', { cause });
-    }
+  /** Throws the egress client's neutral DEPENDENCY_UNAVAILABLE when the store cannot be reached or answers too much. */
+  async function call(url: string, init: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<{ status: number; body: unknown }> {
+    const response = await egress.request({
+      url,
+      method: init.method ?? 'GET',
+      headers: {
+        accept: 'application/fhir+json',
+        ...(init.body !== undefined && { 'content-type': 'application/fhir+json', prefer: 'return=minimal' }),
+      },
+      ...(init.body !== undefined && { body: init.body }),
+      target: 'operator',
+      purpose: 'fhir-store',
+      maxBodyBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
     let body: unknown;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = response.body.length ? JSON.parse(response.text()) : undefined;
     } catch {
       body = undefined;
     }
@@ -59,9 +85,10 @@ export function restFhirStore(options: Options): FhirStore {
   return {
     name: 'external',
 
-    async upsertMany(clinicId, resources) {
+    async upsertMany(clinicId, resources, { sourceBaseUrl } = {}) {
       const byType: Record<string, UpsertCounts> = {};
-      const latest = new Map(resources.map((r) => [`${r.resourceType}/${r.id}`, r]));
+      const served = resources.map((resource) => toServedResource(resource, sourceBaseUrl).resource);
+      const latest = new Map(served.map((r) => [`${r.resourceType}/${r.id}`, r]));
       if (latest.size === 0) return { byType };
       const entries = [...latest.values()].map((resource) => {
         const stored = toStore(clinicId, resource);
@@ -70,6 +97,8 @@ export function restFhirStore(options: Options): FhirStore {
       const { status, body } = await call(baseHref, {
         method: 'POST',
         body: JSON.stringify({ resourceType: 'Bundle', type: 'transaction', entry: entries }),
+      }).catch((cause: unknown) => {
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       });
       if (status < 200 || status >= 300) {
         throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause: { httpStatus: status } });
@@ -94,7 +123,10 @@ export function restFhirStore(options: Options): FhirStore {
     },
 
     async search(clinicId, query): Promise<FhirSearchPage> {
-      const url = query.cursor ? followCursor(query.cursor) : firstPageUrl(clinicId, query);
+      const url = query.cursor ? readCursor(clinicId, query, query.cursor) : firstPageUrl(clinicId, query);
+      // The upstream total counts whatever the shared server matched; ours would need every page. _count=0
+      // therefore has nothing to answer and makes no call.
+      if (query.count === 0) return { resources: [], nextCursor: null };
       const { status, body } = await call(url);
       if (status < 200 || status >= 300) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable', { cause: { httpStatus: status } });
       const bundle = Searchset.safeParse(body);
@@ -108,9 +140,11 @@ export function restFhirStore(options: Options): FhirStore {
       }
       const next = bundle.data.link?.find((l) => l.relation === 'next')?.url;
       return {
-        resources: query.count === 0 ? [] : resources,
-        nextCursor: next && query.count > 0 ? Buffer.from(next).toString('base64url') : null,
-        ...(bundle.data.total !== undefined && { total: bundle.data.total }),
+        resources,
+        nextCursor: next ? buildCursor(clinicId, query, next) : null,
+        // Never the server's Bundle.total: only a count of what this clinic was actually served, when one page
+        // held everything.
+        ...(!query.cursor && !next && { total: resources.length }),
       };
     },
   };
@@ -119,9 +153,7 @@ export function restFhirStore(options: Options): FhirStore {
     const url = new URL(`${baseHref}/${query.resourceType}`);
     url.searchParams.append('_tag', `${CLINIC_TAG_SYSTEM}|${clinicId}`);
     url.searchParams.append('_sort', '_lastUpdated');
-    if (query.count === 0) url.searchParams.append('_summary', 'count');
-    else url.searchParams.append('_count', String(query.count));
-    url.searchParams.append('_total', 'accurate');
+    url.searchParams.append('_count', String(query.count));
     if (query.ids) url.searchParams.append('_id', query.ids.map((id) => namespaced(clinicId, id)).join(','));
     for (const bound of query.lastUpdated ?? []) url.searchParams.append('_lastUpdated', `${bound.prefix}${bound.at.toISOString()}`);
     if (query.patientId !== undefined) url.searchParams.append('patient', `Patient/${namespaced(clinicId, query.patientId)}`);
@@ -129,21 +161,34 @@ export function restFhirStore(options: Options): FhirStore {
     return url.href;
   }
 
-  // The cursor is the store's own next link. Only links on the store's origin and base path are followed, so a
-  // forged cursor cannot aim our request elsewhere; results are filtered by clinic tag in any case.
-  function followCursor(cursor: string): string {
-    let url: URL | null = null;
+  // The cursor is the store's own next link, signed for the clinic and resource type that searched: the next
+  // link of a shared server can run any search there, so a forged cursor, or another clinic's, is refused
+  // before any call. `{link}.{mac}`, both base64url.
+  function buildCursor(clinicId: string, query: FhirSearchQuery, next: string): string {
+    return `${Buffer.from(next).toString('base64url')}.${cursorMac(clinicId, query, next).toString('base64url')}`;
+  }
+
+  function readCursor(clinicId: string, query: FhirSearchQuery, cursor: string): string {
+    const [link, mac, extra] = cursor.split('.');
+    if (!link || !mac || extra !== undefined) throw INVALID_CURSOR();
+    const next = Buffer.from(link, 'base64url').toString('utf8');
+    const given = Buffer.from(mac, 'base64url');
+    const expected = cursorMac(clinicId, query, next);
+    // Constant time: the MAC is attacker-controlled.
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw INVALID_CURSOR();
+    // Signed by us, so it was the store's own link; checked again so a link the store got wrong goes nowhere else.
+    let url: URL;
     try {
-      url = new URL(Buffer.from(cursor, 'base64url').toString('utf8'));
+      url = new URL(next);
     } catch {
-      url = null;
+      throw INVALID_CURSOR();
     }
-    if (!url || url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || url.username || url.password) {
-      throw new AppError('VALIDATION_FAILED', 'The page link is not valid; start the search again', {
-        issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }],
-      });
-    }
+    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || url.username || url.password) throw INVALID_CURSOR();
     return url.href;
+  }
+
+  function cursorMac(clinicId: string, query: FhirSearchQuery, next: string): Buffer {
+    return createHmac('sha256', cursorKey).update(JSON.stringify(['fhir-store-cursor-v1', clinicId, query.resourceType, next])).digest();
   }
 }
 
@@ -162,8 +207,10 @@ function toStore(clinicId: string, resource: FhirResource): FhirResource {
     throw new AppError('UNPROCESSABLE', 'A resource id is too long for the external FHIR store (at most 51 characters)');
   }
   const { versionId: _v, lastUpdated: _l, ...meta } = (resource.meta ?? {}) as Record<string, unknown>;
-  const tags = Array.isArray(meta.tag) ? (meta.tag as unknown[]) : [];
-  const body = rewriteReferences(resource, (type, ref) => `${type}/${namespaced(clinicId, ref)}`) as FhirResource;
+  // Only the store puts a resource in a clinic's compartment: a clinic tag that came with the resource (another
+  // clinic's, or a copy of ours) is dropped, never passed on to the shared server.
+  const tags = (Array.isArray(meta.tag) ? (meta.tag as unknown[]) : []).filter((tag) => !isClinicTag(tag));
+  const body = rewriteRelative(resource, (type, ref) => `${type}/${namespaced(clinicId, ref)}`) as FhirResource;
   return { ...body, id, meta: { ...meta, tag: [...tags, { system: CLINIC_TAG_SYSTEM, code: clinicId }] } } as FhirResource;
 }
 
@@ -173,8 +220,8 @@ function fromStore(clinicId: string, resource: FhirResource): StoredResource | n
   const meta = (resource.meta ?? {}) as Record<string, unknown>;
   const tags = Array.isArray(meta.tag) ? (meta.tag as Array<{ system?: string; code?: string }>) : [];
   if (!resource.id.startsWith(prefix) || !tags.some((t) => t.system === CLINIC_TAG_SYSTEM && t.code === clinicId)) return null;
-  const ownTags = tags.filter((t) => t.system !== CLINIC_TAG_SYSTEM);
-  const body = rewriteReferences(resource, (type, ref) => `${type}/${ref.startsWith(prefix) ? ref.slice(prefix.length) : ref}`) as FhirResource;
+  const ownTags = tags.filter((t) => !isClinicTag(t));
+  const body = rewriteRelative(resource, (type, ref) => `${type}/${ref.startsWith(prefix) ? ref.slice(prefix.length) : ref}`) as FhirResource;
   const { tag: _tag, ...rest } = meta;
   return {
     ...body,
@@ -183,15 +230,15 @@ function fromStore(clinicId: string, resource: FhirResource): StoredResource | n
   } as StoredResource;
 }
 
+function isClinicTag(tag: unknown): boolean {
+  return typeof tag === 'object' && tag !== null && (tag as { system?: unknown }).system === CLINIC_TAG_SYSTEM;
+}
+
 /** Copies `value`, rewriting every relative `reference` ("Type/id") through `map`. */
-function rewriteReferences(value: unknown, map: (type: string, id: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, map));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const match = key === 'reference' && typeof item === 'string' ? RELATIVE_REFERENCE.exec(item) : null;
-    out[key] = match ? map(match[1]!, match[2]!) : rewriteReferences(item, map);
-  }
-  return out;
+function rewriteRelative(value: unknown, map: (type: string, id: string) => string): unknown {
+  return rewriteReferences(value, (reference) => {
+    const match = RELATIVE_REFERENCE.exec(reference);
+    return match ? map(match[1]!, match[2]!) : null;
+  });
 }
 
