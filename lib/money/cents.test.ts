@@ -2,7 +2,7 @@
 // (a trailing "." and surrounding whitespace are accepted) so a change to them is a visible decision.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asCents, formatCentsAsDecimal, parseDecimalToCents } from './cents';
+import { amountTooLargeMessage, asCents, formatCentsAsDecimal, MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS, parseDecimalToCents } from './cents';
 
 /** The canonical two-place rendering of a decimal string, computed on the digits alone (no cents.ts). */
 function canonicalTwoPlaces(sign: string, whole: string, fraction: string): string {
@@ -130,5 +130,18 @@ describe('asCents', () => {
 
   it.each([[1.5], [NaN], [-Infinity], [2 ** 53]])('rejects %d with a RangeError', (value) => {
     expect(() => asCents(value)).toThrow(RangeError);
+  });
+});
+
+describe('MAX_AMOUNT_CENTS', () => {
+  it('is $1bn, and 90,071 amounts at the maximum still sum to a safe integer while 90,072 would not', () => {
+    expect(formatCentsAsDecimal(MAX_AMOUNT_CENTS)).toBe('1000000000.00');
+    expect(MAX_SAFE_SUM_CENTS).toBe(Number.MAX_SAFE_INTEGER);
+    expect(Number.isSafeInteger(90_071 * MAX_AMOUNT_CENTS)).toBe(true);
+    expect(90_072 * MAX_AMOUNT_CENTS).toBeGreaterThan(MAX_SAFE_SUM_CENTS);
+  });
+
+  it('names the field and the bound in its message', () => {
+    expect(amountTooLargeMessage('amountCents')).toBe('amountCents must be at most 100000000000 cents (1,000,000,000.00 USD)');
   });
 });

@@ -4,6 +4,27 @@
 declare const centsBrand: unique symbol;
 export type Cents = number & { readonly [centsBrand]: true };
 
+/**
+ * The largest single amount accepted anywhere money enters (a payment, a rail posting, a settlement advance, a
+ * claim's charge): 1e11 cents, $1,000,000,000.00. Chosen so that every sum the API reports stays a safe integer
+ * (2^53 - 1 = 9,007,199,254,740,991 cents), exactly, as a JSON number:
+ * - a sum of rows each at most this is safe for up to 90,071 rows (MAX_SAFE_SUM_CENTS / MAX_AMOUNT_CENTS);
+ * - where the number of rows is not bounded by construction, the writer refuses the row that would take the
+ *   running total past a cap, in the statement that writes it: a claim's paidCents stops at MAX_AMOUNT_CENTS
+ *   (a bill's at its 32-bit column), and one clinic's rail postings of one UTC day at MAX_SAFE_SUM_CENTS in
+ *   absolute value, so reconciliation's rail figure is safe whatever the sign mix;
+ * - reconciliation's ledger and FBO figures move only by disbursements, and a disbursement only takes what a
+ *   settlement pool holds: no route creates or funds a pool, so those figures are bounded by the funds the
+ *   operator provisions, not by anything a request or partner sends.
+ */
+export const MAX_AMOUNT_CENTS = 100_000_000_000;
+
+/** The largest total a reported sum may reach: Number.MAX_SAFE_INTEGER cents (see MAX_AMOUNT_CENTS). */
+export const MAX_SAFE_SUM_CENTS = Number.MAX_SAFE_INTEGER;
+
+/** The message for an amount over MAX_AMOUNT_CENTS, naming the field as the client sent it. */
+export const amountTooLargeMessage = (field: string) => `${field} must be at most ${MAX_AMOUNT_CENTS} cents (1,000,000,000.00 USD)`;
+
 const DECIMAL = /^(-)?(\d+)(?:\.(\d{0,2}))?$/;
 
 /** "1500", "1500.5", "-0.29" to cents. Throws RangeError for anything else, including a third decimal place. */
