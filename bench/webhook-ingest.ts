@@ -22,18 +22,19 @@ const POOL_SIZE = 10; // node-postgres' default, which is also what the app's Pr
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
-type Event = { deliveryId: string; raw: string; signature: string; paymentId: string; billId: string; amountCents: number; correlationId: string };
+type Event = { eventId: string; deliveryId: string; raw: string; signature: string; paymentId: string; billId: string; amountCents: number; correlationId: string };
 
 function makeEvents(count: number, billIds: string[]): Event[] {
   return Array.from({ length: count }, (_, i) => {
     const paymentId = uid('pay');
     const billId = billIds[i % billIds.length]!;
     const amountCents = 1 + (i % 97);
+    const eventId = uid('evt');
     const raw = JSON.stringify({
-      id: uid('evt'), type: 'payment.succeeded', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
+      id: eventId, type: 'payment.succeeded', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
       data: { paymentId, billId, amountCents, currency: 'USD' },
     });
-    return { deliveryId: uid('dlv'), raw, signature: signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT), paymentId, billId, amountCents, correlationId: randomUUID() };
+    return { eventId, deliveryId: uid('dlv'), raw, signature: signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT), paymentId, billId, amountCents, correlationId: randomUUID() };
   });
 }
 
@@ -54,7 +55,7 @@ async function direct(pool: pg.Pool, event: Event): Promise<void> {
   try {
     const now = new Date();
     await client.query('BEGIN');
-    await client.query(INSERT_DELIVERY, [uid('whd'), 'payment', event.deliveryId, 'payment.succeeded', 'clinic_north', event.correlationId, now]);
+    await client.query(INSERT_DELIVERY, [uid('whd'), 'payment', event.deliveryId, 'payment.succeeded', 'clinic_north', event.correlationId, now, event.eventId]);
     const applied = await client.query(RECORD_SUCCEEDED('bill'), [event.paymentId, 'clinic_north', event.billId, null, event.amountCents, now]);
     if (applied.rowCount !== 1) throw new Error('direct path: payment not applied');
     const ltx = uid('ltx');

@@ -1,9 +1,11 @@
 // emr.patient.updated: the EMR changed a patient's demographics. Only name, birth date, address and phone
 // cross the bridge; anything else in the data (diagnoses, medications, notes...) is dropped by the schema and
-// never stored. The patient must belong to the event's clinic.
+// never stored. The patient must belong to the event's clinic. An update older than the last one applied to the
+// patient is stale and changes nothing (apply-in-order.ts), so a late event cannot roll demographics back.
 import { z } from 'zod';
 import type { Prisma } from '../db';
 import { applied, defineEffect, recorded, rejected } from './event-effect';
+import { applyInOrder } from './apply-in-order';
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -44,10 +46,11 @@ function demographicsOf(data: EmrPatientUpdatedData): Prisma.PatientUpdateManyMu
 export const emrPatientUpdated = defineEffect({
   receiver: 'emr',
   data: EmrPatientUpdatedData,
-  async apply(tx, { clinicId, data }) {
-    const change = demographicsOf(data);
-    if (Object.keys(change).length === 0) return recorded('no demographic fields to update');
-    const { count } = await tx.patient.updateMany({ where: { id: data.patientId, clinicId }, data: change });
-    return count === 1 ? applied() : rejected('patient not found in this clinic');
-  },
+  apply: (tx, { clinicId, createdAt, data }) =>
+    applyInOrder(tx, { clinicId, objectType: 'patient', objectId: data.patientId }, createdAt, async () => {
+      const change = demographicsOf(data);
+      if (Object.keys(change).length === 0) return recorded('no demographic fields to update');
+      const { count } = await tx.patient.updateMany({ where: { id: data.patientId, clinicId }, data: change });
+      return count === 1 ? applied() : rejected('patient not found in this clinic');
+    }),
 });

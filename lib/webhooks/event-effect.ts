@@ -18,7 +18,10 @@ export type VerifiedEvent<D> = {
   now: Date;
 };
 
-export type EffectResult = { outcome: Extract<DeliveryOutcome, 'applied'> } | { outcome: Exclude<DeliveryOutcome, 'applied'>; reason: string };
+export type EffectResult =
+  | { outcome: Extract<DeliveryOutcome, 'applied'> }
+  | { outcome: Extract<DeliveryOutcome, 'stale'> }
+  | { outcome: Exclude<DeliveryOutcome, 'applied' | 'stale'>; reason: string };
 
 export type EventEffect<S extends z.ZodType = z.ZodType> = {
   receiver: WebhookReceiver;
@@ -32,3 +35,4 @@ export const defineEffect = <S extends z.ZodType>(effect: EventEffect<S>): Event
 export const applied = (): EffectResult => ({ outcome: 'applied' });
 export const recorded = (reason: string): EffectResult => ({ outcome: 'recorded', reason });
 export const rejected = (reason: string): EffectResult => ({ outcome: 'rejected', reason });
+export const stale = (): EffectResult => ({ outcome: 'stale' });

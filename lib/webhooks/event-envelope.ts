@@ -20,16 +20,23 @@ export type EventEnvelope = z.infer<typeof EventEnvelope>;
  *   another delivery id, e.g. the same paymentId).
  * - `rejected`: verified but not applicable (a bill, claim, patient or transfer not in the body's clinic, a
  *   transition the transfer's state does not allow). 200 all the same: a retry could never succeed.
+ * - `stale`: older (by `createdAt`) than the last event applied to the same object; recorded, nothing changed.
+ *   Answered as `{ received: true, stale: true }` (DECISIONS.md, Trust boundaries).
  */
-export const DELIVERY_OUTCOMES = ['applied', 'recorded', 'rejected'] as const;
+export const DELIVERY_OUTCOMES = ['applied', 'recorded', 'rejected', 'stale'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 export const WebhookReceipt = z.object({
   received: z.literal(true),
-  /** True when this delivery id was seen before: nothing was changed. */
-  duplicate: z.boolean(),
+  /**
+   * True when this delivery id, or this signed envelope id, was seen before by the receiver: nothing was
+   * changed. Absent on a stale answer.
+   */
+  duplicate: z.boolean().optional(),
+  /** True when a newer event for the same object was already applied: recorded, nothing was changed. */
+  stale: z.literal(true).optional(),
   /** First delivery only. */
-  outcome: z.enum(DELIVERY_OUTCOMES).optional(),
+  outcome: z.enum(['applied', 'recorded', 'rejected']).optional(),
   /** Why a first delivery was recorded or rejected rather than applied. */
   reason: z.string().optional(),
 });

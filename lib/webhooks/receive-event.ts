@@ -1,8 +1,10 @@
 // The one receiver behind every webhook route. The route wrapper has already verified X-Svc-Signature over
 // the raw bytes and parsed the envelope; this requires X-Svc-Delivery, parses the event's data by type and
 // runs the effect in the same database transaction as the delivery row. The row is unique per (receiver,
-// deliveryId) and is inserted first: a concurrent copy of the delivery waits on it and then finds it, a later
-// copy finds it at once, and either way answers `duplicate: true` having changed nothing.
+// deliveryId) and per (receiver, envelope id) and is inserted first: a concurrent copy of the delivery waits on
+// it and then finds it, a later copy finds it at once, and either way answers `duplicate: true` having changed
+// nothing. The envelope id is what the signature covers; X-Svc-Delivery is not signed, so the same signed
+// body under a new delivery id is a duplicate too (DECISIONS.md, Trust boundaries).
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Deps } from '../deps';
@@ -17,9 +19,10 @@ export const DELIVERY_HEADER = 'x-svc-delivery';
 const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
 // First statement of every delivery's transaction: the row is the idempotency lock. A concurrent copy of the
-// same delivery waits here until the first commits, then inserts nothing. Exported for bench/webhook-ingest.
-export const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "receiver", "deliveryId", "eventType", "clinicId", "outcome", "correlationId", "receivedAt")
-  VALUES ($1, $2, $3, $4, $5, 'applied', $6, $7) ON CONFLICT ("receiver", "deliveryId") DO NOTHING`;
+// same delivery (same delivery id or same envelope id) waits here until the first commits, then inserts
+// nothing: ON CONFLICT without a target covers both unique keys. Exported for bench/webhook-ingest.
+export const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "receiver", "deliveryId", "eventType", "clinicId", "outcome", "correlationId", "receivedAt", "envelopeId")
+  VALUES ($1, $2, $3, $4, $5, 'applied', $6, $7, $8) ON CONFLICT DO NOTHING`;
 
 // A delivery waits on a row lock only while a concurrent copy of itself commits, but 50 copies share the
 // pool's connections: give the transaction room beyond Prisma's 2 s default wait.
@@ -52,7 +55,8 @@ export type ReceiveEventInput = {
 };
 
 /**
- * Applies a verified event at most once per (receiver, delivery id).
+ * Applies a verified event at most once per (receiver, delivery id) and per (receiver, envelope id), and never
+ * after a newer event for the same object (`stale: true`).
  * @throws VALIDATION_FAILED (400) without a delivery id or when the data does not fit the event type (nothing
  *   is recorded, so a corrected re-delivery under the same id still applies).
  */
@@ -70,6 +74,7 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
     // did not apply. Raw SQL: this runs for every delivery, and a constant statement is the cheapest path.
     const count = await tx.$executeRawUnsafe(
       INSERT_DELIVERY, `whd_${randomUUID().replaceAll('-', '')}`, receiver, deliveryId, envelope.type, envelope.clinicId, input.correlationId, now,
+      envelope.id,
     );
     if (count === 0) return 'duplicate';
     const outcome = effect
@@ -90,5 +95,6 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
     return { received: true, duplicate: true };
   }
   input.log.info({ ...logged, outcome: result.outcome, reason: 'reason' in result ? result.reason : undefined }, 'webhook delivery processed');
+  if (result.outcome === 'stale') return { received: true, stale: true };
   return { received: true, duplicate: false, ...result };
 }

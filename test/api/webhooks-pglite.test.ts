@@ -44,6 +44,25 @@ describe('money paths on embedded PGlite', () => {
     expect((await deliver('banking', 'banking.transaction.posted', { transactionId: uid('btx'), amountCents: 90_000, direction: 'debit', postedAt: new Date().toISOString(), railReference: 'ACH-1' })).body.outcome).toBe('applied');
   });
 
+  it('treats a replayed signed body as a duplicate and an older patient update as stale, as on PostgreSQL', async () => {
+    const post = (receiver: 'emr' | 'banking', raw: string) => new HttpClient(app.url).request('POST', `/api/webhooks/${receiver}`, {
+      body: raw, headers: { 'content-type': 'application/json', 'x-svc-delivery': uid('dlv'), 'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS[`WEBHOOK_SECRET_${receiver.toUpperCase() as 'EMR' | 'BANKING'}`]) },
+    });
+    const update = (minutesAgo: number, phone: string) => JSON.stringify({
+      id: uid('evt'), type: 'emr.patient.updated', createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(), clinicId: 'clinic_north',
+      data: { patientId: 'pat_n_008', phone },
+    });
+    const newer = update(1, '+1 555 0108');
+    expect((await post('emr', newer)).body).toEqual({ received: true, duplicate: false, outcome: 'applied' });
+    expect((await post('emr', newer)).body).toEqual({ received: true, duplicate: true });
+    expect((await post('emr', update(5, '+1 555 0999'))).body).toEqual({ received: true, stale: true });
+    const rail = JSON.stringify({
+      id: uid('evt'), type: 'banking.transaction.posted', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
+      data: { transactionId: uid('btx'), amountCents: 100_000_000_000, direction: 'credit', postedAt: '2026-10-01T10:00:00Z', railReference: 'R' },
+    });
+    expect((await post('banking', rail)).body.outcome).toBe('applied');
+  });
+
   it('creates, signs and executes an instruction once, and reconciles the day', async () => {
     const billing = await signIn(app, 'billing@northside.test');
     const { token } = await mintStepUpClaim({ userId: 'user_billing_north', orgId: 'org_demo', sessionVersion: 0 }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date());

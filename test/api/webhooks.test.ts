@@ -488,6 +488,97 @@ describe('webhook receivers', () => {
     });
   });
 
+  describe('replay and event order', () => {
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const STALE = { received: true, stale: true };
+
+    it('treats the same signed body under a new X-Svc-Delivery as a duplicate: the payment applies once, one ledger transaction', async () => {
+      const billId = await newBill(app, 12_500);
+      const data = payment({ billId }, 4_000);
+      const raw = JSON.stringify(envelope('payment.succeeded', data));
+      expect((await sendRaw(app, 'payment', raw)).body).toEqual(APPLIED);
+      const replayed = await sendRaw(app, 'payment', raw, { deliveryId: uid('dlv') });
+      expect(replayed.status).toBe(200);
+      expect(replayed.body).toEqual(DUPLICATE);
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 4_000, status: 'open' });
+      expect(await app.db.payment.count({ where: { billId } })).toBe(1);
+      expect(await postingsOf(app, data.paymentId)).toHaveLength(1);
+      expect(await app.db.webhookDelivery.count({ where: { envelopeId: (JSON.parse(raw) as { id: string }).id } })).toBe(1);
+    });
+
+    it('applies 30 concurrent copies of one signed body under 30 delivery ids exactly once', async () => {
+      const transferId = uid('trf');
+      const raw = JSON.stringify(envelope('transfer.updated', { transferId, status: 'pending' }));
+      const results = await Promise.all(Array.from({ length: 30 }, () => sendRaw(app, 'transfer', raw)));
+      expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
+      expect(results.filter((r) => r.body.duplicate === false).map((r) => r.body)).toEqual([APPLIED]);
+      expect(results.filter((r) => r.body.duplicate === true)).toHaveLength(29);
+    });
+
+    it('keys envelope ids per receiver: one envelope id on two receivers is two deliveries', async () => {
+      const id = uid('evt');
+      const billId = await newBill(app);
+      expect((await send(app, 'payment', { ...envelope('payment.succeeded', payment({ billId }, 100)), id })).body).toEqual(APPLIED);
+      expect((await send(app, 'transfer', { ...envelope('transfer.updated', { transferId: uid('trf'), status: 'pending' }), id })).body).toEqual(APPLIED);
+    });
+
+    it('answers stale for an emr.patient.updated older than the last applied one and keeps the newer demographics', async () => {
+      const tenant = await createTenant(app.db);
+      const patient = await createPatient(app.db, tenant, { firstName: 'First', lastName: 'Name' });
+      const update = (createdAt: string, given: string, phone: string) =>
+        ({ ...envelope('emr.patient.updated', { patientId: patient.id, name: { given }, phone }, tenant.clinicId), createdAt });
+      expect((await send(app, 'emr', update(at(5), 'Newer', '+1 555 010 0002'))).body).toEqual(APPLIED);
+      const deliveryId = uid('dlv');
+      const old = await send(app, 'emr', update(at(10), 'Older', '+1 555 010 0001'), { deliveryId });
+      expect(old.status).toBe(200);
+      expect(old.body).toEqual(STALE);
+      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Newer', lastName: 'Name', phone: '+1 555 010 0002' });
+      expect(await app.db.webhookDelivery.findUnique({ where: { receiver_deliveryId: { receiver: 'emr', deliveryId } } })).toMatchObject({ outcome: 'stale' });
+      expect((await send(app, 'emr', update(at(1), 'Newest', '+1 555 010 0003'))).body).toEqual(APPLIED);
+      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Newest', phone: '+1 555 010 0003' });
+    });
+
+    it('answers stale for a transfer.updated older than the last applied one and keeps the status', async () => {
+      const transferId = uid('trf');
+      const move = (createdAt: string, status: string) => send(app, 'transfer', { ...envelope('transfer.updated', { transferId, status }), createdAt });
+      expect((await move(at(30), 'pending')).body).toEqual(APPLIED);
+      expect((await move(at(20), 'processing')).body).toEqual(APPLIED);
+      expect((await move(at(10), 'completed')).body).toEqual(APPLIED);
+      // completed -> returned is an allowed move, but this event was created before the completion was.
+      expect((await move(at(15), 'returned')).body).toEqual(STALE);
+      expect(await app.db.transfer.findUnique({ where: { id: transferId } })).toMatchObject({ status: 'completed' });
+      expect((await move(at(5), 'returned')).body).toEqual(APPLIED);
+      expect(await app.db.transfer.findUnique({ where: { id: transferId } })).toMatchObject({ status: 'returned' });
+    });
+
+    it('judges staleness against the last applied event only: a rejected newer event does not make older ones stale', async () => {
+      const transferId = uid('trf');
+      const move = (createdAt: string, status: string) => send(app, 'transfer', { ...envelope('transfer.updated', { transferId, status }), createdAt });
+      expect((await move(at(30), 'pending')).body).toEqual(APPLIED);
+      expect((await move(at(10), 'returned')).body).toEqual(rejectedBecause('transfer cannot move from pending to returned'));
+      expect((await move(at(20), 'processing')).body).toEqual(APPLIED);
+      expect(await app.db.transfer.findUnique({ where: { id: transferId } })).toMatchObject({ status: 'processing' });
+    });
+
+    it('ends with the newest event applied when 20 updates of one patient race in any order', async () => {
+      const tenant = await createTenant(app.db);
+      const patient = await createPatient(app.db, tenant, { firstName: 'Start' });
+      const base = Date.now() - 60_000;
+      const events = Array.from({ length: 20 }, (_, i) => ({
+        ...envelope('emr.patient.updated', { patientId: patient.id, name: { given: `Version${i}` } }, tenant.clinicId),
+        createdAt: new Date(base + i * 1000).toISOString(),
+      }));
+      // Newest first and then the rest shuffled, so an order-blind receiver would almost surely end on an older one.
+      const order = [events[19]!, ...fc.sample(fc.shuffledSubarray(events.slice(0, 19), { minLength: 19 }), 1)[0]!];
+      const results = await Promise.all(order.map((event) => send(app, 'emr', event)));
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Version19' });
+      expect(await app.db.webhookObjectClock.findUnique({
+        where: { clinicId_objectType_objectId: { clinicId: tenant.clinicId, objectType: 'patient', objectId: patient.id } },
+      })).toMatchObject({ lastCreatedAt: new Date(events[19]!.createdAt) });
+    });
+  });
+
   describe('ledger', () => {
     it('keeps every ledger transaction balanced after any sequence of payments, re-deliveries and failures', async () => {
       await fc.assert(
