@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { parseDollarsToCents } from '../money/dollars';
+import { MAX_AMOUNT_CENTS } from '../money/cents';
 import { recordAudit } from '../audit/record-audit';
 import { ClaimView, toClaimView } from './claim-view';
 import { requireClinicPatient } from './require-clinic-patient';
@@ -40,6 +41,7 @@ export const SubmitClaimBody = z
     const cents = dollarsToCents(body.totalCharge);
     if (cents === undefined) issue('totalCharge', 'totalCharge must be a non-negative dollar amount with at most 2 decimal places');
     else if (cents === 0) issue('totalCharge', 'totalCharge must be more than zero');
+    else if (cents > MAX_AMOUNT_CENTS) issue('totalCharge', 'totalCharge must be at most 1000000000.00 dollars');
   });
 export type SubmitClaimBody = z.infer<typeof SubmitClaimBody>;
 

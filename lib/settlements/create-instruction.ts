@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { allocateByBasisPoints } from '../money/allocate';
+import { amountTooLargeMessage, MAX_AMOUNT_CENTS } from '../money/cents';
 import { recordAudit } from '../audit/record-audit';
 import { InstructionView, toInstructionView } from './instruction-view';
 
@@ -18,7 +19,8 @@ export const CreateInstructionBody = z
     poolId: z.string().trim().min(1).max(200),
     encounterId: z.string().trim().min(1).max(200).optional(),
     // Zero is accepted as a DRAFT; execute refuses a non-positive advance with NOT_EXECUTABLE (SPEC.md).
-    advanceAmountCents: z.number().int('advanceAmountCents must be an integer number of cents').min(0).max(Number.MAX_SAFE_INTEGER),
+    advanceAmountCents: z.number().int('advanceAmountCents must be an integer number of cents').min(0)
+      .max(MAX_AMOUNT_CENTS, amountTooLargeMessage('advanceAmountCents')),
     feeBps: Bps,
     reserveBps: Bps,
   })

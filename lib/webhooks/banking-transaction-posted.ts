@@ -1,30 +1,52 @@
 // banking.transaction.posted: the bank reports a movement on the FBO account's rail. Records the RailPosting
 // (keyed by the bank's transactionId) that nightly reconciliation compares with the ledger. Moves no money.
+// A clinic's postings of one UTC day are capped in total so reconciliation's rail figure stays a safe integer.
 import { z } from 'zod';
+import type { Prisma } from '../db';
+import { amountTooLargeMessage, MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS } from '../money/cents';
 import { applied, defineEffect, recorded, rejected } from './event-effect';
 
 export const BankingTransactionPostedData = z.object({
   transactionId: z.string().min(1).max(200),
-  amountCents: z.number().int('amountCents must be an integer number of cents').positive().max(Number.MAX_SAFE_INTEGER),
+  amountCents: z.number().int('amountCents must be an integer number of cents').positive().max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
   /** credit: money into the FBO account; debit: money out of it. */
   direction: z.enum(['credit', 'debit']),
   postedAt: z.iso.datetime({ offset: true, message: 'postedAt must be an ISO-8601 timestamp' }),
   railReference: z.string().min(1).max(200),
 });
 
+// Serialises one clinic's rail postings (and checks the clinic exists) for the rest of the delivery's
+// transaction, so the day total read next cannot be outdated by a concurrent posting before this one commits.
+// NO KEY UPDATE: rows that merely reference the clinic are not blocked.
+const LOCK_CLINIC = 'SELECT "id" FROM "Clinic" WHERE "id" = $1 FOR NO KEY UPDATE';
+const DAY_TOTAL = `SELECT COALESCE(SUM("amountCents"), 0)::bigint AS "cents" FROM "RailPosting"
+  WHERE "clinicId" = $1 AND "postedAt" >= $2 AND "postedAt" < $3`;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether the clinic's rail postings of that UTC day, this one included, stay within MAX_SAFE_SUM_CENTS in
+ * absolute value: reconciliation reports their net per (clinic, day), and any number of them may arrive, so
+ * the total is capped where they are written (lib/money/cents.ts).
+ */
+async function fitsDayTotal(tx: Prisma.TransactionClient, clinicId: string, postedAt: Date, amountCents: bigint): Promise<boolean> {
+  const from = Math.floor(postedAt.getTime() / DAY_MS) * DAY_MS;
+  const [day] = await tx.$queryRawUnsafe<{ cents: bigint }[]>(DAY_TOTAL, clinicId, new Date(from), new Date(from + DAY_MS));
+  return BigInt(day?.cents ?? 0n) + amountCents <= BigInt(MAX_SAFE_SUM_CENTS);
+}
+
 export const bankingTransactionPosted = defineEffect({
   receiver: 'banking',
   data: BankingTransactionPostedData,
   async apply(tx, { clinicId, data }) {
-    const clinic = await tx.clinic.findUnique({ where: { id: clinicId }, select: { id: true } });
-    if (!clinic) return rejected('unknown clinic');
+    const clinic = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CLINIC, clinicId);
+    if (clinic.length === 0) return rejected('unknown clinic');
     const existing = await tx.railPosting.findUnique({ where: { id: data.transactionId }, select: { clinicId: true } });
     if (existing) return existing.clinicId === clinicId ? recorded('rail posting already recorded') : rejected('rail posting belongs to another clinic');
+    const postedAt = new Date(data.postedAt);
+    const amountCents = BigInt(data.amountCents);
+    if (!(await fitsDayTotal(tx, clinicId, postedAt, amountCents))) return rejected("the day's rail postings exceed what reconciliation can total");
     const { count } = await tx.railPosting.createMany({
-      data: [{
-        id: data.transactionId, clinicId, amountCents: BigInt(data.amountCents), direction: data.direction,
-        postedAt: new Date(data.postedAt), railReference: data.railReference,
-      }],
+      data: [{ id: data.transactionId, clinicId, amountCents, direction: data.direction, postedAt, railReference: data.railReference }],
       skipDuplicates: true,
     });
     return count === 1 ? applied() : recorded('rail posting already recorded');

@@ -1,6 +1,7 @@
 // The data of payment.succeeded / payment.failed (DECISIONS.md, Webhooks) and where a payment points: one
 // PatientBill or one Claim, of the event's clinic. Amounts are integer cents in USD; nothing else is accepted.
 import { z } from 'zod';
+import { amountTooLargeMessage, MAX_AMOUNT_CENTS } from '../money/cents';
 
 const Id = z.string().min(1).max(200);
 
@@ -9,7 +10,7 @@ export const PaymentData = z
     paymentId: Id,
     billId: Id.optional(),
     claimId: Id.optional(),
-    amountCents: z.number().int('amountCents must be an integer number of cents').positive().max(Number.MAX_SAFE_INTEGER),
+    amountCents: z.number().int('amountCents must be an integer number of cents').positive().max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
     currency: z.literal('USD', { message: 'currency must be USD' }),
   })
   .refine((d) => (d.billId === undefined) !== (d.claimId === undefined), {
@@ -25,3 +26,9 @@ export const paymentTargetOf = (data: PaymentData): PaymentTarget =>
 
 /** PatientBill.paidCents is a 32-bit column: a payment that would overflow it is refused, never truncated. */
 export const MAX_BILL_CENTS = 2_147_483_647;
+
+/**
+ * What a claim's paidCents may reach: one amount's bound. A claim takes any number of payments, so without a
+ * cap its total (reported by GET /api/claims) could pass a safe integer; a payment beyond it is refused.
+ */
+export const MAX_CLAIM_PAID_CENTS = MAX_AMOUNT_CENTS;

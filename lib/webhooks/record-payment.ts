@@ -3,17 +3,18 @@
 // statement that matched nothing wrote nothing; findPaymentRefusal then explains why (a separate, rare read).
 // All SQL here is constant text; every value is a bound parameter.
 import type { Prisma } from '../db';
-import { MAX_BILL_CENTS, type PaymentData, type PaymentTarget, paymentTargetOf } from './payment-data';
+import { MAX_BILL_CENTS, MAX_CLAIM_PAID_CENTS, type PaymentData, type PaymentTarget, paymentTargetOf } from './payment-data';
 
 /** The target after the payment was added: what it is owed in total and what has been paid now. */
 export type AppliedPayment = { owedCents: bigint; paidCents: bigint };
 
 // $1 paymentId, $2 clinicId, $3 billId, $4 claimId, $5 amountCents.
 // A bill must be able to hold the amount (paidCents is a 32-bit column: refused, never truncated); a claim
-// must have been submitted (a draft never reached a payer, so a payment naming one is misrouted).
+// must have been submitted (a draft never reached a payer, so a payment naming one is misrouted) and able to
+// hold the amount under MAX_CLAIM_PAID_CENTS, so the total GET /api/claims reports stays a safe integer.
 const TARGET_QUALIFIES: Record<PaymentTarget['kind'], string> = {
   bill: `EXISTS (SELECT 1 FROM "PatientBill" b WHERE b."id" = $3 AND b."clinicId" = $2 AND b."paidCents" + $5::bigint <= ${MAX_BILL_CENTS})`,
-  claim: `EXISTS (SELECT 1 FROM "Claim" c WHERE c."id" = $4 AND c."clinicId" = $2 AND c."status" <> 'draft')`,
+  claim: `EXISTS (SELECT 1 FROM "Claim" c WHERE c."id" = $4 AND c."clinicId" = $2 AND c."status" <> 'draft' AND c."paidCents" + $5::bigint <= ${MAX_CLAIM_PAID_CENTS})`,
 };
 
 // Adds the amount and sets the status from the new total in one UPDATE, under the row lock, so concurrent
@@ -93,6 +94,7 @@ export async function findPaymentRefusal(tx: Prisma.TransactionClient, clinicId:
     const bill = await tx.patientBill.findFirst({ where: { id: target.billId, clinicId }, select: { id: true } });
     return { kind: 'target', reason: bill ? 'amount exceeds what the bill can record' : 'bill not found in this clinic' };
   }
-  const claim = await tx.claim.findFirst({ where: { id: target.claimId, clinicId }, select: { id: true } });
-  return { kind: 'target', reason: claim ? 'claim has not been submitted' : 'claim not found in this clinic' };
+  const claim = await tx.claim.findFirst({ where: { id: target.claimId, clinicId }, select: { status: true } });
+  if (!claim) return { kind: 'target', reason: 'claim not found in this clinic' };
+  return { kind: 'target', reason: claim.status === 'draft' ? 'claim has not been submitted' : 'amount exceeds what the claim can record' };
 }
