@@ -1,13 +1,17 @@
 // The first gate (the route wrapper checks again): sets the correlation id on every request and response,
 // answers 401 UNAUTHENTICATED for /api calls without a valid session before any handler runs, and sends
-// signed-out page views to /login. Runs on the nodejs runtime so it reads the same config as the handlers.
+// signed-out page views to /login. Pages get a per-request CSP nonce (set on the request too, which is how Next
+// learns it and stamps its own scripts); every response it answers gets nosniff, no-referrer and, behind https,
+// HSTS (lib/http/security-headers.ts). Runs on the nodejs runtime so it reads the same config as the handlers.
 // Partner webhooks skip it: their credential is the signature, checked by the wrapper (which also sets their
 // correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest).
+import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
 import { CORRELATION_HEADER, readCorrelationId } from '@/lib/http/correlation';
 import { decodeSessionToken, findSessionToken } from '@/lib/auth/session-token';
 import { isPublicApiPath, isPublicPagePath } from '@/lib/http/public-paths';
+import { baseSecurityHeaders, buildContentSecurityPolicy } from '@/lib/http/security-headers';
 
 export const config = {
   runtime: 'nodejs',
@@ -18,8 +22,16 @@ function errorJson(status: number, code: string, message: string, correlationId:
   return NextResponse.json({ code, message, correlationId }, { status, headers: { [CORRELATION_HEADER]: correlationId, 'cache-control': 'no-store' } });
 }
 
+function withHeaders(response: NextResponse, headers: Record<string, string>): NextResponse {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
 export async function middleware(request: NextRequest) {
   const correlationId = readCorrelationId(request.headers);
+  const { appUrl, authSecret } = getConfig();
+  const https = appUrl.startsWith('https://');
+  const common = { ...baseSecurityHeaders({ https }), [CORRELATION_HEADER]: correlationId };
   const headers = new Headers(request.headers);
   headers.set(CORRELATION_HEADER, correlationId);
   const path = request.nextUrl.pathname;
@@ -27,22 +39,21 @@ export async function middleware(request: NextRequest) {
   const isPublic = isApi ? isPublicApiPath(path) : isPublicPagePath(path);
 
   if (!isPublic) {
-    const { appUrl, authSecret } = getConfig();
     if (!authSecret) {
-      if (isApi) return errorJson(503, 'DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', correlationId);
+      if (isApi) return withHeaders(errorJson(503, 'DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', correlationId), common);
     }
     const found = findSessionToken(request.headers, appUrl);
     const valid = !!(found && authSecret && (await decodeSessionToken(found.token, authSecret, new Date()).then(() => true, () => false)));
     if (!valid) {
-      if (isApi) return errorJson(401, 'UNAUTHENTICATED', 'Sign in to continue', correlationId);
+      if (isApi) return withHeaders(errorJson(401, 'UNAUTHENTICATED', 'Sign in to continue', correlationId), common);
       const login = new URL('/login', request.url);
       if (path !== '/') login.searchParams.set('callbackUrl', path + request.nextUrl.search);
-      const response = NextResponse.redirect(login);
-      response.headers.set(CORRELATION_HEADER, correlationId);
-      return response;
+      return withHeaders(NextResponse.redirect(login), common);
     }
   }
-  const response = NextResponse.next({ request: { headers } });
-  response.headers.set(CORRELATION_HEADER, correlationId);
-  return response;
+  if (isApi) return withHeaders(NextResponse.next({ request: { headers } }), common);
+  // A page: a fresh nonce per view. NODE_ENV is fixed at build time; only `next dev` needs eval.
+  const policy = buildContentSecurityPolicy(randomBytes(18).toString('base64'), { https, dev: process.env.NODE_ENV === 'development' });
+  headers.set('content-security-policy', policy);
+  return withHeaders(NextResponse.next({ request: { headers } }), { ...common, 'content-security-policy': policy });
 }

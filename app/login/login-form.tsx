@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { signInWithPassword } from '@/components/auth-client';
+import { safeRedirectPath } from '@/lib/auth/safe-redirect-path';
 
 export function LoginForm() {
   const params = useSearchParams();
@@ -20,9 +21,8 @@ export function LoginForm() {
     });
     setBusy(false);
     if (result.ok) {
-      const target = params.get('callbackUrl');
-      // Only same-site paths: an open redirect after sign-in would be a phishing aid.
-      window.location.assign(target && target.startsWith('/') && !target.startsWith('//') ? target : '/');
+      // Only same-origin paths: an open redirect after sign-in would be a phishing aid.
+      window.location.assign(safeRedirectPath(params.get('callbackUrl'), window.location.origin));
       return;
     }
     if (result.error.code === 'MFA_REQUIRED') {
@@ -30,9 +30,10 @@ export function LoginForm() {
       setError(needsCode ? result.error.message : null);
       return;
     }
-    if (result.status === 423) {
+    if (result.status === 423 || result.status === 429) {
       const minutes = Math.ceil((result.retryAfterSeconds ?? 900) / 60);
-      setError(`Too many failed attempts. The account is locked; try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+      const what = result.status === 423 ? 'The account is locked' : 'Sign-in from this network is paused';
+      setError(`Too many failed attempts. ${what}; try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`);
       return;
     }
     setError(result.error.message);

@@ -120,8 +120,10 @@ const nextAuthPaths: Record<string, Json> = {
       responses: {
         200: { description: 'Signed in; the httpOnly session cookie is set' },
         302: { description: 'Signed in (callers that did not send json=true are redirected)' },
-        401: errorResponse('INVALID_CREDENTIALS, MFA_REQUIRED, or UNAUTHENTICATED (missing CSRF token); the body also carries next-auth\'s url'),
-        423: errorResponse('ACCOUNT_LOCKED, with Retry-After'),
+        400: errorResponse('VALIDATION_FAILED: the form is over 8 KiB, has no Content-Length, or a field is too long; checked before any password work'),
+        401: errorResponse('INVALID_CREDENTIALS, MFA_REQUIRED, or UNAUTHENTICATED (missing CSRF token); every failure body also carries next-auth\'s url'),
+        423: errorResponse('ACCOUNT_LOCKED, with Retry-After (also while a burst of attempts is still being checked)'),
+        429: errorResponse('RATE_LIMITED: too many failed sign-ins from this client address (any accounts), with Retry-After'),
         503: unavailable,
       },
     },

@@ -1,6 +1,7 @@
 // The session: next-auth's JWT (an encrypted JWE under AUTH_SECRET), carried in its httpOnly cookie or, for
 // server callers, as `Authorization: Bearer <token>`. This module names the cookie and reads the token; the
-// claims are written by lib/auth/next-auth.ts at sign-in.
+// claims are written by lib/auth/next-auth.ts at sign-in. Whether a session was signed out (revoked) is the
+// database's to say: lib/auth/authenticate.ts checks it on every use.
 import { decode } from 'next-auth/jwt';
 import { AppError } from '../http/errors';
 import { isScope, type Scope } from './scopes';
@@ -13,11 +14,19 @@ export type SessionClaims = Omit<SignedInUser, 'id'> & {
   sub: string;
   /** Epoch seconds of the sign-in; the 8 h lifetime is counted from here, not rolled by activity. */
   authenticatedAt: number;
+  /**
+   * The session's id, minted at sign-in. next-auth re-encodes the token (new `jti`, new expiry) whenever the
+   * session is read, so every copy of one session shares this id and sign-out revokes them all by it.
+   */
+  sid: string;
 };
 
-/** next-auth prefixes its cookie with __Secure- on https origins. */
+/**
+ * On https the cookie is `__Host-` prefixed: the browser then accepts it only with Secure, Path=/ and no Domain,
+ * so a sibling subdomain cannot plant or overwrite a session (next-auth's own default there is __Secure-).
+ */
 export const sessionCookieName = (appUrl: string) =>
-  appUrl.startsWith('https://') ? '__Secure-next-auth.session-token' : 'next-auth.session-token';
+  appUrl.startsWith('https://') ? '__Host-next-auth.session-token' : 'next-auth.session-token';
 
 export function readCookie(headers: Headers, name: string): string | undefined {
   for (const part of (headers.get('cookie') ?? '').split(';')) {
@@ -64,15 +73,16 @@ export async function decodeSessionToken(token: string, secret: string, now: Dat
     throw new AppError('UNAUTHENTICATED', 'Sign in to continue', { cause });
   }
   if (!claims) throw unauthenticated();
-  const { sub, email, orgId, clinicId, clinicName, scopes, sessionVersion, authenticatedAt, exp } = claims;
+  const { sub, email, orgId, clinicId, clinicName, scopes, sessionVersion, authenticatedAt, sid, exp } = claims;
   if (
     typeof sub !== 'string' || typeof email !== 'string' || typeof orgId !== 'string' || typeof clinicId !== 'string' ||
+    typeof sid !== 'string' || !sid ||
     typeof sessionVersion !== 'number' || typeof authenticatedAt !== 'number' || typeof exp !== 'number' || !Array.isArray(scopes)
   ) throw unauthenticated();
   const nowSeconds = now.getTime() / 1000;
   if (nowSeconds >= exp || nowSeconds - authenticatedAt > SESSION_MAX_AGE_SECONDS) throw unauthenticated();
   return {
     sub, email, orgId, clinicId, clinicName: typeof clinicName === 'string' ? clinicName : '',
-    scopes: scopes.filter((s): s is Scope => typeof s === 'string' && isScope(s)), sessionVersion, authenticatedAt,
+    scopes: scopes.filter((s): s is Scope => typeof s === 'string' && isScope(s)), sessionVersion, authenticatedAt, sid,
   };
 }

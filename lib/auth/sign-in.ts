@@ -1,12 +1,22 @@
-// Password sign-in with inline MFA and lockout (DECISIONS: 5 consecutive failures lock for 15 minutes; the
-// lock bumps sessionVersion so existing sessions end). Every attempt is audited. next-auth's credentials
-// provider calls signIn(); the route maps SignInRefusal codes to 401/423 bodies.
+// Password sign-in with inline MFA, lockout and a per-address throttle. next-auth's credentials provider calls
+// signIn(); lib/auth/next-auth.ts maps the AppError codes to 400/401/423/429/503 bodies. Every attempt on an
+// account is audited.
+//
+// Attempts are reserved before they are checked (DECISIONS "Trust boundaries"). User.failedSignIns counts
+// failures AND attempts still in flight: one conditional UPDATE takes a slot only while the count is below 5 and
+// the account is not locked, so of any burst at most the remaining allowance reaches scrypt and the rest are
+// refused 423 without a password check. A failure that leaves the count at 5 locks for 15 minutes and bumps
+// sessionVersion (existing sessions end); a success clears the count only while no lock has been earned, so a
+// right password inside a burst of wrong ones never undoes a lock. Attempts that end neither way (MFA code still
+// needed, MFA unavailable) give their slot back.
+import { z } from 'zod';
 import type { Db } from '../db';
 import { AppError } from '../http/errors';
 import { recordAudit } from '../audit/record-audit';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
 import { verifySecondFactor } from './second-factor';
-import { SIGN_IN_LOCK } from './rate-limit-policy';
+import { SIGN_IN_ADDRESS_LIMIT, SIGN_IN_INPUT_LIMITS, SIGN_IN_LOCK } from './rate-limit-policy';
+import { releaseWindowSlot, reserveWindowSlot } from './window-counter';
 import { isScope, type Scope } from './scopes';
 
 export type SignedInUser = {
@@ -19,14 +29,30 @@ export type SignedInUser = {
   sessionVersion: number;
 };
 
-export type SignInInput = { email: string; password: string; mfaCode?: string; correlationId: string };
+/** Fields arrive untyped (next-auth also accepts a JSON body); `clientAddress` comes from client-address.ts. */
+export type SignInInput = { email: unknown; password: unknown; mfaCode?: unknown; clientAddress: string; correlationId: string };
+
+// Bounded before anything else: scrypt and the database never see an oversized or non-string value.
+const SignInForm = z.object({
+  email: z.string().max(SIGN_IN_INPUT_LIMITS.emailChars),
+  password: z.string().max(SIGN_IN_INPUT_LIMITS.passwordChars),
+  mfaCode: z.string().max(SIGN_IN_INPUT_LIMITS.mfaCodeChars).optional(),
+});
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const WRONG_PASSWORD = 'The e-mail or password is not correct';
 
-export async function signIn(deps: { db: Db; now: Date; sealKey?: Buffer }, input: SignInInput): Promise<SignedInUser> {
+type Deps = { db: Db; now: Date; sealKey?: Buffer };
+
+export async function signIn(deps: Deps, input: SignInInput): Promise<SignedInUser> {
   const { db, now } = deps;
-  const email = normalizeEmail(input.email);
-  const user = await db.user.findUnique({ where: { email }, include: { clinic: { select: { name: true } } } });
+  const form = SignInForm.safeParse({ email: input.email, password: input.password, mfaCode: input.mfaCode || undefined });
+  if (!form.success) throw new AppError('VALIDATION_FAILED', 'The sign-in form is not valid', { cause: form.error });
+  const { password, mfaCode } = form.data;
+
+  // Counted per address whatever the account, unknown e-mails included: this is what bounds spraying.
+  const addressSlot = await reserveWindowSlot(db, `sign-in-address:${input.clientAddress}`, SIGN_IN_ADDRESS_LIMIT, now);
+  const user = await db.user.findUnique({ where: { email: normalizeEmail(form.data.email) }, include: { clinic: { select: { name: true } } } });
   const audit = (outcome: 'success' | 'failure' | 'refused', reason?: string) =>
     recordAudit(db, {
       action: 'sign-in', outcome, correlationId: input.correlationId,
@@ -35,27 +61,53 @@ export async function signIn(deps: { db: Db; now: Date; sealKey?: Buffer }, inpu
 
   if (!user) {
     // Same work as a real check, so response time does not tell which e-mails exist.
-    await verifyPassword(input.password, DUMMY_PASSWORD_HASH);
+    await verifyPassword(password, DUMMY_PASSWORD_HASH);
     await audit('failure', 'unknown-user');
-    throw new AppError('INVALID_CREDENTIALS', 'The e-mail or password is not correct');
+    throw new AppError('INVALID_CREDENTIALS', WRONG_PASSWORD);
   }
-  if (user.lockedUntil && user.lockedUntil > now) {
+
+  if (!(await reserveAccountAttempt(db, user.id, now))) {
+    // No password work was done, so this refusal does not count against the address either.
+    await releaseWindowSlot(db, addressSlot);
     await audit('refused', 'locked');
-    throw locked(user.lockedUntil, now);
+    throw locked(await lockEndsAt(db, user.id, now), now);
   }
-  if (!(await verifyPassword(input.password, user.passwordHash))) {
-    return failure(deps, user.id, 'bad-password', audit, 'The e-mail or password is not correct');
-  }
-  if (user.mfaEnabled) {
-    if (!input.mfaCode?.trim()) {
-      await audit('refused', 'mfa-required');
-      throw new AppError('MFA_REQUIRED', 'Enter the code from your authenticator app or a backup code');
+  // From here the attempt holds an account slot: a verified failure keeps it, anything else must settle it.
+  let settled = false;
+  try {
+    if (!(await verifyPassword(password, user.passwordHash))) {
+      settled = true;
+      return await failure(deps, user.id, 'bad-password', audit, WRONG_PASSWORD);
     }
-    if (!deps.sealKey) throw new AppError('DEPENDENCY_UNAVAILABLE', 'Sign-in is not available');
-    const ok = await verifySecondFactor(deps, user, input.mfaCode, { sealKey: deps.sealKey, now });
-    if (!ok) return failure(deps, user.id, 'bad-mfa-code', audit, 'The authentication code is not valid');
+    if (user.mfaEnabled) {
+      if (!mfaCode?.trim()) {
+        await audit('refused', 'mfa-required');
+        throw new AppError('MFA_REQUIRED', 'Enter the code from your authenticator app or a backup code');
+      }
+      if (!deps.sealKey) throw new AppError('DEPENDENCY_UNAVAILABLE', 'Sign-in is not available');
+      if (!(await verifySecondFactor(deps, user, mfaCode, { sealKey: deps.sealKey, now }))) {
+        settled = true;
+        return await failure(deps, user.id, 'bad-mfa-code', audit, 'The authentication code is not valid');
+      }
+    }
+    settled = true;
+    // Clears the count only while no lock was earned meanwhile (by a failure finishing inside the same burst).
+    const cleared = await db.user.updateMany({
+      where: { id: user.id, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+      data: { failedSignIns: 0, lockedUntil: null },
+    });
+    if (cleared.count === 0) {
+      await audit('refused', 'locked');
+      throw locked(await lockEndsAt(db, user.id, now), now);
+    }
+  } finally {
+    if (!settled) {
+      await releaseAccountAttempt(db, user.id);
+      await releaseWindowSlot(db, addressSlot);
+    }
   }
-  await db.user.update({ where: { id: user.id }, data: { failedSignIns: 0, lockedUntil: null } });
+  // Only failures count against the address.
+  await releaseWindowSlot(db, addressSlot);
   await audit('success');
   return {
     id: user.id, email: user.email, orgId: user.orgId, clinicId: user.clinicId, clinicName: user.clinic.name,
@@ -63,32 +115,54 @@ export async function signIn(deps: { db: Db; now: Date; sealKey?: Buffer }, inpu
   };
 }
 
+/** One conditional UPDATE: takes an attempt slot while fewer than 5 are counted and the account is not locked. */
+async function reserveAccountAttempt(db: Db, userId: string, now: Date): Promise<boolean> {
+  const { count } = await db.user.updateMany({
+    where: { id: userId, failedSignIns: { lt: SIGN_IN_LOCK.failures }, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+    data: { failedSignIns: { increment: 1 } },
+  });
+  return count === 1;
+}
+
+async function releaseAccountAttempt(db: Db, userId: string): Promise<void> {
+  await db.user.updateMany({ where: { id: userId, failedSignIns: { gt: 0 } }, data: { failedSignIns: { decrement: 1 } } });
+}
+
+/**
+ * The attempt's slot stays counted as a failure. When the count has reached 5 this failure earns the lock (once:
+ * the conditional update matches only while no lock is in force). Always throws.
+ */
 async function failure(
-  deps: { db: Db; now: Date },
+  deps: Deps,
   userId: string,
   reason: string,
   audit: (outcome: 'failure', reason: string) => Promise<void>,
   message: string,
 ): Promise<never> {
-  const { failedSignIns } = await deps.db.user.update({
-    where: { id: userId },
-    data: { failedSignIns: { increment: 1 } },
-    select: { failedSignIns: true },
-  });
   await audit('failure', reason);
-  if (failedSignIns >= SIGN_IN_LOCK.failures) {
-    const lockedUntil = new Date(deps.now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
-    await deps.db.user.updateMany({
-      where: { id: userId, failedSignIns: { gte: SIGN_IN_LOCK.failures } },
-      data: { lockedUntil, failedSignIns: 0, sessionVersion: { increment: 1 } },
-    });
-    throw locked(lockedUntil, deps.now);
-  }
+  const lockedUntil = new Date(deps.now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
+  const { count } = await deps.db.user.updateMany({
+    where: {
+      id: userId, failedSignIns: { gte: SIGN_IN_LOCK.failures },
+      OR: [{ lockedUntil: null }, { lockedUntil: { lte: deps.now } }],
+    },
+    data: { lockedUntil, failedSignIns: 0, sessionVersion: { increment: 1 } },
+  });
+  if (count === 1) throw locked(lockedUntil, deps.now);
   throw new AppError('INVALID_CREDENTIALS', message);
+}
+
+/**
+ * When the lock in force ends. A refusal can also come while the last slots are still being checked, before any
+ * lock exists: the burst is about to lock the account, so the full lock time is the honest estimate.
+ */
+async function lockEndsAt(db: Db, userId: string, now: Date): Promise<Date> {
+  const row = await db.user.findUnique({ where: { id: userId }, select: { lockedUntil: true } });
+  return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : new Date(now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
 }
 
 function locked(until: Date, now: Date): AppError {
   return new AppError('ACCOUNT_LOCKED', 'Too many failed sign-in attempts; the account is locked for a while', {
-    retryAfterSeconds: Math.ceil((until.getTime() - now.getTime()) / 1000),
+    retryAfterSeconds: Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)),
   });
 }

@@ -144,6 +144,11 @@ describe('sign-in fails closed', () => {
       expect(csrf.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'Sign-in is not available', correlationId: expect.any(String) });
       const sign = await client.request('POST', '/api/auth/callback/credentials', { form: { email: 'admin@northside.test', password: 'demo-password-1' } });
       expect(sign.status).toBe(503);
+      // Like every sign-in failure, it keeps next-auth's url, which next-auth's client reads the error from.
+      expect(sign.body).toEqual({
+        code: 'DEPENDENCY_UNAVAILABLE', message: 'Sign-in is not available', correlationId: expect.any(String),
+        url: `${app.url}/api/auth/error?error=DEPENDENCY_UNAVAILABLE`,
+      });
       expect(client.sessionToken).toBeUndefined();
       expect((await client.get('/api/appointments?date=2026-01-01')).status).toBe(503);
     } finally {
