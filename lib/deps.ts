@@ -10,6 +10,7 @@ import { sandboxPayer } from './eligibility/sandbox-payer';
 import type { PayerTransport } from './eligibility/payer-transport';
 import { buildFhirStore } from './fhir/build-fhir-store';
 import type { FhirStore } from './fhir/fhir-store';
+import { createEgress, type Egress } from './outbound/egress';
 
 export type Deps = {
   db: Db;
@@ -23,20 +24,28 @@ export type Deps = {
   readonly payer: PayerTransport;
   /** The FHIR store, built on first read: external over REST when FHIR_STORE_URL is set, else embedded. */
   readonly fhirStore: FhirStore;
+  /** Every outside call goes through it (lib/outbound/egress.ts): the egress policy for SVC_ENV and EMR_ALLOWED_ORIGINS. */
+  readonly egress: Egress;
 };
 
-const globalForDeps = globalThis as unknown as { __payer?: PayerTransport };
+const globalForDeps = globalThis as unknown as { __payer?: PayerTransport; __egress?: Egress };
 // Per module instance: instrumentation (the bulk export worker) and the route handlers are separate bundles,
 // and each builds its own store. (Their AppErrors still agree: isAppError checks a brand, not instanceof.)
 let fhirStore: FhirStore | undefined;
 
 function buildPayer(config: Config, clock: Clock): PayerTransport {
-  if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock });
+  if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock, egress: egressFor(config) });
   // Sandbox behaviour is keyed on SVC_ENV alone: production never answers with demo coverage.
   if (config.mode === 'sandbox') return sandboxPayer(clock);
   throw new AppError('DEPENDENCY_UNAVAILABLE', 'Eligibility checks are not configured', {
     cause: new Error('unconfigured: ELIGIBILITY_CORE_URL (production has no sandbox payer)'),
   });
+}
+
+// One per process: its connection pools are shared by every request.
+function egressFor(config: Config): Egress {
+  globalForDeps.__egress ??= createEgress({ mode: config.mode, allowedOrigins: config.emrAllowedOrigins });
+  return globalForDeps.__egress;
 }
 
 export async function getDeps(): Promise<Deps> {
@@ -54,6 +63,9 @@ export async function getDeps(): Promise<Deps> {
     get fhirStore() {
       fhirStore ??= buildFhirStore(config, db);
       return fhirStore;
+    },
+    get egress() {
+      return egressFor(config);
     },
   };
 }

@@ -2,7 +2,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/http/errors';
 import { FAKE_PAYER_ERROR_TEXT, startFakePayer, type FakePayer } from '@/test/fakes/core-payer';
+import type { Egress } from '@/lib/outbound/egress';
 import { coreTransport } from './core-transport';
+
+/** A payer answering exactly this, in place of the egress client (the outside world, not our code, is faked). */
+function answering(respond: () => Response): Egress {
+  return {
+    async request() {
+      const response = respond();
+      const body = Buffer.from(await response.arrayBuffer());
+      return { status: response.status, headers: response.headers, body, text: () => body.toString('utf8') };
+    },
+    open: () => Promise.reject(new Error('not used by the CORE transport')),
+  };
+}
 
 const PAYLOAD_ID = '3f2b8c1e-5d4a-4e6b-9c7d-0a1b2c3d4e5f';
 const CORRELATION_ID = 'corr-0123456789abcdef';
@@ -296,7 +309,7 @@ IEA*1*000000001~
       ['a 200 that is not multipart', () => Response.json({ Payload: 'ISA*00*...~', ErrorCode: 'Success' })],
       ['a redirect', () => new Response(null, { status: 302, headers: { location: 'http://elsewhere.invalid/' } })],
     ])('%s', async (_name, respond) => {
-      const transport = transportFor(fake, { fetch: async () => respond() });
+      const transport = transportFor(fake, { egress: answering(respond) });
 
       const error = await failureOf(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }));
 
@@ -306,7 +319,7 @@ IEA*1*000000001~
     it('accepts a TA1 under the rule-spelled PayloadType', async () => {
       const ta1 = 'ISA*00*          *00*          *ZZ*FAKEPAYER      *ZZ*FAKESUBMITTER  *260315*0930*^*00501*000000104*0*T*:~TA1*000000101*260315*0930*R*025~IEA*0*000000104~';
       const transport = transportFor(fake, {
-        fetch: async () => new Response(envelope({ ...good, PayloadType: 'X12_TA1_Response_00501X231A1', Payload: ta1 })),
+        egress: answering(() => new Response(envelope({ ...good, PayloadType: 'X12_TA1_Response_00501X231A1', Payload: ta1 }))),
       });
 
       await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe(ta1);

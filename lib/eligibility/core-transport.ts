@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@/lib/clock';
 import { systemClock } from '@/lib/clock';
-import { AppError } from '@/lib/http/errors';
+import { AppError, isAppError } from '@/lib/http/errors';
+import { createEgress, MIB, type Egress } from '@/lib/outbound/egress';
 import type { PayerTransport } from './payer-transport';
 
 export type CoreTransportOptions = {
@@ -15,13 +16,18 @@ export type CoreTransportOptions = {
   receiverId: string;
   /** Whole exchange, request and response body included. Default 15000 (DECISIONS.md "Live transport"). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** The outbound client (lib/outbound); the URL is the operator's, so no address rule applies. */
+  egress?: Egress;
   clock?: Clock;
   /** CORE PayloadID: a UUID unique per envelope. */
   newPayloadId?: () => string;
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+// A 271 for one subscriber is kilobytes; a payer answering megabytes is broken, and we will not hold it.
+const MAX_RESPONSE_BYTES = 5 * MIB;
+// An operator URL: the policy's mode and allow-list only matter for tenant URLs.
+let defaultEgress: Egress | undefined;
 
 // The same neutral sentence for every failure: the client must not learn payer text, status or credentials.
 // The detail goes in `cause`, which carries only our own words, HTTP statuses and CORE error-code tokens.
@@ -44,7 +50,7 @@ const ACCEPTED_RESPONSE_PAYLOAD_TYPES: ReadonlySet<string> = new Set([
 
 /** Live CAQH CORE transport. `send` throws AppError TRANSPORT_FAILED on any failure; it never retries. */
 export function coreTransport(options: CoreTransportOptions): PayerTransport {
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const egress = options.egress ?? (defaultEgress ??= createEgress({ mode: 'production', allowedOrigins: [] }));
   const clock = options.clock ?? systemClock;
   const newPayloadId = options.newPayloadId ?? randomUUID;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -66,35 +72,28 @@ export function coreTransport(options: CoreTransportOptions): PayerTransport {
         ['Payload', x12Request],
       ]);
 
-      // One signal for the request and the body read: a payer that sends headers and then stalls still times out.
-      const signal = AbortSignal.timeout(timeoutMs);
-      let response: Response;
+      // One timeout for the request and the body read (egress): a payer that sends headers and then stalls still
+      // times out. A redirect is refused there too: it is not part of CORE and would replay credentials and PHI.
       try {
-        response = await doFetch(options.url, {
+        const response = await egress.request({
+          url: options.url,
           method: 'POST',
           headers: { authorization, 'x-correlation-id': correlationId, 'content-type': contentType },
           body,
-          signal,
-          // A redirect is not part of CORE and would replay credentials and PHI to another address.
-          redirect: 'error',
+          target: 'operator',
+          purpose: 'payer',
+          maxBodyBytes: MAX_RESPONSE_BYTES,
+          timeoutMs,
         });
-      } catch (error) {
-        throw transportFailed(error);
-      }
-
-      try {
-        if (!response.ok) throw new Error(`CORE endpoint answered HTTP ${response.status}`);
-        const contentType = response.headers.get('content-type') ?? '';
-        if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+        if (response.status < 200 || response.status >= 300) throw new Error(`CORE endpoint answered HTTP ${response.status}`);
+        const responseType = response.headers.get('content-type') ?? '';
+        if (!/^multipart\/form-data\s*;/i.test(responseType)) {
           throw new Error('CORE response is not multipart/form-data');
         }
-        const fields = await response.formData();
+        const fields = await new Response(new Uint8Array(response.body), { headers: { 'content-type': responseType } }).formData();
         return readCoreResponse(fields);
       } catch (error) {
         throw transportFailed(error);
-      } finally {
-        // Release the connection when the body was never consumed (non-2xx, wrong content type).
-        if (!response.bodyUsed) await response.body?.cancel().catch(() => undefined);
       }
     },
   };
@@ -150,5 +149,7 @@ function describeErrorCode(errorCode: string | null): string {
 }
 
 function transportFailed(cause: unknown): AppError {
+  // The egress client already says it neutrally, with the detail in its cause.
+  if (isAppError(cause) && cause.message === FAILURE_MESSAGE) return cause;
   return new AppError('TRANSPORT_FAILED', FAILURE_MESSAGE, { cause });
 }

@@ -233,7 +233,7 @@ export function errorResponse(error: unknown, correlationId: string, log: Logger
     log[level]({ code: error.code, status: error.status, cause: describeCause(error.cause) }, error.message);
     return appErrorResponse(error, correlationId);
   }
-  if (DATABASE_DOWN.test(describeCause(error) ?? '')) {
+  if (DATABASE_DOWN.test(JSON.stringify(describeCause(error)) ?? '')) {
     log.error({ err: describeCause(error) }, 'database unavailable');
     return appErrorResponse(new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable; try again shortly'), correlationId);
   }
@@ -241,11 +241,22 @@ export function errorResponse(error: unknown, correlationId: string, log: Logger
   return appErrorResponse(new AppError('INTERNAL_ERROR', 'Something went wrong; quote the correlation id to support'), correlationId);
 }
 
-function describeCause(cause: unknown): string | undefined {
-  if (cause === undefined) return undefined;
+// The log is JSON: a cause is logged as a JSON value (an Error as { name, message, code?, cause? }, a plain
+// detail object such as the egress client's as itself), never flattened to "[object Object]".
+function describeCause(cause: unknown, depth = 0): unknown {
+  if (cause === undefined || cause === null) return undefined;
+  if (depth > 4) return '[deeper causes omitted]';
   if (cause instanceof Error) {
-    const inner = describeCause((cause as { cause?: unknown }).cause);
-    return `${cause.name}: ${cause.message}${inner ? ` <- ${inner}` : ''}`;
+    const code = (cause as { code?: unknown }).code;
+    const inner = describeCause((cause as { cause?: unknown }).cause, depth + 1);
+    return { name: cause.name, message: cause.message, ...(typeof code === 'string' && { code }), ...(inner !== undefined && { cause: inner }) };
+  }
+  if (typeof cause === 'object') {
+    try {
+      return JSON.parse(JSON.stringify(cause)) as unknown;
+    } catch {
+      return String(cause);
+    }
   }
   return String(cause);
 }
