@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
 import { buildAuthorizeUrl } from './authorize-url';
 import { createPkcePair, randomState } from './pkce';
+import { createEgress } from '@/lib/outbound/egress';
 import { discoverSmartConfiguration } from './smart-configuration';
 
 const SCOPE = 'launch/patient patient/*.read offline_access';
@@ -72,7 +73,7 @@ describe('buildAuthorizeUrl', () => {
 
   it('is accepted by the EMR, which redirects the browser back with a code and the same state', async () => {
     emr = await startFakeEmr({ clientId: 'client-123' });
-    const { authorizationEndpoint } = await discoverSmartConfiguration(emr.fhirBaseUrl);
+    const { authorizationEndpoint } = await discoverSmartConfiguration(emr.fhirBaseUrl, { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }) });
     const state = randomState();
     const url = buildAuthorizeUrl({
       authorizationEndpoint,

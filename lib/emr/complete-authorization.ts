@@ -11,6 +11,7 @@ import { seal, unseal } from '../crypto/seal';
 import type { Db } from '../db';
 import { AppError } from '../http/errors';
 import { recordAudit } from '../audit/record-audit';
+import type { Egress } from '../outbound/egress';
 import { planTokenEndpoint, redirectUriFor, resolveTokenEndpoint } from './oauth-endpoints';
 import { hashState, verifierSealContext } from './start-authorization';
 import { exchangeAuthorizationCode } from './token-client';
@@ -35,7 +36,7 @@ const invalidState = () =>
   });
 
 export async function completeAuthorization(
-  deps: { db: Db; clock: Clock; config: Config },
+  deps: { db: Db; clock: Clock; config: Config; egress: Egress },
   input: CallbackQuery & { clinicId: string; userId: string; correlationId: string },
 ): Promise<CallbackResult> {
   const stateHash = hashState(input.state);
@@ -62,9 +63,9 @@ export async function completeAuthorization(
     });
   }
   const codeVerifier = unseal(pending.codeVerifierSealed, sealKey, verifierSealContext(stateHash));
-  const tokenUrl = await resolveTokenEndpoint(tokenPlan);
+  const { tokenUrl, target } = await resolveTokenEndpoint(tokenPlan, deps.egress);
   const tokens = await exchangeAuthorizationCode({
-    tokenUrl, clientId: connection.clientId, code: input.code, redirectUri: redirectUriFor(deps.config.appUrl), codeVerifier,
+    egress: deps.egress, target, tokenUrl, clientId: connection.clientId, code: input.code, redirectUri: redirectUriFor(deps.config.appUrl), codeVerifier,
   });
 
   const connectedAt = deps.clock();

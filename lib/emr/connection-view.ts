@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EMR_VENDOR_KINDS, type Config } from '../config';
 import type { Db } from '../db';
 import { AppError } from '../http/errors';
+import { findSmartBackendGroup } from './integration-binding';
 
 export const CONNECTION_STATUSES = ['pending', 'connected', 'needs-registration'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
@@ -37,11 +38,20 @@ export function canAuthorize(row: Pick<ConnectionRow, 'clientId' | 'fhirBaseUrl'
   return !!(entry?.authorizeUrl && entry.fhirBaseUrl);
 }
 
+/**
+ * A smart-backend connection pulls with the deployment's SMART registration, so whether it can pull is the
+ * operator's binding of its clinic (DECISIONS "Trust boundaries"), not anything stored on the row.
+ */
+function statusOf(row: ConnectionRow, config: Pick<Config, 'emrVendors'>): ConnectionStatus {
+  if (row.vendor === 'smart-backend') return findSmartBackendGroup(config, row.clinicId) ? 'connected' : 'needs-registration';
+  return row.status as ConnectionStatus;
+}
+
 export function toConnectionView(row: ConnectionRow, config: Pick<Config, 'emrVendors'>): EmrConnectionView {
   return {
     id: row.id,
     vendor: row.vendor as EmrConnectionView['vendor'],
-    status: row.status as ConnectionStatus,
+    status: statusOf(row, config),
     canAuthorize: canAuthorize(row, config),
     hasClientId: !!row.clientId,
     fhirBaseUrl: row.fhirBaseUrl,

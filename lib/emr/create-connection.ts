@@ -6,7 +6,7 @@ import { EMR_VENDOR_KINDS, type Config } from '../config';
 import type { Db } from '../db';
 import { recordAudit } from '../audit/record-audit';
 import { EmrConnectionView, toConnectionView } from './connection-view';
-import { assertFhirBaseUrlAllowed, FhirBaseUrl } from './fhir-base-url';
+import { assertFhirBaseUrlAllowed, assertSmartBackendBaseUrl, FhirBaseUrl } from './fhir-base-url';
 
 export const ClientId = z.string().trim().min(1).max(200);
 
@@ -24,6 +24,7 @@ export async function createConnection(
   input: CreateConnectionBody & { clinicId: string; userId: string; correlationId: string },
 ): Promise<z.infer<typeof ConnectionEnvelope>> {
   assertFhirBaseUrlAllowed(input.fhirBaseUrl, deps.config.mode);
+  assertSmartBackendBaseUrl(input.fhirBaseUrl, input.vendor, deps.config);
   const row = await deps.db.$transaction(async (tx) => {
     const created = await tx.emrConnection.create({
       data: {

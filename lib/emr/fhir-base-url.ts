@@ -2,7 +2,7 @@
 // testing, and never in production), no credentials, query or fragment. Our server fetches its SMART
 // configuration, so this is also the SSRF boundary for what an admin can point us at.
 import { z } from 'zod';
-import type { ServiceMode } from '../config';
+import type { Config, ServiceMode } from '../config';
 import { AppError } from '../http/errors';
 import { parseSecureUrl } from './smart-configuration';
 
@@ -22,4 +22,22 @@ export function assertFhirBaseUrlAllowed(value: string | undefined, mode: Servic
   throw new AppError('VALIDATION_FAILED', 'The request body is not valid', {
     issues: [{ path: 'body.fhirBaseUrl', message: 'Must be an https URL in production' }],
   });
+}
+
+/**
+ * DECISIONS "Trust boundaries": a smart-backend connection is served with the deployment's SMART registration and
+ * its tokens, which go only to the operator's EMR. A FHIR base on it must share the origin of
+ * EMR_VENDORS["smart-backend"].fhirBaseUrl (400 otherwise, and always when that entry names none).
+ */
+export function assertSmartBackendBaseUrl(value: string | null | undefined, vendor: string, config: Pick<Config, 'emrVendors'>): void {
+  if (!value || vendor !== 'smart-backend') return;
+  if (isOperatorOrigin(value, config)) return;
+  throw new AppError('VALIDATION_FAILED', 'The request body is not valid', {
+    issues: [{ path: 'body.fhirBaseUrl', message: "Must be on the configured SMART backend EMR's server" }],
+  });
+}
+
+export function isOperatorOrigin(value: string, config: Pick<Config, 'emrVendors'>): boolean {
+  const configured = config.emrVendors['smart-backend']?.fhirBaseUrl;
+  return !!configured && new URL(value).origin === new URL(configured).origin;
 }

@@ -2,9 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
 import { SYNC_RESOURCE_TYPES } from '@/lib/fhir/types';
 import { rejection } from '@/test/support/rejection';
+import { createEgress } from '@/lib/outbound/egress';
 import { pullPartnerResources } from './partner-client';
 
 const API_KEY = 'partner-secret-key';
+const ACCOUNT = 'acct-northside-42';
+const net = { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }), accountId: ACCOUNT };
+const NEUTRAL = 'The partner API could not be reached; try again later';
 
 let emr: FakeEmr | undefined;
 afterEach(async () => {
@@ -19,6 +23,7 @@ describe('pullPartnerResources', () => {
   it('returns all six resource types updated in the range, following next links', async () => {
     emr = await startFakeEmr({ apiKey: API_KEY, pageSize: 2 });
     const result = await pullPartnerResources({
+      ...net,
       baseUrl: emr.fhirBaseUrl,
       apiKey: API_KEY,
       from: '2024-01-01T00:00:00Z',
@@ -41,11 +46,14 @@ describe('pullPartnerResources', () => {
     for (const search of firstPages) {
       expect(search.query.getAll('_lastUpdated')).toEqual(['ge2024-01-01T00:00:00Z', 'le2024-12-31T23:59:59Z']);
     }
+    // Every request, next pages included, names the clinic's partner account.
+    expect(emr.receivedSearches.map((s) => s.partnerAccount)).toEqual(Array(emr.receivedSearches.length).fill(ACCOUNT));
   });
 
   it('honours the range bounds, offsets included', async () => {
     emr = await startFakeEmr({ apiKey: API_KEY });
     const result = await pullPartnerResources({
+      ...net,
       baseUrl: emr.fhirBaseUrl,
       apiKey: API_KEY,
       from: '2024-03-02T06:00:00-05:00',
@@ -65,13 +73,14 @@ describe('pullPartnerResources', () => {
     emr = await startFakeEmr({ apiKey: API_KEY });
     const error = await rejection(
       pullPartnerResources({
+        ...net,
         baseUrl: emr.fhirBaseUrl,
         apiKey: 'not-the-key',
         from: '2024-01-01T00:00:00Z',
         to: '2024-12-31T00:00:00Z',
       }),
     );
-    expect(error).toMatchObject({ code: 'TRANSPORT_FAILED', message: 'The FHIR search failed with HTTP 401' });
+    expect(error).toMatchObject({ code: 'TRANSPORT_FAILED', message: NEUTRAL, cause: { purpose: 'partner', reason: 'status', status: 401 } });
     expect(error.message).not.toContain('not-the-key');
     expect(emr.requests.total).toBe(1);
   });
@@ -80,8 +89,8 @@ describe('pullPartnerResources', () => {
     emr = await startFakeEmr({ apiKey: API_KEY });
     emr.failNext('/fhir/Condition', 500);
     await expect(
-      pullPartnerResources({ baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from: '2024-01-01T00:00:00Z', to: '2024-12-31T00:00:00Z' }),
-    ).rejects.toMatchObject({ code: 'TRANSPORT_FAILED', message: 'The FHIR search failed with HTTP 500' });
+      pullPartnerResources({ ...net, baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from: '2024-01-01T00:00:00Z', to: '2024-12-31T00:00:00Z' }),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_FAILED', message: NEUTRAL, cause: { reason: 'status', status: 500 } });
   });
 
   it.each([
@@ -90,7 +99,7 @@ describe('pullPartnerResources', () => {
     { from: '2024-12-31T00:00:00Z', to: '2024-01-01T00:00:00Z', issues: [{ path: 'from', message: 'Must not be after to' }] },
   ])('refuses the range $from..$to without calling the partner', async ({ from, to, issues }) => {
     emr = await startFakeEmr({ apiKey: API_KEY });
-    const error = await rejection(pullPartnerResources({ baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from, to }));
+    const error = await rejection(pullPartnerResources({ ...net, baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from, to }));
     expect({ code: error.code, message: error.message, issues: error.options.issues }).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'Invalid partner pull range',

@@ -1,19 +1,23 @@
 // The partner API pull (DECISIONS "EMR and FHIR"): FHIR R4 REST search of the six sync resource types updated
-// within [from, to], authenticated with the server-side partner API key. Does not write to the FHIR store.
+// within [from, to], authenticated with the server-side partner API key and scoped to the clinic's partner
+// account (X-Partner-Account, DECISIONS "Trust boundaries"). Does not write to the FHIR store.
 import { z } from 'zod';
 import { searchAll } from '@/lib/fhir/fhir-search-client';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '@/lib/fhir/types';
 import { AppError } from '@/lib/http/errors';
+import type { Egress } from '@/lib/outbound/egress';
 
 export type PartnerPullInput = {
   /** PARTNER_API_URL, the partner's FHIR base. */
   baseUrl: string;
   /** PARTNER_API_KEY, sent as a bearer token. */
   apiKey: string;
+  /** The clinic's partner account (PARTNER_API_ACCOUNTS), sent as X-Partner-Account on every request. */
+  accountId: string;
   /** ISO-8601 instants with an offset or Z, inclusive bounds. */
   from: string;
   to: string;
-  fetch?: typeof fetch;
+  egress: Egress;
   timeoutMs?: number;
 };
 
@@ -42,7 +46,10 @@ export async function pullPartnerResources(input: PartnerPullInput): Promise<Rec
       resourceType,
       params: { _lastUpdated: [`ge${input.from}`, `le${input.to}`] },
       accessToken: input.apiKey,
-      ...(input.fetch && { fetch: input.fetch }),
+      headers: { 'x-partner-account': input.accountId },
+      egress: input.egress,
+      target: 'operator',
+      purpose: 'partner',
       ...(input.timeoutMs !== undefined && { timeoutMs: input.timeoutMs }),
     });
   }

@@ -3,9 +3,11 @@
 // Dates without a time cover whole UTC days.
 import { z } from 'zod';
 import type { Clock } from '../clock';
-import { requirePartnerApi } from '../config';
+import { requirePartnerApi, type Config } from '../config';
 import type { Db } from '../db';
 import type { FhirStore } from '../fhir/fhir-store';
+import type { Egress } from '../outbound/egress';
+import { requirePartnerAccount } from './integration-binding';
 import { pullPartnerResources } from './partner-client';
 import { PullResult, runPull } from './run-pull';
 
@@ -49,13 +51,15 @@ export function rangeOf(body: PartnerPullBody): { from: string; to: string } {
 }
 
 export async function pullPartner(
-  deps: { db: Db; clock: Clock; fhirStore: FhirStore },
+  deps: { db: Db; clock: Clock; config: Config; fhirStore: FhirStore; egress: Egress },
   input: PartnerPullBody & { clinicId: string; correlationId: string },
 ): Promise<z.infer<typeof PartnerPullResult>> {
+  // The credential check first (501), then the operator's binding (403): both before any call or write.
   const partner = requirePartnerApi();
+  const accountId = requirePartnerAccount(deps.config, input.clinicId);
   const range = rangeOf(input);
   const result = await runPull(deps, { clinicId: input.clinicId, connectionId: null, kind: 'partner-api', correlationId: input.correlationId }, async () => ({
-    resources: await pullPartnerResources({ baseUrl: partner.url, apiKey: partner.apiKey, ...range }),
+    resources: await pullPartnerResources({ baseUrl: partner.url, apiKey: partner.apiKey, accountId, egress: deps.egress, ...range }),
     sourceBaseUrl: partner.url,
   }));
   return { ...result, range };

@@ -1,8 +1,10 @@
 // SMART App Launch v2 discovery: reads `{fhirBaseUrl}/.well-known/smart-configuration` and keeps only what the
 // browser authorization-code flow needs. Does not cache, and does not read the FHIR CapabilityStatement.
+// The FHIR base is a tenant's choice (a connection's own fhirBaseUrl), so the document is fetched under the tenant
+// egress policy, and what it names is tenant-chosen too: never a place for platform credentials.
 import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
-import { fetchText } from '@/lib/http/fetch-text';
+import { egressError, KIB, loggableUrl, type Egress } from '@/lib/outbound/egress';
 
 export type SmartConfiguration = {
   authorizationEndpoint: string;
@@ -11,9 +13,11 @@ export type SmartConfiguration = {
   codeChallengeMethods: string[];
 };
 
-export type DiscoverOptions = { fetch?: typeof fetch; timeoutMs?: number };
+export type DiscoverOptions = { egress: Egress; timeoutMs?: number };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+// A SMART configuration is a few KiB of JSON.
+const MAX_DOCUMENT_BYTES = 64 * KIB;
 
 // SMART App Launch v2 section 2.0.5 (well-known document). capabilities and code_challenge_methods_supported are
 // REQUIRED there; we default capabilities to [] to tolerate v1 servers, but S256 stays mandatory below.
@@ -27,12 +31,13 @@ const WellKnownDocument = z.object({
 /**
  * Fetches and validates the server's SMART configuration.
  * Throws AppError VALIDATION_FAILED (no network call) when fhirBaseUrl is not an absolute https URL (or http on
- * loopback), and TRANSPORT_FAILED when the document cannot be fetched, is not the expected JSON, names an
- * endpoint that is not https (loopback http excepted) or does not offer PKCE S256.
+ * loopback), and TRANSPORT_FAILED with the egress client's neutral message when the document cannot be fetched,
+ * is not the expected JSON, names an endpoint that is not https (loopback http excepted) or does not offer PKCE
+ * S256 (which of these it was is in the cause, for the log).
  */
 export async function discoverSmartConfiguration(
   fhirBaseUrl: string,
-  opts: DiscoverOptions = {},
+  opts: DiscoverOptions,
 ): Promise<SmartConfiguration> {
   const base = parseSecureUrl(fhirBaseUrl);
   if (!base || base.search || base.hash) {
@@ -42,12 +47,13 @@ export async function discoverSmartConfiguration(
   }
   const wellKnownUrl = `${base.href.replace(/\/+$/, '')}/.well-known/smart-configuration`;
 
+  const where = loggableUrl(new URL(wellKnownUrl));
+  const invalid = (problem: string, detail: Record<string, unknown> = {}) => egressError('emr', { reason: 'invalid-body', url: where, problem, ...detail });
+
   const body = await fetchJson(wellKnownUrl, opts);
   const parsed = WellKnownDocument.safeParse(body);
   if (!parsed.success) {
-    throw new AppError('TRANSPORT_FAILED', 'The EMR returned an invalid SMART configuration', {
-      cause: parsed.error,
-    });
+    throw invalid('not a SMART configuration', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), code: i.code })) });
   }
   const doc = parsed.data;
 
@@ -58,14 +64,10 @@ export async function discoverSmartConfiguration(
     ['token_endpoint', doc.token_endpoint],
   ] as const) {
     const url = parseSecureUrl(value);
-    if (!url || url.hash) {
-      throw new AppError('TRANSPORT_FAILED', `The EMR's SMART configuration has an insecure or invalid ${name}`);
-    }
+    if (!url || url.hash) throw invalid(`insecure or invalid ${name}`);
   }
   // SMART App Launch v2 requires PKCE with S256 (section 2.0.5 and 2.1.9); we never fall back to plain.
-  if (!doc.code_challenge_methods_supported.includes('S256')) {
-    throw new AppError('TRANSPORT_FAILED', "The EMR's SMART configuration does not support PKCE S256");
-  }
+  if (!doc.code_challenge_methods_supported.includes('S256')) throw invalid('no PKCE S256');
 
   return {
     authorizationEndpoint: doc.authorization_endpoint,
@@ -95,16 +97,16 @@ export function parseSecureUrl(value: string): URL | null {
 }
 
 async function fetchJson(url: string, opts: DiscoverOptions): Promise<unknown> {
-  // Redirects refused: a discovery document that moves elsewhere is not trusted to name our endpoints.
-  const { response, text } = await fetchText(url, { headers: { accept: 'application/json' } }, {
-    fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, unreachableMessage: 'The EMR SMART configuration could not be fetched',
+  // Redirects refused (egress): a discovery document that moves elsewhere is not trusted to name our endpoints.
+  const response = await opts.egress.request({
+    url, headers: { accept: 'application/json' }, target: 'tenant', purpose: 'emr',
+    maxBodyBytes: MAX_DOCUMENT_BYTES, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  if (!response.ok) {
-    throw new AppError('TRANSPORT_FAILED', `The EMR SMART configuration request failed with HTTP ${response.status}`);
-  }
+  const where = loggableUrl(new URL(url));
+  if (response.status !== 200) throw egressError('emr', { reason: 'status', url: where, status: response.status });
   try {
-    return JSON.parse(text);
+    return JSON.parse(response.text());
   } catch (error) {
-    throw new AppError('TRANSPORT_FAILED', 'The EMR returned an unreadable SMART configuration', { cause: error });
+    throw egressError('emr', { reason: 'invalid-body', url: where, problem: 'not JSON' }, error);
   }
 }

@@ -9,6 +9,7 @@ import { seal } from '../crypto/seal';
 import type { Db } from '../db';
 import { AppError } from '../http/errors';
 import { redirect } from '../http/responses';
+import type { Egress } from '../outbound/egress';
 import { buildAuthorizeUrl } from './authorize-url';
 import { getClinicConnection } from './connection-view';
 import { BROWSER_OAUTH_SCOPE, redirectUriFor, resolveAuthorizeEndpoint } from './oauth-endpoints';
@@ -24,7 +25,7 @@ export const hashState = (state: string) => createHash('sha256').update(state, '
 export const verifierSealContext = (stateHash: string) => `oauth-verifier:${stateHash}`;
 
 export async function startAuthorization(
-  deps: { db: Db; clock: Clock; config: Config },
+  deps: { db: Db; clock: Clock; config: Config; egress: Egress },
   input: { clinicId: string; userId: string; connectionId: string },
 ): Promise<Response> {
   const connection = await getClinicConnection(deps.db, { clinicId: input.clinicId, id: input.connectionId }, {
@@ -34,7 +35,7 @@ export async function startAuthorization(
     throw new AppError('FORBIDDEN', "Add the client id the EMR issued for this clinic before connecting");
   }
   const sealKey = requireSealKey();
-  const { authorizationEndpoint, aud } = await resolveAuthorizeEndpoint(connection, deps.config);
+  const { authorizationEndpoint, aud } = await resolveAuthorizeEndpoint(connection, deps.config, deps.egress);
 
   const now = deps.clock();
   const state = randomState();

@@ -6,7 +6,12 @@ import { rejection } from '@/test/support/rejection';
 import { searchAll } from '@/lib/fhir/fhir-search-client';
 import { buildAuthorizeUrl } from './authorize-url';
 import { createPkcePair, randomState } from './pkce';
+import { createEgress } from '@/lib/outbound/egress';
+import { startScriptedServer } from '@/test/fakes/scripted-server';
 import { exchangeAuthorizationCode, requestBackendServicesToken } from './token-client';
+
+const net = { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }), target: 'operator' as const };
+const NEUTRAL = 'The EMR could not be reached; try again later';
 
 const CLIENT_ID = 'clinic-app';
 const REDIRECT_URI = 'https://app.example/api/emr-sync/callback';
@@ -54,6 +59,7 @@ describe('exchangeAuthorizationCode', () => {
     const code = await authorizeInBrowser(emr, pkce.codeChallenge);
 
     const tokens = await exchangeAuthorizationCode({
+      ...net,
       tokenUrl: emr.tokenUrl,
       clientId: CLIENT_ID,
       code,
@@ -78,6 +84,8 @@ describe('exchangeAuthorizationCode', () => {
       },
     ]);
     const patients = await searchAll({
+      ...net,
+      purpose: 'emr',
       baseUrl: emr.fhirBaseUrl,
       resourceType: 'Patient',
       params: {},
@@ -93,6 +101,7 @@ describe('exchangeAuthorizationCode', () => {
 
     const error = await rejection(
       exchangeAuthorizationCode({
+        ...net,
         tokenUrl: emr.tokenUrl,
         clientId: CLIENT_ID,
         code,
@@ -116,6 +125,7 @@ describe('exchangeAuthorizationCode', () => {
     const pkce = createPkcePair();
     const code = await authorizeInBrowser(emr, pkce.codeChallenge);
     const exchange = {
+      ...net,
       tokenUrl: emr.tokenUrl,
       clientId: CLIENT_ID,
       code,
@@ -128,14 +138,15 @@ describe('exchangeAuthorizationCode', () => {
   });
 
   it.each([
-    { failure: 500 as const, timeoutMs: 5_000, message: 'The EMR token endpoint answered HTTP 500' },
-    { failure: 503 as const, timeoutMs: 5_000, message: 'The EMR token endpoint answered HTTP 503' },
-    { failure: 'hang' as const, timeoutMs: 200, message: 'The EMR token endpoint could not be reached' },
-  ])('fails with TRANSPORT_FAILED when the token endpoint answers $failure', async ({ failure, timeoutMs, message }) => {
+    { failure: 500 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 500 } },
+    { failure: 503 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 503 } },
+    { failure: 'hang' as const, timeoutMs: 200, cause: { reason: 'timeout' } },
+  ])('fails with the neutral TRANSPORT_FAILED when the token endpoint answers $failure', async ({ failure, timeoutMs, cause }) => {
     emr = await startFakeEmr({ clientId: CLIENT_ID });
     emr.failNext('/oauth/token', failure);
     const error = await rejection(
       exchangeAuthorizationCode({
+        ...net,
         tokenUrl: emr.tokenUrl,
         clientId: CLIENT_ID,
         code: 'c',
@@ -144,48 +155,54 @@ describe('exchangeAuthorizationCode', () => {
         timeoutMs,
       }),
     );
-    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message });
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+    expect(error.options.cause).toMatchObject({ purpose: 'emr', ...cause });
     expect(emr.requests.token).toBe(1);
   });
 
   it.each([
-    { name: 'a body that is not JSON', status: 200, body: '<html>ok</html>', message: 'The EMR token endpoint returned an invalid token response' },
-    { name: 'no access_token', status: 200, body: '{"token_type":"Bearer"}', message: 'The EMR token endpoint returned an invalid token response' },
-    { name: 'a non-bearer token type', status: 200, body: '{"access_token":"a","token_type":"mac"}', message: 'The EMR token endpoint returned an invalid token response' },
-    { name: 'invalid_scope', status: 400, body: '{"error":"invalid_scope"}', message: 'The EMR token endpoint answered HTTP 400 (invalid_scope)' },
-    { name: 'a 400 without an OAuth error', status: 400, body: 'bad', message: 'The EMR token endpoint answered HTTP 400' },
-  ])('fails with TRANSPORT_FAILED on $name', async ({ status, body, message }) => {
-    const fetchStub = (async () => new Response(body, { status })) as typeof fetch;
-    const error = await rejection(
-      exchangeAuthorizationCode({
-        tokenUrl: 'https://emr.example/token',
-        clientId: CLIENT_ID,
-        code: 'c',
-        redirectUri: REDIRECT_URI,
-        codeVerifier: 'v',
-        fetch: fetchStub,
-      }),
-    );
-    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message });
+    { name: 'a body that is not JSON', status: 200, body: '<html>ok</html>', cause: { reason: 'invalid-body' } },
+    { name: 'no access_token', status: 200, body: '{"token_type":"Bearer"}', cause: { reason: 'invalid-body' } },
+    { name: 'a non-bearer token type', status: 200, body: '{"access_token":"a","token_type":"mac"}', cause: { reason: 'invalid-body' } },
+    { name: 'invalid_scope', status: 400, body: '{"error":"invalid_scope","error_description":"internal detail"}', cause: { reason: 'status', status: 400, oauthError: 'invalid_scope' } },
+    { name: 'a 400 without an OAuth error', status: 400, body: 'bad', cause: { reason: 'status', status: 400 } },
+  ])('fails with the neutral TRANSPORT_FAILED on $name: no status or OAuth text reaches the message', async ({ status, body, cause }) => {
+    const server = await startScriptedServer();
+    try {
+      server.answer('/token', { status, body });
+      const error = await rejection(
+        exchangeAuthorizationCode({
+          ...net,
+          tokenUrl: `${server.origin}/token`,
+          clientId: CLIENT_ID,
+          code: 'c',
+          redirectUri: REDIRECT_URI,
+          codeVerifier: 'v',
+        }),
+      );
+      expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+      expect(error.options.cause).toMatchObject({ purpose: 'emr', ...cause });
+    } finally {
+      await server.close();
+    }
   });
 
   it('never sends a code to a cleartext token URL', async () => {
-    let calls = 0;
-    const countingFetch = (async () => {
-      calls += 1;
-      return new Response('{}');
-    }) as typeof fetch;
+    let lookups = 0;
+    const counting = createEgress({ mode: 'sandbox', allowedOrigins: [], resolve: async () => (lookups++, []) });
     await expect(
       exchangeAuthorizationCode({
+        ...net,
         tokenUrl: 'http://emr.example/token',
         clientId: CLIENT_ID,
         code: 'c',
         redirectUri: REDIRECT_URI,
         codeVerifier: 'v',
-        fetch: countingFetch,
+        egress: counting,
+        target: 'tenant',
       }),
     ).rejects.toThrow('The EMR token URL must be an absolute https URL');
-    expect(calls).toBe(0);
+    expect(lookups).toBe(0);
   });
 });
 
@@ -197,6 +214,7 @@ describe('requestBackendServicesToken', () => {
       const before = Math.floor(Date.now() / 1000);
 
       const tokens = await requestBackendServicesToken({
+        ...net,
         tokenUrl: emr.tokenUrl,
         clientId: CLIENT_ID,
         privateKeyPem: keys[alg].privateKeyPem,
@@ -225,6 +243,8 @@ describe('requestBackendServicesToken', () => {
       expect((claims.exp ?? 0) - before).toBeLessThanOrEqual(300 + 1);
 
       const patients = await searchAll({
+        ...net,
+        purpose: 'emr',
         baseUrl: emr.fhirBaseUrl,
         resourceType: 'Patient',
         params: {},
@@ -237,6 +257,7 @@ describe('requestBackendServicesToken', () => {
   it('uses a fresh jti each time, and a reused jti is refused', async () => {
     emr = await startFakeEmr({ clientId: CLIENT_ID, publicKeyPem: keys.ES384.publicKeyPem });
     const request = {
+      ...net,
       tokenUrl: emr.tokenUrl,
       clientId: CLIENT_ID,
       privateKeyPem: keys.ES384.privateKeyPem,
@@ -269,6 +290,7 @@ describe('requestBackendServicesToken', () => {
     });
     const error = await rejection(
       requestBackendServicesToken({
+        ...net,
         tokenUrl: emr.tokenUrl,
         clientId: setup === 'otherClient' ? 'someone-else' : CLIENT_ID,
         privateKeyPem: keys.RS384.privateKeyPem,
@@ -300,6 +322,7 @@ describe('requestBackendServicesToken', () => {
     emr = await startFakeEmr({ clientId: CLIENT_ID, publicKeyPem: keys.RS384.publicKeyPem });
     await expect(
       requestBackendServicesToken({
+        ...net,
         tokenUrl: emr.tokenUrl,
         clientId: CLIENT_ID,
         privateKeyPem: String(pem()),
@@ -315,6 +338,7 @@ describe('requestBackendServicesToken', () => {
     emr.failNext('/oauth/token', 'hang');
     const error = await rejection(
       requestBackendServicesToken({
+        ...net,
         tokenUrl: emr.tokenUrl,
         clientId: CLIENT_ID,
         privateKeyPem: keys.RS384.privateKeyPem,
@@ -323,9 +347,6 @@ describe('requestBackendServicesToken', () => {
         timeoutMs: 200,
       }),
     );
-    expect({ code: error.code, message: error.message }).toEqual({
-      code: 'TRANSPORT_FAILED',
-      message: 'The EMR token endpoint could not be reached',
-    });
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
   });
 });

@@ -1,10 +1,13 @@
 // The EMR token endpoint adapter: the authorization-code exchange (SMART App Launch v2, public client with PKCE)
 // and the SMART Backend Services client_credentials grant with a private_key_jwt assertion. Does not store or
-// refresh tokens, and does not decide which connection a token belongs to.
+// refresh tokens, and does not decide which connection a token belongs to, nor where a token may be sent: the
+// caller says whether the token URL is the operator's (EMR_VENDORS) or was discovered from a tenant's FHIR base.
 //
 // Errors (AppError):
-// - TRANSPORT_FAILED: network error, timeout, redirect, 5xx or other unexpected status, unreadable or invalid body,
-//   and OAuth errors our caller cannot act on (invalid_request, invalid_scope, unsupported_grant_type...).
+// - TRANSPORT_FAILED "The EMR could not be reached; try again later" (lib/outbound): network error, refused
+//   address, timeout, redirect, oversized or invalid body, an unexpected status, and OAuth errors our caller cannot
+//   act on (invalid_request, invalid_scope...). The status and OAuth error code go to the log (the cause), never to
+//   the client: echoing them made the token request a port scanner.
 // - UNPROCESSABLE: `invalid_grant` (the code or refresh token is no longer good: the connection needs authorizing
 //   again) and `invalid_client` / `unauthorized_client` (the EMR refuses this client or its assertion: the
 //   registration or key needs fixing). `cause` is `{ httpStatus, oauthError }` so callers can tell them apart.
@@ -13,7 +16,7 @@ import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { systemClock, type Clock } from '@/lib/clock';
 import { AppError } from '@/lib/http/errors';
-import { fetchText } from '@/lib/http/fetch-text';
+import { egressError, KIB, loggableUrl, type Egress, type EgressTarget } from '@/lib/outbound/egress';
 import { importSigningKey } from './jwks';
 import { parseSecureUrl } from './smart-configuration';
 
@@ -27,7 +30,12 @@ export type EmrTokens = {
   patient?: string;
 };
 
-type HttpOptions = { fetch?: typeof fetch; timeoutMs?: number };
+type HttpOptions = {
+  egress: Egress;
+  /** 'operator' for a token URL from EMR_VENDORS; 'tenant' for one discovered from a connection's FHIR base. */
+  target: EgressTarget;
+  timeoutMs?: number;
+};
 
 export type AuthorizationCodeExchange = HttpOptions & {
   tokenUrl: string;
@@ -51,6 +59,8 @@ export type BackendServicesTokenRequest = HttpOptions & {
 export type OAuthErrorCause = { httpStatus: number; oauthError?: string };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+// A token response is a few hundred bytes (a JWT access token a few KiB); anything near this is not one.
+const MAX_TOKEN_RESPONSE_BYTES = 64 * KIB;
 // SMART Backend Services: the assertion's exp SHALL be no more than five minutes in the future.
 const ASSERTION_LIFETIME_SECONDS = 300;
 const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -127,24 +137,26 @@ const OAuthErrorResponse = z.object({ error: z.string().regex(/^[A-Za-z0-9_.-]{1
 
 async function postTokenRequest(tokenUrl: string, form: Record<string, string>, opts: HttpOptions): Promise<EmrTokens> {
   requireSecureTokenUrl(tokenUrl);
-  // Redirects refused (fetchText): one would resend the code or assertion to wherever the EMR points.
-  const { response, text } = await fetchText(tokenUrl, {
+  // Redirects refused (egress): one would resend the code or assertion to wherever the EMR points.
+  const response = await opts.egress.request({
+    url: tokenUrl,
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(form).toString(),
-    cache: 'no-store',
-  }, { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, unreachableMessage: 'The EMR token endpoint could not be reached' });
-
-  const body = parseJsonOrUndefined(text);
-  if (!response.ok) throw tokenError(response.status, body);
+    target: opts.target,
+    purpose: 'emr',
+    maxBodyBytes: MAX_TOKEN_RESPONSE_BYTES,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
+  const where = loggableUrl(new URL(tokenUrl));
+  const body = parseJsonOrUndefined(response.text());
+  if (response.status !== 200) throw tokenError(response.status, body, where);
 
   const parsed = TokenResponse.safeParse(body);
   if (!parsed.success) {
     // Only paths and issue codes go into the cause: the body holds a token.
     const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code }));
-    throw new AppError('TRANSPORT_FAILED', 'The EMR token endpoint returned an invalid token response', {
-      cause: { httpStatus: response.status, issues },
-    });
+    throw egressError('emr', { reason: 'invalid-body', url: where, status: response.status, issues });
   }
   const tokens = parsed.data;
   return {
@@ -156,7 +168,7 @@ async function postTokenRequest(tokenUrl: string, form: Record<string, string>, 
   };
 }
 
-function tokenError(httpStatus: number, body: unknown): AppError {
+function tokenError(httpStatus: number, body: unknown, url: string): AppError {
   const oauthError = OAuthErrorResponse.safeParse(body).data?.error;
   const cause: OAuthErrorCause = { httpStatus, ...(oauthError !== undefined && { oauthError }) };
   // OAuth errors come with 400 (401 for invalid_client, RFC 6749 section 5.2); anything else is a broken exchange.
@@ -170,8 +182,7 @@ function tokenError(httpStatus: number, body: unknown): AppError {
       cause,
     });
   }
-  const detail = oauthError ? ` (${oauthError})` : '';
-  return new AppError('TRANSPORT_FAILED', `The EMR token endpoint answered HTTP ${httpStatus}${detail}`, { cause });
+  return egressError('emr', { reason: 'status', url, status: httpStatus, ...(oauthError !== undefined && { oauthError }) });
 }
 
 function parseJsonOrUndefined(text: string): unknown {

@@ -7,7 +7,7 @@ import type { Db } from '../db';
 import { recordAudit } from '../audit/record-audit';
 import { getClinicConnection, toConnectionView } from './connection-view';
 import { ClientId, type ConnectionEnvelope } from './create-connection';
-import { assertFhirBaseUrlAllowed, FhirBaseUrl } from './fhir-base-url';
+import { assertFhirBaseUrlAllowed, assertSmartBackendBaseUrl, FhirBaseUrl } from './fhir-base-url';
 
 export const UpdateConnectionBody = z
   .object({ clientId: ClientId.optional(), fhirBaseUrl: FhirBaseUrl.optional() })
@@ -20,6 +20,7 @@ export async function updateConnection(
 ): Promise<z.infer<typeof ConnectionEnvelope>> {
   assertFhirBaseUrlAllowed(input.fhirBaseUrl, deps.config.mode);
   const current = await getClinicConnection(deps.db, { clinicId: input.clinicId, id: input.id });
+  assertSmartBackendBaseUrl(input.fhirBaseUrl, current.vendor, deps.config);
   const clientId = input.clientId ?? current.clientId;
   const fhirBaseUrl = input.fhirBaseUrl ?? current.fhirBaseUrl;
   const changed = clientId !== current.clientId || fhirBaseUrl !== current.fhirBaseUrl;

@@ -1,9 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
 import { rejection } from '@/test/support/rejection';
+import { startScriptedServer, type ScriptedServer } from '@/test/fakes/scripted-server';
+import { createEgress } from '@/lib/outbound/egress';
 import { searchAll } from './fhir-search-client';
 
 const API_KEY = 'partner-key-for-tests';
+const net = { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }), target: 'operator' as const, purpose: 'emr' as const };
+const NEUTRAL = 'The EMR could not be reached; try again later';
+
+let scripted: ScriptedServer | undefined;
+afterEach(async () => {
+  await scripted?.close();
+  scripted = undefined;
+});
+/** A FHIR server answering one fixed body to every Patient search. */
+async function answering(body: string): Promise<string> {
+  scripted = await startScriptedServer();
+  scripted.answer('/fhir/Patient', { status: 200, body });
+  return `${scripted.origin}/fhir`;
+}
 
 let emr: FakeEmr | undefined;
 afterEach(async () => {
@@ -20,6 +36,7 @@ describe('searchAll', () => {
   it('follows next links until the last page, asking for FHIR JSON each time', async () => {
     const fake = await start();
     const observations = await searchAll({
+      ...net,
       baseUrl: fake.fhirBaseUrl,
       resourceType: 'Observation',
       params: { _count: '2' },
@@ -40,6 +57,7 @@ describe('searchAll', () => {
   it('sends repeated parameters so both _lastUpdated bounds apply', async () => {
     const fake = await start();
     const observations = await searchAll({
+      ...net,
       baseUrl: fake.fhirBaseUrl,
       resourceType: 'Observation',
       params: { _lastUpdated: ['ge2024-02-15T10:00:00Z', 'le2024-05-01T00:00:00+00:00'], _count: '1' },
@@ -57,6 +75,7 @@ describe('searchAll', () => {
     const fake = await start();
     await expect(
       searchAll({
+        ...net,
         baseUrl: fake.fhirBaseUrl,
         resourceType: 'Condition',
         params: { _lastUpdated: 'ge2030-01-01T00:00:00Z' },
@@ -70,12 +89,10 @@ describe('searchAll', () => {
     // Same server, other origin: even that is refused, as the guard compares origins, not addresses.
     fake.setNextLinkOrigin(fake.baseUrl.replace('127.0.0.1', 'localhost'));
     const error = await rejection(
-      searchAll({ baseUrl: fake.fhirBaseUrl, resourceType: 'Observation', params: { _count: '2' }, accessToken: API_KEY }),
+      searchAll({ ...net, baseUrl: fake.fhirBaseUrl, resourceType: 'Observation', params: { _count: '2' }, accessToken: API_KEY }),
     );
-    expect({ code: error.code, message: error.message }).toEqual({
-      code: 'TRANSPORT_FAILED',
-      message: 'The FHIR server returned a next link to another origin',
-    });
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+    expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem: 'next link to another origin' });
     expect(fake.requests.total).toBe(1);
   });
 
@@ -83,6 +100,7 @@ describe('searchAll', () => {
     const fake = await start();
     const error = await rejection(
       searchAll({
+        ...net,
         baseUrl: fake.fhirBaseUrl,
         resourceType: 'Observation',
         params: { _count: '1' },
@@ -90,16 +108,15 @@ describe('searchAll', () => {
         maxPages: 3,
       }),
     );
-    expect({ code: error.code, message: error.message }).toEqual({
-      code: 'TRANSPORT_FAILED',
-      message: 'The FHIR server returned more than 3 pages of results',
-    });
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+    expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem: 'more than 3 pages' });
     expect(fake.requests.byPath['/fhir/Observation']).toBe(3);
   });
 
   it('accepts exactly maxPages pages', async () => {
     const fake = await start();
     const observations = await searchAll({
+      ...net,
       baseUrl: fake.fhirBaseUrl,
       resourceType: 'Observation',
       params: { _count: '2' },
@@ -110,39 +127,36 @@ describe('searchAll', () => {
   });
 
   it.each([
-    { failure: 500 as const, timeoutMs: 5_000, message: 'The FHIR search failed with HTTP 500' },
-    { failure: 'hang' as const, timeoutMs: 200, message: 'The FHIR server could not be reached' },
-  ])('fails with TRANSPORT_FAILED when the server answers $failure', async ({ failure, timeoutMs, message }) => {
+    { failure: 500 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 500 } },
+    { failure: 'hang' as const, timeoutMs: 200, cause: { reason: 'timeout' } },
+  ])('fails with the neutral TRANSPORT_FAILED when the server answers $failure', async ({ failure, timeoutMs, cause }) => {
     const fake = await start();
     fake.failNext('/fhir/Patient', failure);
     const error = await rejection(
-      searchAll({ baseUrl: fake.fhirBaseUrl, resourceType: 'Patient', params: {}, accessToken: API_KEY, timeoutMs }),
+      searchAll({ ...net, baseUrl: fake.fhirBaseUrl, resourceType: 'Patient', params: {}, accessToken: API_KEY, timeoutMs }),
     );
-    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message });
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+    expect(error.options.cause).toMatchObject(cause);
   });
 
   it('fails with TRANSPORT_FAILED when the bearer token is refused', async () => {
     const fake = await start();
     const error = await rejection(
-      searchAll({ baseUrl: fake.fhirBaseUrl, resourceType: 'Patient', params: {}, accessToken: 'wrong' }),
+      searchAll({ ...net, baseUrl: fake.fhirBaseUrl, resourceType: 'Patient', params: {}, accessToken: 'wrong' }),
     );
-    expect({ code: error.code, message: error.message }).toEqual({
-      code: 'TRANSPORT_FAILED',
-      message: 'The FHIR search failed with HTTP 401',
-    });
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+    expect(error.options.cause).toMatchObject({ reason: 'status', status: 401 });
   });
 
   it.each([
-    { name: 'a body that is not JSON', body: '<html>down</html>', message: 'The FHIR server returned an unreadable body' },
-    { name: 'a bundle of another type', body: '{"resourceType":"Bundle","type":"collection"}', message: 'The FHIR server returned an invalid searchset Bundle' },
-    { name: 'a resource without an id', body: '{"resourceType":"Bundle","type":"searchset","entry":[{"resource":{"resourceType":"Patient"}}]}', message: 'The FHIR server returned an invalid searchset Bundle' },
-    { name: 'an OperationOutcome', body: '{"resourceType":"OperationOutcome","issue":[]}', message: 'The FHIR server returned an invalid searchset Bundle' },
-  ])('fails with TRANSPORT_FAILED on $name', async ({ body, message }) => {
-    const fetchStub = (async () => new Response(body, { status: 200 })) as typeof fetch;
-    const error = await rejection(
-      searchAll({ baseUrl: 'https://emr.example/fhir', resourceType: 'Patient', params: {}, fetch: fetchStub }),
-    );
-    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message });
+    { name: 'a body that is not JSON', body: '<html>down</html>', problem: 'not JSON' },
+    { name: 'a bundle of another type', body: '{"resourceType":"Bundle","type":"collection"}', problem: 'not a searchset Bundle' },
+    { name: 'a resource without an id', body: '{"resourceType":"Bundle","type":"searchset","entry":[{"resource":{"resourceType":"Patient"}}]}', problem: 'not a searchset Bundle' },
+    { name: 'an OperationOutcome', body: '{"resourceType":"OperationOutcome","issue":[]}', problem: 'not a searchset Bundle' },
+  ])('fails with the neutral TRANSPORT_FAILED on $name', async ({ body, problem }) => {
+    const error = await rejection(searchAll({ ...net, baseUrl: await answering(body), resourceType: 'Patient', params: {} }));
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+    expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem });
   });
 
   it('keeps only matches of the requested type and de-duplicates repeated resources', async () => {
@@ -156,34 +170,26 @@ describe('searchAll', () => {
         { resource: { resourceType: 'Patient', id: 'a', meta: { versionId: '2' } } },
       ],
     };
-    const fetchStub = (async () => new Response(JSON.stringify(bundle))) as typeof fetch;
-    const resources = await searchAll({ baseUrl: 'https://emr.example/fhir', resourceType: 'Patient', params: {}, fetch: fetchStub });
+    const resources = await searchAll({ ...net, baseUrl: await answering(JSON.stringify(bundle)), resourceType: 'Patient', params: {} });
     expect(resources).toEqual([{ resourceType: 'Patient', id: 'a', meta: { versionId: '2' } }]);
   });
 
   it('refuses a next link that loops back to a page already read', async () => {
-    const bundle = {
-      resourceType: 'Bundle',
-      type: 'searchset',
-      link: [{ relation: 'next', url: 'https://emr.example/fhir/Patient' }],
-    };
-    const fetchStub = (async () => new Response(JSON.stringify(bundle))) as typeof fetch;
-    const error = await rejection(
-      searchAll({ baseUrl: 'https://emr.example/fhir', resourceType: 'Patient', params: {}, fetch: fetchStub }),
-    );
-    expect(error.message).toBe('The FHIR server returned a next link that loops');
+    scripted = await startScriptedServer();
+    const baseUrl = `${scripted.origin}/fhir`;
+    scripted.answer('/fhir/Patient', { status: 200, body: JSON.stringify({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'next', url: `${baseUrl}/Patient` }] }) });
+    const error = await rejection(searchAll({ ...net, baseUrl, resourceType: 'Patient', params: {} }));
+    expect(error.message).toBe(NEUTRAL);
+    expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem: 'next link loops' });
   });
 
   it.each([
     { baseUrl: 'http://emr.example/fhir', resourceType: 'Patient', message: 'searchAll: baseUrl must be an https URL without credentials, query or fragment' },
     { baseUrl: 'https://emr.example/fhir', resourceType: '../admin', message: 'searchAll: invalid resource type "../admin"' },
   ])('refuses $baseUrl / $resourceType before any network call', async ({ baseUrl, resourceType, message }) => {
-    let calls = 0;
-    const countingFetch = (async () => {
-      calls += 1;
-      return new Response('{}');
-    }) as typeof fetch;
-    await expect(searchAll({ baseUrl, resourceType, params: {}, fetch: countingFetch })).rejects.toThrow(message);
-    expect(calls).toBe(0);
+    let lookups = 0;
+    const counting = createEgress({ mode: 'sandbox', allowedOrigins: [], resolve: async () => (lookups++, []) });
+    await expect(searchAll({ ...net, egress: counting, target: 'tenant', baseUrl, resourceType, params: {} })).rejects.toThrow(message);
+    expect(lookups).toBe(0);
   });
 });

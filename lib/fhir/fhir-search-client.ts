@@ -2,8 +2,7 @@
 // searchset Bundle's `next` links until the result set is complete. Does not write anything, and does not
 // interpret resources beyond resourceType, id and meta.
 import { z } from 'zod';
-import { AppError } from '@/lib/http/errors';
-import { fetchText } from '@/lib/http/fetch-text';
+import { egressError, loggableUrl, MIB, type Egress, type EgressTarget } from '@/lib/outbound/egress';
 import type { FhirResource } from './types';
 
 export type SearchAllOptions = {
@@ -14,15 +13,24 @@ export type SearchAllOptions = {
   params: Record<string, string | string[]>;
   /** Sent as `Authorization: Bearer`; only ever to baseUrl's origin. */
   accessToken?: string;
-  fetch?: typeof fetch;
+  /** More request headers (e.g. X-Partner-Account). */
+  headers?: Record<string, string>;
+  egress: Egress;
+  /** Whose URL baseUrl is: the operator's (EMR_VENDORS, PARTNER_API_URL) or a tenant's. */
+  target: EgressTarget;
+  /** Which neutral message a failure gets. */
+  purpose: 'emr' | 'partner';
   /** Per page request. */
   timeoutMs?: number;
+  /** Per page. Default 32 MiB. */
+  maxPageBytes?: number;
   /** Pages fetched at most; one more `next` link than this fails the whole search. Default 100. */
   maxPages?: number;
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_PAGES = 100;
+const DEFAULT_MAX_PAGE_BYTES = 32 * MIB;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 // FHIR R4 id datatype: 1-64 of [A-Za-z0-9-.].
@@ -52,10 +60,11 @@ const SearchsetBundle = z.object({
  * (a later page wins, as paging over a changing result set can repeat a resource).
  * Entries with search.mode `include` or `outcome`, and resources of another type, are left out.
  *
- * Throws AppError TRANSPORT_FAILED on a network error, timeout, redirect, non-2xx status, unreadable or
- * non-searchset body, a `next` link to another origin (the bearer token must not follow it: SSRF and token
- * leak guard), a `next` link loop, or more pages than maxPages. Throws Error for an invalid baseUrl or
- * resourceType (a programming or configuration error), before any network call.
+ * Throws AppError TRANSPORT_FAILED (one neutral message per purpose; the reason in its cause) on a network error,
+ * refused address, timeout, redirect, oversized page, non-2xx status, unreadable or non-searchset body, a `next`
+ * link to another origin (the bearer token must not follow it: SSRF and token leak guard), a `next` link loop, or
+ * more pages than maxPages. Throws Error for an invalid baseUrl or resourceType (a programming or configuration
+ * error), before any network call.
  */
 export async function searchAll(options: SearchAllOptions): Promise<FhirResource[]> {
   const base = parseBaseUrl(options.baseUrl);
@@ -74,7 +83,7 @@ export async function searchAll(options: SearchAllOptions): Promise<FhirResource
   let pageUrl: URL | null = firstUrl;
   while (pageUrl) {
     if (visited.size >= maxPages) {
-      throw new AppError('TRANSPORT_FAILED', `The FHIR server returned more than ${maxPages} pages of results`);
+      throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(pageUrl), problem: `more than ${maxPages} pages` });
     }
     visited.add(pageUrl.href);
     const bundle = await fetchBundle(pageUrl, options);
@@ -88,9 +97,10 @@ export async function searchAll(options: SearchAllOptions): Promise<FhirResource
       byId.set(resource.id, resource);
     }
 
-    pageUrl = nextPageUrl(bundle, pageUrl, base);
+    const current: URL = pageUrl;
+    pageUrl = nextPageUrl(bundle, current, base, options);
     if (pageUrl && visited.has(pageUrl.href)) {
-      throw new AppError('TRANSPORT_FAILED', 'The FHIR server returned a next link that loops');
+      throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(current), problem: 'next link loops' });
     }
   }
   return [...byId.values()];
@@ -111,48 +121,44 @@ function parseBaseUrl(value: string): URL {
   return url;
 }
 
-function nextPageUrl(bundle: z.infer<typeof SearchsetBundle>, current: URL, base: URL): URL | null {
+function nextPageUrl(bundle: z.infer<typeof SearchsetBundle>, current: URL, base: URL, options: SearchAllOptions): URL | null {
   const href = bundle.link?.find((link) => link.relation === 'next')?.url;
   if (!href) return null;
   let next: URL;
   try {
     next = new URL(href, current); // FHIR links should be absolute; a relative one resolves against the page.
   } catch (error) {
-    throw new AppError('TRANSPORT_FAILED', 'The FHIR server returned an invalid next link', { cause: error });
+    throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(current), problem: 'invalid next link' }, error);
   }
   // Only follow links on the server we were pointed at: a hostile or compromised server must not be able to
   // aim our requests (and our bearer token) at another host, internal or external.
   if (next.origin !== base.origin || next.username || next.password) {
-    throw new AppError('TRANSPORT_FAILED', 'The FHIR server returned a next link to another origin');
+    throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(current), problem: 'next link to another origin' });
   }
   return next;
 }
 
 async function fetchBundle(url: URL, options: SearchAllOptions): Promise<z.infer<typeof SearchsetBundle>> {
-  const headers: Record<string, string> = { accept: 'application/fhir+json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/fhir+json' };
   if (options.accessToken) headers.authorization = `Bearer ${options.accessToken}`;
-  // Redirects refused (fetchText): one could carry the request to another origin, past the next-link guard.
-  const { response, text } = await fetchText(url, { headers, cache: 'no-store' }, {
-    fetch: options.fetch, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, unreachableMessage: 'The FHIR server could not be reached',
+  // Redirects refused (egress): one could carry the request to another origin, past the next-link guard.
+  const response = await options.egress.request({
+    url, headers, target: options.target, purpose: options.purpose,
+    maxBodyBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  if (!response.ok) {
-    throw new AppError('TRANSPORT_FAILED', `The FHIR search failed with HTTP ${response.status}`, {
-      cause: { httpStatus: response.status },
-    });
-  }
+  const where = loggableUrl(url);
+  if (response.status < 200 || response.status >= 300) throw egressError(options.purpose, { reason: 'status', url: where, status: response.status });
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(response.text());
   } catch (error) {
-    throw new AppError('TRANSPORT_FAILED', 'The FHIR server returned an unreadable body', { cause: error });
+    throw egressError(options.purpose, { reason: 'invalid-body', url: where, problem: 'not JSON' }, error);
   }
   const parsed = SearchsetBundle.safeParse(body);
   if (!parsed.success) {
     // Paths and codes only: the body is PHI.
     const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code }));
-    throw new AppError('TRANSPORT_FAILED', 'The FHIR server returned an invalid searchset Bundle', {
-      cause: { issues },
-    });
+    throw egressError(options.purpose, { reason: 'invalid-body', url: where, problem: 'not a searchset Bundle', issues });
   }
   return parsed.data;
 }

@@ -4,16 +4,21 @@
 // and the fail-closed 501s with zero calls to the EMR and nothing written.
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportPKCS8, exportSPKI, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedId } from '@/lib/fhir/served-resource';
 import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
-import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
+import { createTenant, createUser, TEST_PASSWORD, uid } from '../support/factories';
 
 const CLIENT_ID = 'backend-client';
 const KEY_ID = 'key-2026-11';
 const PARTNER_KEY = 'partner-secret-key';
 const ALL = { Patient: 2, Encounter: 4, Observation: 6, Condition: 3, MedicationRequest: 3, AllergyIntolerance: 2 };
 const NONE = { Patient: 0, Encounter: 0, Observation: 0, Condition: 0, MedicationRequest: 0, AllergyIntolerance: 0 };
+const NEUTRAL = 'The EMR could not be reached; try again later';
+// Clinics the operator bound before start: to the whole population ("*") and to a partner account each.
+const BOUND = Array.from({ length: 24 }, () => uid('clinic'));
+let nextBound = 0;
 
 let emr: FakeEmr;
 let app: TestApp;
@@ -26,8 +31,9 @@ beforeAll(async () => {
   app = await startApp({
     env: {
       SMART_CLIENT_ID: CLIENT_ID, SMART_PRIVATE_KEY: privateKeyPem, SMART_KEY_ID: KEY_ID,
-      EMR_VENDORS: JSON.stringify({ 'smart-backend': { tokenUrl: emr.tokenUrl, fhirBaseUrl: emr.fhirBaseUrl } }),
+      EMR_VENDORS: JSON.stringify({ 'smart-backend': { tokenUrl: emr.tokenUrl, fhirBaseUrl: emr.fhirBaseUrl, groups: Object.fromEntries(BOUND.map((id) => [id, '*'])) } }),
       PARTNER_API_URL: emr.fhirBaseUrl, PARTNER_API_KEY: PARTNER_KEY,
+      PARTNER_API_ACCOUNTS: JSON.stringify(Object.fromEntries(BOUND.map((id) => [id, `acct-${id}`]))),
     },
   });
 });
@@ -36,9 +42,9 @@ afterAll(async () => {
   await emr?.close();
 });
 
-/** A fresh clinic with an integrations admin and a smart-backend connection, so row counts are its own. */
+/** A fresh bound clinic with an integrations admin and a smart-backend connection, so row counts are its own. */
 async function freshClinic(target: TestApp = app) {
-  const tenant = await createTenant(target.db, 'Pull');
+  const tenant = await createTenant(target.db, 'Pull', { clinicId: BOUND[nextBound++]! });
   const user = await createUser(target.db, tenant);
   const client = await signIn(target, user.email, TEST_PASSWORD);
   const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
@@ -77,8 +83,10 @@ describe('POST /api/emr-sync/smart/pull', () => {
     const rows = await app.db.fhirResource.findMany({ where: { clinicId: tenant.clinicId } });
     expect(rows).toHaveLength(20);
     expect(rows.every((r) => r.versionId === 1 && (r.resource as { meta: { versionId: string } }).meta.versionId === '1')).toBe(true);
-    const pat2 = rows.find((r) => r.resourceId === 'pat-2')!;
-    expect(pat2.resource).toMatchObject({ resourceType: 'Patient', id: 'pat-2', name: [{ family: 'Sampleton', given: ['Jordan'] }], meta: { versionId: '1', source: `${emr.fhirBaseUrl}/Patient/pat-2/_history/3` } });
+    // Stored per source, under the served id (DECISIONS "Trust boundaries"); the EMR's own id stays in meta.source.
+    const pat2 = rows.find((r) => r.resourceId === servedId(emr.fhirBaseUrl, 'pat-2'))!;
+    expect(pat2.source).toBe(emr.fhirBaseUrl);
+    expect(pat2.resource).toMatchObject({ resourceType: 'Patient', id: servedId(emr.fhirBaseUrl, 'pat-2'), name: [{ family: 'Sampleton', given: ['Jordan'] }], meta: { versionId: '1', source: `${emr.fhirBaseUrl}/Patient/pat-2/_history/3` } });
     const run = await app.db.syncRun.findUniqueOrThrow({ where: { id: pullBody(res).syncRunId } });
     expect(run).toMatchObject({ clinicId: tenant.clinicId, connectionId, kind: 'smart-backend', status: 'succeeded', correlationId: res.headers.get('x-correlation-id'), cursor: pullBody(res).nextSince });
   });
@@ -119,7 +127,8 @@ describe('POST /api/emr-sync/smart/pull', () => {
     emr.failNext('/fhir/Condition', 500);
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId });
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: 'The FHIR search failed with HTTP 500', correlationId: expect.any(String) });
+    // The neutral message: the EMR's status stays in the log.
+    expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL, correlationId: expect.any(String) });
     expect(await app.db.fhirResource.count({ where: { clinicId: tenant.clinicId } })).toBe(0);
     expect(await app.db.syncRun.findFirst({ where: { clinicId: tenant.clinicId } })).toMatchObject({ status: 'failed', counts: { error: 'TRANSPORT_FAILED' } });
   });
@@ -146,7 +155,8 @@ describe('POST /api/emr-sync/smart/pull', () => {
     const searches = emr.receivedSearches.length;
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId });
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: 'The EMR token endpoint answered HTTP 503', correlationId: expect.any(String) });
+    expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL, correlationId: expect.any(String) });
+    expect(res.text).not.toContain('503');
     expect(emr.receivedSearches.length).toBe(searches);
   });
 
@@ -195,7 +205,8 @@ describe('POST /api/emr-sync/partner/pull', () => {
     });
     const seen = emr.receivedSearches.slice(searches);
     expect(seen.map((s) => s.query.getAll('_lastUpdated'))).toEqual(Array(6).fill(['ge2024-03-02T00:00:00.000Z', 'le2024-03-02T23:59:59.999Z']));
-    expect((await app.db.fhirResource.findMany({ where: { clinicId: tenant.clinicId } })).map((r) => r.resourceId).sort()).toEqual(['cond-2', 'enc-2', 'medrx-2', 'obs-3']);
+    expect(seen.map((s) => s.partnerAccount)).toEqual(Array(6).fill(`acct-${tenant.clinicId}`));
+    expect((await app.db.fhirResource.findMany({ where: { clinicId: tenant.clinicId } })).map((r) => r.resourceId).sort()).toEqual(['cond-2', 'enc-2', 'medrx-2', 'obs-3'].map((id) => servedId(emr.fhirBaseUrl, id)).sort());
     expect(await app.db.syncRun.findFirst({ where: { clinicId: tenant.clinicId } })).toMatchObject({ kind: 'partner-api', connectionId: null, status: 'succeeded' });
   });
 

@@ -1,8 +1,9 @@
 // A local fake EMR speaking the real protocols over loopback HTTP: SMART discovery, the authorization endpoint
 // (302 back to redirect_uri), the token endpoint (authorization_code with PKCE; client_credentials with a
 // private_key_jwt assertion verified by jose) and FHIR R4 search with `_lastUpdated`, `_count` and `next` links.
-// It doubles as the partner API when given an apiKey. Resources come from synthetic fixtures in
-// fixtures/emr/, never from our own code, so a bug shared by client and fake cannot hide. Test-only.
+// It doubles as the partner API when given an apiKey. `Group/{id}` reads and `_id` / `patient` searches serve the
+// Group-scoped pull. Resources come from synthetic fixtures in fixtures/emr/, never from our own code, so a bug
+// shared by client and fake cannot hide. Test-only.
 import { createHash, createPublicKey, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -35,16 +36,25 @@ export type FakeEmr = {
   tokenUrl: string;
   /** Live counters of every request received, failing and hanging ones included. byPath is keyed by pathname. */
   requests: { total: number; byPath: Record<string, number>; token: number };
+  /** TCP connections accepted, whether or not a request followed (a refused TLS handshake counts too). */
+  readonly connections: number;
   /** The form parameters of every token request, in order (client_assertion included, to decode in tests). */
   receivedTokenRequests: Array<Record<string, string>>;
   /** Every FHIR search request as received. */
-  receivedSearches: Array<{ path: string; query: URLSearchParams; accept: string | undefined }>;
-  /** The next request to `path` (a pathname such as '/fhir/Patient') answers `status`, or never answers. */
-  failNext(path: string, status: number | 'hang'): void;
+  receivedSearches: Array<{ path: string; query: URLSearchParams; accept: string | undefined; partnerAccount: string | undefined }>;
+  /** The Authorization header of every request to the FHIR API (searches and reads), in order. */
+  receivedAuthorizations: Array<string | undefined>;
+  /**
+   * The next request to `path` (a pathname such as '/fhir/Patient') answers `status`, never answers ('hang'),
+   * sends headers and half a body then stalls ('stall'), redirects, or sends a body of `oversizedBytes`.
+   */
+  failNext(path: string, failure: FakeFailure): void;
   /** Makes `next` links point at another origin (to test the client's SSRF guard); null restores. */
   setNextLinkOrigin(origin: string | null): void;
   close(): Promise<void>;
 };
+
+export type FakeFailure = number | 'hang' | 'stall' | { redirectTo: string } | { oversizedBytes: number };
 
 const FHIR_BASE_PATH = '/fhir';
 const AUTHORIZE_PATH = '/oauth/authorize';
@@ -55,7 +65,16 @@ const CODE_TTL_MS = 60_000;
 const MAX_ASSERTION_LIFETIME_SECONDS = 300;
 const CLOCK_SKEW_SECONDS = 5;
 
-type FixtureResource = { resourceType: string; id: string; meta: { lastUpdated: string } };
+type FixtureResource = {
+  resourceType: string; id: string; meta: { lastUpdated: string };
+  subject?: { reference?: string }; patient?: { reference?: string };
+};
+type FixtureGroup = { resourceType: 'Group'; id: string; member: Array<{ entity: { reference: string }; inactive?: boolean }> };
+
+function loadGroups(): Map<string, FixtureGroup> {
+  const groups = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'emr', 'Group.json'), 'utf8')) as FixtureGroup[];
+  return new Map(groups.map((g) => [g.id, g]));
+}
 
 function loadFixtures(): Map<string, FixtureResource[]> {
   const dir = path.join(import.meta.dirname, 'fixtures', 'emr');
@@ -75,16 +94,19 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
   const clientId = options.clientId ?? 'fake-client';
   const pageSize = options.pageSize ?? 10;
   const fixtures = loadFixtures();
+  const groups = loadGroups();
   const codes = new Map<string, PendingCode>();
   const accessTokens = new Map<string, number>(); // token -> expiresAt (ms)
   const seenJtis = new Set<string>();
-  const failures = new Map<string, Array<number | 'hang'>>();
+  const failures = new Map<string, FakeFailure[]>();
   const hanging = new Set<http.ServerResponse>();
   let nextLinkOrigin: string | null = null;
 
   const requests = { total: 0, byPath: {} as Record<string, number>, token: 0 };
   const receivedTokenRequests: Array<Record<string, string>> = [];
   const receivedSearches: FakeEmr['receivedSearches'] = [];
+  const receivedAuthorizations: FakeEmr['receivedAuthorizations'] = [];
+  let connections = 0;
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -92,6 +114,7 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       else res.end();
     });
   });
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fhirBaseUrl = `${origin}${FHIR_BASE_PATH}`;
@@ -109,6 +132,20 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       hanging.add(res);
       return;
     }
+    if (failure === 'stall') {
+      hanging.add(res);
+      res.writeHead(200, { 'content-type': 'application/fhir+json' });
+      res.write('{"resourceType":"Bundle","type":"searchset","entry":[');
+      return;
+    }
+    if (typeof failure === 'object' && 'redirectTo' in failure) {
+      res.writeHead(302, { location: failure.redirectTo }).end();
+      return;
+    }
+    if (typeof failure === 'object') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ padding: 'x'.repeat(failure.oversizedBytes) }));
+      return;
+    }
     if (failure !== undefined) {
       res.writeHead(failure, { 'content-type': 'text/plain' }).end('simulated failure');
       return;
@@ -120,6 +157,8 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') return authorize(url, res);
     if (url.pathname === TOKEN_PATH && req.method === 'POST') return token(req, res);
     const type = url.pathname.startsWith(`${FHIR_BASE_PATH}/`) ? url.pathname.slice(FHIR_BASE_PATH.length + 1) : null;
+    const groupRead = type ? /^Group\/([^/]+)$/.exec(type) : null;
+    if (groupRead && req.method === 'GET') return readGroup(decodeURIComponent(groupRead[1]!), req, res);
     if (type !== null && req.method === 'GET') return search(type, url, req, res);
     sendJson(res, 404, { error: 'not_found' });
   }
@@ -264,9 +303,21 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     return expiresAt !== undefined && expiresAt > Date.now();
   }
 
+  // FHIR R4 read (http.html#read) of a Group: the members a Group-scoped pull searches by.
+  function readGroup(id: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+    receivedAuthorizations.push(req.headers.authorization);
+    if (!isAuthorized(req)) return sendOutcome(res, 401, 'login', 'bearer token required');
+    const group = groups.get(id);
+    if (!group) return sendOutcome(res, 404, 'not-found', `no Group ${id}`);
+    sendJson(res, 200, group, 'application/fhir+json');
+  }
+
   // FHIR R4 search (http.html#search, search.html#date for prefixes); paging by an opaque-to-clients _offset.
+  // `_id` and `patient` take comma-separated values (OR), as FHIR search does.
   function search(type: string, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
-    receivedSearches.push({ path: url.pathname, query: new URLSearchParams(url.search), accept: req.headers.accept });
+    const partnerAccount = req.headers['x-partner-account'];
+    receivedSearches.push({ path: url.pathname, query: new URLSearchParams(url.search), accept: req.headers.accept, partnerAccount: typeof partnerAccount === 'string' ? partnerAccount : undefined });
+    receivedAuthorizations.push(req.headers.authorization);
     if (!isAuthorized(req)) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendOutcome(res, 401, 'login', 'bearer token required');
@@ -290,7 +341,11 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       return sendOutcome(res, 400, 'invalid', 'bad _count or _offset');
     }
 
-    const matches = resources.filter((r) => filters.every((f) => f(Date.parse(r.meta.lastUpdated))));
+    const ids = url.searchParams.get('_id')?.split(',');
+    const patients = url.searchParams.get('patient')?.split(',').map((id) => `Patient/${id}`);
+    const matches = resources.filter((r) => filters.every((f) => f(Date.parse(r.meta.lastUpdated)))
+      && (!ids || ids.includes(r.id))
+      && (!patients || patients.includes(r.subject?.reference ?? r.patient?.reference ?? '')));
     const page = matches.slice(offset, offset + count);
     const pageLink = (pageOffset: number) => {
       const query = new URLSearchParams(url.search);
@@ -323,8 +378,12 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     authorizeUrl,
     tokenUrl,
     requests,
+    get connections() {
+      return connections;
+    },
     receivedTokenRequests,
     receivedSearches,
+    receivedAuthorizations,
     failNext(failPath, status) {
       const queue = failures.get(failPath) ?? [];
       queue.push(status);

@@ -9,13 +9,14 @@ export const TEST_PASSWORD = 'correct-horse-battery-staple';
 let cachedHash: Promise<string> | undefined;
 const passwordHash = () => (cachedHash ??= hashPassword(TEST_PASSWORD));
 
-const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+export const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 
 export type TestTenant = { orgId: string; clinicId: string; clinicName: string };
 
-export async function createTenant(db: Db, name = 'Test'): Promise<TestTenant> {
+/** `clinicId` lets a test bind the clinic in the app's environment (EMR_VENDORS groups, PARTNER_API_ACCOUNTS) before it exists. */
+export async function createTenant(db: Db, name = 'Test', options: { clinicId?: string } = {}): Promise<TestTenant> {
   const orgId = uid('org');
-  const clinicId = uid('clinic');
+  const clinicId = options.clinicId ?? uid('clinic');
   const clinicName = `${name} Clinic ${clinicId.slice(-4)}`;
   await db.organization.create({ data: { id: orgId, name: `${name} Org ${orgId.slice(-6)}` } });
   await db.clinic.create({ data: { id: clinicId, orgId, name: clinicName, billingNpi: '1234567893', billingProviderName: `${name} Billing` } });
