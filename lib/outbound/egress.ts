@@ -21,7 +21,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { ServiceMode } from '@/lib/config';
 import { AppError, isAppError, type ErrorCode } from '@/lib/http/errors';
 import { classifyAddress, type AddressClass } from './classify-address';
@@ -62,8 +62,7 @@ export type EgressFailureReason =
   | 'status' | 'invalid-body';
 
 /** The log's view of a failure (the AppError's cause). Never holds a token, a query string or a body. */
-export type EgressFailure = {
-  purpose: EgressPurpose;
+export type EgressFailureDetail = {
   reason: EgressFailureReason;
   url?: string;
   status?: number;
@@ -71,6 +70,7 @@ export type EgressFailure = {
   addressClass?: AddressClass;
   [detail: string]: unknown;
 };
+export type EgressFailure = { purpose: EgressPurpose } & EgressFailureDetail;
 
 export type Egress = {
   request(req: EgressRequest): Promise<EgressResponse>;
@@ -87,7 +87,7 @@ export type EgressPolicy = {
 };
 
 /** The neutral AppError for a failed call; `detail` goes to the log only. */
-export function egressError(purpose: EgressPurpose, detail: Omit<EgressFailure, 'purpose'>, error?: unknown): AppError {
+export function egressError(purpose: EgressPurpose, detail: EgressFailureDetail, error?: unknown): AppError {
   const { code, message } = EGRESS_FAILURES[purpose];
   const cause: EgressFailure = { purpose, ...detail, ...(error !== undefined && { error: describeError(error) }) };
   return new AppError(code, message, { cause });
@@ -111,7 +111,7 @@ export function createEgress(policy: EgressPolicy): Egress {
   };
 
   async function open(req: EgressRequest): Promise<EgressStream> {
-    const fail = (detail: Omit<EgressFailure, 'purpose'>, error?: unknown) => egressError(req.purpose, detail, error);
+    const fail = (detail: EgressFailureDetail, error?: unknown) => egressError(req.purpose, detail, error);
     let url: URL;
     try {
       url = new URL(req.url);
@@ -192,7 +192,7 @@ export function createEgress(policy: EgressPolicy): Egress {
   }
 
   /** Resolves, and refuses unless every address is allowed; returns the checked addresses to connect to. */
-  async function checkTenantUrl(url: URL, where: string, deadline: number, fail: (d: Omit<EgressFailure, 'purpose'>, e?: unknown) => AppError): Promise<ResolvedAddress[]> {
+  async function checkTenantUrl(url: URL, where: string, deadline: number, fail: (d: EgressFailureDetail, e?: unknown) => AppError): Promise<ResolvedAddress[]> {
     if (url.protocol === 'http:' && policy.mode === 'production') throw fail({ reason: 'scheme-refused', url: where });
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: ResolvedAddress[];
@@ -243,11 +243,11 @@ export function isAddressAllowed(kind: AddressClass, context: { isAllowedOrigin:
 }
 
 // net.connect asks with { all: true } when it may try several addresses (happy eyeballs): give it only checked ones.
-function pinnedLookup(addresses: ResolvedAddress[]) {
-  return (_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options.all) callback(null, addresses);
     else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
+  }) as unknown as LookupFunction;
 }
 
 function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T> {
