@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedId } from '@/lib/fhir/served-resource';
 import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
 import { startApp, type TestApp } from '../support/app';
 import { createTenant, createUser, TEST_PASSWORD, uid } from '../support/factories';
@@ -126,10 +127,9 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
       expect(res.status).toBe(200);
       expect(emr.requests.byPath[`/fhir/Group/${groupId}`]).toBe(reads + 1);
       const rows = await app.db.fhirResource.findMany({ where: { clinicId } });
-      // The store may serve a pulled resource under a source-prefixed id ("{sourceKey}-{id}"): compare the EHR's own id.
-      const ehrId = (id: string) => id.replace(/^[0-9a-f]{12}-/, '');
-      const stored = Object.fromEntries(TYPES.map((type) => [type, rows.filter((r) => r.resourceType === type).map((r) => ehrId(r.resourceId)).sort()]));
-      expect(stored).toEqual(fixtureIdsOf(patientId));
+      const stored = Object.fromEntries(TYPES.map((type) => [type, rows.filter((r) => r.resourceType === type).map((r) => r.resourceId).sort()]));
+      const expected = Object.entries(fixtureIdsOf(patientId)).map(([type, ids]) => [type, ids.map((id) => servedId(emr.fhirBaseUrl, id)).sort()]);
+      expect(stored).toEqual(Object.fromEntries(expected));
       // Patients by _id, the rest by patient: never a search that is not scoped to the Group's members.
       const seen = emr.receivedSearches.slice(searches).filter((s) => !s.query.has('_offset'));
       expect(seen.map((s) => [s.path, s.query.get('_id') ?? s.query.get('patient')])).toEqual(TYPES.map((type) => [`/fhir/${type}`, patientId]));
