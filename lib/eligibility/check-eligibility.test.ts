@@ -38,7 +38,7 @@ function inquiry(): EligibilityInquiry {
     clinicId: 'clinic_unit', userId: 'user_unit', patientId: `pat_unit_${n}`, correlationId: `corr-unit-000${n}`,
     payer: { id: '60054', name: 'Aetna' }, provider: { npi: '1234567893', name: 'Unit Clinic' },
     subscriber: { memberId: 'W123456789', firstName: 'JANE', lastName: 'DOE', birthDate: '1980-01-02' },
-    serviceTypeCodes: ['30'], dateOfService: '2025-03-01',
+    serviceTypeCodes: ['30'], dateOfService: '2025-03-01', coverage: { memberId: 'W123456789', payerId: '60054' },
   };
 }
 
@@ -52,6 +52,24 @@ describe('checkEligibility', () => {
     const second = await checkEligibility({ db, clock, payer, config }, q);
     expect(first.fields).toMatchObject({ status: 'active', eligible: true, mode: 'live', cached: false, memberId: 'W123456789' });
     expect(second.fields).toEqual({ ...first.fields, cached: true });
+    expect(payer.calls).toBe(1);
+  });
+
+  it('compares each answer with the coverage on file as it is then, a cached answer included', async () => {
+    const payer = payerAnswering((trace) => ACTIVE_PPO.replace('TRN*2*TRACE0001', `TRN*2*${trace}`));
+    const q = inquiry();
+    const first = await checkEligibility({ db, clock, payer, config }, { ...q, coverage: { memberId: ' w123456789 ', payerId: '60054' } });
+    expect(first.fields).toMatchObject({ cached: false, coverageOnFile: 'match' });
+    const [row] = await db.eligibilityCheck.findMany({ where: { patientId: q.patientId } });
+    expect(row).toMatchObject({ memberId: 'W123456789', coverageOnFile: 'match' });
+    expect(row!.result).not.toHaveProperty('coverageOnFile');
+    // The coverage on file changed since: the same cached answer no longer matches it.
+    const changed = await checkEligibility({ db, clock, payer, config }, { ...q, coverage: { memberId: 'W999999999', payerId: '60054' } });
+    expect(changed.fields).toMatchObject({ cached: true, coverageOnFile: 'mismatch' });
+    const otherPayer = await checkEligibility({ db, clock, payer, config }, { ...q, coverage: { memberId: 'W123456789', payerId: '87726' } });
+    expect(otherPayer.fields).toMatchObject({ cached: true, coverageOnFile: 'mismatch' });
+    const selfPay = await checkEligibility({ db, clock, payer, config }, { ...q, coverage: { memberId: null, payerId: null } });
+    expect(selfPay.fields).toMatchObject({ cached: true, coverageOnFile: 'none' });
     expect(payer.calls).toBe(1);
   });
 
@@ -119,7 +137,7 @@ describe('checkEligibility', () => {
       const row = rows.find((r) => r.patientId === q.patientId)!;
       expect(row).toMatchObject({
         clinicId: 'clinic_unit', patientId: q.patientId, userId: 'user_unit', cacheKey: lookups[i]!.cacheKey, payerId: '60054',
-        serviceType: '30', dateOfService: '2025-03-01', status: 'active', eligible: true, mode: 'live', cacheable: true,
+        memberId: 'W123456789', coverageOnFile: 'match', serviceType: '30', dateOfService: '2025-03-01', status: 'active', eligible: true, mode: 'live', cacheable: true,
         correlationId: q.correlationId, createdAt: clock(),
       });
       expect(row.result).toMatchObject({ status: 'active', memberId: 'W123456789', evidence: outcomes[i]!.evidence });

@@ -12,6 +12,7 @@ import { build270 } from '../x12/build-270';
 import { read271, type Response271 } from '../x12/read-271';
 import { readEligibility, type EligibilityFindings } from '../x12/read-eligibility';
 import { X12ReadError } from '../x12/x12-read-error';
+import { compareCoverage, type Coverage, type CoverageOnFile } from './coverage-on-file';
 import { databaseCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields, type Rejection } from './eligibility-result';
 import type { PayerTransport } from './payer-transport';
@@ -46,13 +47,18 @@ export type EligibilityInquiry = {
   serviceTypeCodes: string[];
   /** YYYY-MM-DD */
   dateOfService: string;
+  /** The patient's coverage on file as it stands now: the answer says whether it asked about that coverage. */
+  coverage: Coverage | null;
 };
 
 export type EligibilityOutcome = { fields: EligibilityFields; evidence: Record<string, string[]> };
 
 const Evidence = z.record(z.string(), z.array(z.string()));
-/** What is stored in EligibilityCheck.result: everything but the per-response `cached` and `verifiedAt`. */
-const StoredResult = EligibilityFields.omit({ cached: true, verifiedAt: true }).extend({ evidence: Evidence.default({}) });
+/**
+ * What is stored in EligibilityCheck.result: everything but the per-response `cached`, `verifiedAt` and
+ * `coverageOnFile` (compared with the coverage on file at the time of each answer, so never stale).
+ */
+const StoredResult = EligibilityFields.omit({ cached: true, verifiedAt: true, coverageOnFile: true }).extend({ evidence: Evidence.default({}) });
 
 /**
  * The 271 answer for one inquiry, from the cache (`cached: true`) when the same clinic asked the same payer
@@ -86,6 +92,7 @@ export async function askEligibility(
   const { clock, payer } = deps;
   const cacheKey = eligibilityCacheKey(inquiry);
   const now = clock();
+  const coverageOnFile = compareCoverage({ memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id }, inquiry.coverage);
 
   const hit = await store.findCached({ cacheKey, clinicId: inquiry.clinicId, patientId: inquiry.patientId, mode: payer.mode, now });
   if (hit) {
@@ -93,7 +100,7 @@ export async function askEligibility(
     const stored = StoredResult.safeParse(hit.result);
     if (stored.success) {
       const { evidence, ...fields } = stored.data;
-      return { outcome: { fields: { ...fields, cached: true, verifiedAt: hit.createdAt.toISOString() }, evidence }, recorded: Promise.resolve() };
+      return { outcome: { fields: { ...fields, coverageOnFile, cached: true, verifiedAt: hit.createdAt.toISOString() }, evidence }, recorded: Promise.resolve() };
     }
   }
 
@@ -142,15 +149,20 @@ export async function askEligibility(
     payerId: inquiry.payer.id,
     // The payer's corrected id wins; the request's id stands when the payer echoed none.
     memberId: memberId ?? inquiry.subscriber.memberId,
+    coverageOnFile,
     verifiedAt: answeredAt.toISOString(),
   };
-  const { cached: _cached, verifiedAt: _verifiedAt, ...stored } = fields;
+  const { cached: _cached, verifiedAt: _verifiedAt, coverageOnFile: _coverageOnFile, ...stored } = fields;
   const recorded = store.record({
     clinicId: inquiry.clinicId,
     patientId: inquiry.patientId,
     userId: inquiry.userId,
     cacheKey,
     payerId: inquiry.payer.id,
+    // The id asked about, not the payer's corrected one: the claims precondition compares what staff asked
+    // with the coverage on file.
+    memberId: inquiry.subscriber.memberId,
+    coverageOnFile,
     serviceType: inquiry.serviceTypeCodes.join(','),
     dateOfService: inquiry.dateOfService,
     status: fields.status,
@@ -165,7 +177,7 @@ export async function askEligibility(
 }
 
 /** sha256 over clinic, payer, member, date of birth, service types, date of service and NPI (DECISIONS). */
-export function eligibilityCacheKey(inquiry: EligibilityInquiry): string {
+export function eligibilityCacheKey(inquiry: Omit<EligibilityInquiry, 'coverage'>): string {
   const parts = [
     inquiry.clinicId, inquiry.payer.id, inquiry.subscriber.memberId, inquiry.subscriber.birthDate,
     inquiry.serviceTypeCodes.join('^'), inquiry.dateOfService, inquiry.provider.npi,
@@ -244,11 +256,14 @@ function unknownFindings(rejection: NotRead): Findings {
 
 /** A result for a check that got no usable answer at all (the roster's transport failures): unknown, empty. */
 export function unansweredFields(
-  input: { mode: PayerTransport['mode']; payerId: string; memberId: string; verifiedAt: Date },
+  input: { mode: PayerTransport['mode']; payerId: string; memberId: string; coverageOnFile: CoverageOnFile; verifiedAt: Date },
   rejection: NotRead,
 ): EligibilityFields {
   const { evidence: _evidence, memberId: _memberId, ...rest } = unknownFindings(rejection);
-  return { ...rest, mode: input.mode, cached: false, payerId: input.payerId, memberId: input.memberId, verifiedAt: input.verifiedAt.toISOString() };
+  return {
+    ...rest, mode: input.mode, cached: false, payerId: input.payerId, memberId: input.memberId,
+    coverageOnFile: input.coverageOnFile, verifiedAt: input.verifiedAt.toISOString(),
+  };
 }
 
 /** Our own free text (payer and provider names) with X12 delimiters and line breaks turned into spaces. */

@@ -7,6 +7,7 @@ import { recordPhiAccess } from '../audit/record-phi-access';
 import { AppError, isAppError } from '../http/errors';
 import type { Logger } from '../log';
 import { askEligibility, eligibilityCacheKey, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
+import { compareCoverage } from './coverage-on-file';
 import { batchCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
@@ -147,6 +148,7 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
             // Names and date of birth come from the clinic's record, never from the request.
             subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
             serviceTypeCodes: body.serviceTypeCodes,
+            coverage: { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId },
             // The date as the timestamp writes it: a 19:00-05:00 visit is on its local day, not the UTC one.
             dateOfService: appointment.start ? appointment.start.slice(0, 10) : today,
           },
@@ -174,7 +176,10 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
       async function lookUp(echo: RosterResult['appointment'], inquiry: EligibilityInquiry): Promise<Asked> {
         const unanswered = (reason: NotRead): RosterResult => ({
           appointment: echo, skipped: false,
-          result: unansweredFields({ mode: payer.mode, payerId: inquiry.payer.id, memberId: inquiry.subscriber.memberId, verifiedAt: deps.clock() }, reason),
+          result: unansweredFields({
+            mode: payer.mode, payerId: inquiry.payer.id, memberId: inquiry.subscriber.memberId, verifiedAt: deps.clock(),
+            coverageOnFile: compareCoverage({ memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id }, inquiry.coverage),
+          }, reason),
         });
         const done = (result: RosterResult): Asked => ({ result, recorded: Promise.resolve(), fallback: result });
         if (signal?.aborted) return done(unanswered(CANCELLED));

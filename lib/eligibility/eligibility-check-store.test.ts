@@ -1,5 +1,6 @@
 // The verify store against a real PostgreSQL database: one statement logs the PHI access (only for a patient of
-// the clinic) and reads the newest cacheable check of the key within 24 h; a refused patient logs nothing.
+// the clinic), reads the newest cacheable check of the key within 24 h and the patient's coverage on file; a
+// refused patient logs nothing.
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '@/lib/http/errors';
 import { createPatient } from '@/test/support/factories';
@@ -15,7 +16,7 @@ const access = () => ({ orgId: t.north.orgId, clinicId: t.north.clinicId, userId
 
 function check(patientId: string, cacheKey: string, createdAt: Date, overrides: Partial<CheckRow> = {}): CheckRow {
   return {
-    clinicId: t.north.clinicId, patientId, userId: 'user_clerk', cacheKey, payerId: '60054', serviceType: '30', dateOfService: '2026-05-06',
+    clinicId: t.north.clinicId, patientId, userId: 'user_clerk', cacheKey, payerId: '60054', memberId: 'W123', coverageOnFile: 'match', serviceType: '30', dateOfService: '2026-05-06',
     status: 'active', eligible: true, mode: 'sandbox', cacheable: true, result: { status: 'active', at: createdAt.toISOString() },
     correlationId: 'corr-check', createdAt, ...overrides,
   };
@@ -39,6 +40,8 @@ describe('loggedCheckStore', () => {
     const query = { cacheKey: key, clinicId: t.north.clinicId, patientId: patient.id, mode: 'sandbox', now };
     expect(await store.findCached(query)).toEqual({ createdAt: ago(3_000), result: { status: 'active', at: ago(3_000).toISOString() } });
     expect(await store.findCached({ ...query, cacheKey: `${key}-other` })).toBeNull(); // not the query it read
+    // The same statement brings the patient's coverage on file, which the answer is compared with.
+    expect(store.coverage).toEqual({ memberId: patient.coverageMemberId, payerId: patient.coveragePayerId });
     const logged = await t.db.phiAccessLog.findMany({ where: { correlationId: who.correlationId } });
     expect(logged.map(({ patientId, purpose, createdAt }) => ({ patientId, purpose, createdAt }))).toEqual([
       { patientId: patient.id, purpose: 'eligibility.verify', createdAt: now },

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessRows, INSERT_ACCESS, requireAllLogged, type PhiAccess } from '../audit/record-phi-access';
 import type { Db, Prisma } from '../db';
+import type { Coverage, CoverageOnFile } from './coverage-on-file';
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -12,7 +13,9 @@ export type CachedCheck = { createdAt: Date; result: unknown };
 export type CacheQuery = { cacheKey: string; clinicId: string; patientId: string; mode: string; now: Date };
 
 export type CheckRow = {
-  clinicId: string; patientId: string; userId: string; cacheKey: string; payerId: string; serviceType: string;
+  clinicId: string; patientId: string; userId: string; cacheKey: string; payerId: string;
+  /** The member id the 270 asked about, and how it and the payer compared with the coverage on file then. */
+  memberId: string; coverageOnFile: CoverageOnFile; serviceType: string;
   dateOfService: string; status: string; eligible: boolean; mode: string; cacheable: boolean;
   result: Prisma.InputJsonObject; correlationId: string; createdAt: Date;
 };
@@ -41,9 +44,13 @@ export function databaseCheckStore(db: Db): EligibilityCheckStore {
 }
 
 // $1 the PHI access rows (INSERT_ACCESS's parameter); $2.. the cache query, as databaseCheckStore.findCached asks it.
+// The patient's coverage on file comes along (same clinic only): the answer is compared with it.
 const LOG_ACCESS_AND_FIND_CACHED = `WITH logged AS (${INSERT_ACCESS} RETURNING 1)
-  SELECT (SELECT count(*) FROM logged)::int AS "logged", hit."createdAt", hit."result"
-  FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+  SELECT (SELECT count(*) FROM logged)::int AS "logged", hit."createdAt", hit."result",
+    p."coverageMemberId", p."coveragePayerId"
+  FROM (SELECT 1) AS one
+  LEFT JOIN "Patient" AS p ON p."id" = $4 AND p."clinicId" = $3
+  LEFT JOIN LATERAL (
     SELECT "createdAt", "result" FROM "EligibilityCheck"
     WHERE "cacheKey" = $2 AND "clinicId" = $3 AND "patientId" = $4 AND "mode" = $5 AND "cacheable"
       AND "createdAt" > $6::timestamp(3) AND "createdAt" <= $7::timestamp(3)
@@ -51,21 +58,23 @@ const LOG_ACCESS_AND_FIND_CACHED = `WITH logged AS (${INSERT_ACCESS} RETURNING 1
   ) AS hit ON true`;
 
 /**
- * A store for one verify: the PHI access is logged and the cache read in ONE statement, so a verify answered
- * from the cache costs two round trips with the session re-check (bench/load). Logging scopes the patient:
- * OUT_OF_SCOPE, with nothing logged, when the patient is not the clinic's. Rows are written as
- * databaseCheckStore writes them.
+ * A store for one verify: the PHI access is logged, the cache read and the patient's coverage on file read in
+ * ONE statement, so a verify answered from the cache costs two round trips with the session re-check
+ * (bench/load). Logging scopes the patient: OUT_OF_SCOPE, with nothing logged, when the patient is not the
+ * clinic's. Rows are written as databaseCheckStore writes them.
  */
-export async function loggedCheckStore(db: Db, access: PhiAccess, query: CacheQuery): Promise<EligibilityCheckStore> {
+export async function loggedCheckStore(db: Db, access: PhiAccess, query: CacheQuery): Promise<EligibilityCheckStore & { coverage: Coverage }> {
   const rows = accessRows(access, [query.patientId], query.now);
   const window = cacheWindow(query.now);
-  const [row] = await db.$queryRawUnsafe<{ logged: number; createdAt: Date | null; result: unknown }[]>(
+  type Row = { logged: number; createdAt: Date | null; result: unknown; coverageMemberId: string | null; coveragePayerId: string | null };
+  const [row] = await db.$queryRawUnsafe<Row[]>(
     LOG_ACCESS_AND_FIND_CACHED, rows.json, query.cacheKey, query.clinicId, query.patientId, query.mode,
     window.gt.toISOString(), window.lte.toISOString(),
   );
   requireAllLogged(row!.logged, rows, access.clinicId);
   const hit = row!.createdAt ? { createdAt: row!.createdAt, result: row!.result } : null;
   return {
+    coverage: { memberId: row!.coverageMemberId, payerId: row!.coveragePayerId },
     // Answers only for the query it was built for; any other is a cache miss.
     findCached: async ({ cacheKey, patientId, mode }) =>
       cacheKey === query.cacheKey && patientId === query.patientId && mode === query.mode ? hit : null,
@@ -129,7 +138,8 @@ export async function batchCheckStore(
 
 const COLUMNS = [
   ['id', 'text'], ['clinicId', 'text'], ['patientId', 'text'], ['userId', 'text'], ['cacheKey', 'text'], ['payerId', 'text'],
-  ['serviceType', 'text'], ['dateOfService', 'text'], ['status', 'text'], ['eligible', 'boolean'], ['mode', 'text'],
+  ['memberId', 'text'], ['coverageOnFile', 'text'], ['serviceType', 'text'], ['dateOfService', 'text'], ['status', 'text'],
+  ['eligible', 'boolean'], ['mode', 'text'],
   ['cacheable', 'boolean'], ['result', 'jsonb'], ['correlationId', 'text'], ['createdAt', 'timestamp(3)'],
 ] as const;
 const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');

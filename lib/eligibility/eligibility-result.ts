@@ -2,6 +2,7 @@
 // cached, payerId, evidence): one zod schema for verify, the roster's result object and the OpenAPI document.
 // Amounts are integer cents, coinsurance an integer percent. How a 271 fills these fields is lib/x12's job.
 import { z } from 'zod';
+import { COVERAGE_ON_FILE } from './coverage-on-file';
 
 const Cents = z.int().nullable();
 const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -35,6 +36,12 @@ export const EligibilityFields = z.object({
   cached: z.boolean(),
   payerId: z.string(),
   memberId: z.string(),
+  /**
+   * The member id and payer asked about against the patient's coverage on file, computed when the answer is sent
+   * (a cached answer is compared with the coverage on file now): match, mismatch, or none on file. Only an
+   * active check that matches the current coverage on file satisfies the claims precondition.
+   */
+  coverageOnFile: z.enum(COVERAGE_ON_FILE),
   memberName: z.string().nullable(),
   planName: z.string().nullable(),
   groupNumber: z.string().nullable(),

@@ -1,7 +1,7 @@
 // POST /api/eligibility/verify's domain: one patient, one payer, in real time. Owns the order of the checks
 // (transport configured, payer known, patient in the caller's clinic, PHI access logged) and the response
-// shape. The body schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are
-// check-eligibility.ts's.
+// shape, which says whether the member id and payer asked about are the patient's coverage on file. The body
+// schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are check-eligibility.ts's.
 import { AppError } from '../http/errors';
 import { checkEligibility, eligibilityCacheKey, type EligibilityDeps, type EligibilityInquiry } from './check-eligibility';
 import { loggedCheckStore } from './eligibility-check-store';
@@ -30,7 +30,7 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
     const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
     return (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
   };
-  const inquiry: EligibilityInquiry = {
+  const question: Omit<EligibilityInquiry, 'coverage'> = {
     clinicId: context.clinicId,
     userId: context.userId,
     patientId: body.patientId,
@@ -41,11 +41,11 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
     serviceTypeCodes: [body.serviceType],
     dateOfService: body.dos ?? deps.clock().toISOString().slice(0, 10),
   };
-  // Scopes the patient, logs the PHI access and reads the cache in one statement: OUT_OF_SCOPE for another
-  // clinic's patient (or none), with nothing logged and nothing sent.
+  // Scopes the patient, logs the PHI access, reads the cache and the coverage on file in one statement:
+  // OUT_OF_SCOPE for another clinic's patient (or none), with nothing logged and nothing sent.
   const store = await loggedCheckStore(deps.db, { ...context, purpose: 'eligibility.verify' }, {
-    cacheKey: eligibilityCacheKey(inquiry), clinicId: context.clinicId, patientId: body.patientId, mode: payer.mode, now: deps.clock(),
+    cacheKey: eligibilityCacheKey(question), clinicId: context.clinicId, patientId: body.patientId, mode: payer.mode, now: deps.clock(),
   });
-  const { fields, evidence } = await checkEligibility({ ...deps, payer }, inquiry, store);
+  const { fields, evidence } = await checkEligibility({ ...deps, payer }, { ...question, coverage: store.coverage }, store);
   return body.explain ? { ...fields, evidence } : fields;
 }

@@ -67,7 +67,7 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
       });
       // The full parsed fields travel in every roster result.
       expect(Object.keys(r.result).sort()).toEqual([
-        'cached', 'coinsurance', 'copay', 'coverageEnd', 'coverageStart', 'deductible', 'eligible', 'groupNumber', 'memberId',
+        'cached', 'coinsurance', 'copay', 'coverageEnd', 'coverageOnFile', 'coverageStart', 'deductible', 'eligible', 'groupNumber', 'memberId',
         'memberName', 'mode', 'network', 'outOfPocket', 'payerId', 'planName', 'priorAuthCodes', 'priorAuthRequired',
         'rejection', 'status', 'verifiedAt',
       ]);
@@ -107,12 +107,21 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
       defaultPayerId: 'DEF01',
     });
     expect(res.status).toBe(200);
-    expect(res.body.results.map((r: any) => [r.skipped, r.skipReason ?? null, r.result?.status ?? null, r.result?.payerId ?? null, r.result?.memberId ?? null])).toEqual([
-      [false, null, 'inactive', '60054', 'DEMO-INACTIVE-R1'],
-      [false, null, 'active', 'RP777', 'DEMO-ACTIVE-R1'],
-      [false, null, 'active', 'DEF01', 'DEMO-ACTIVE-R2'],
-      [true, 'NO_MEMBER_ID', null, null, null],
+    const rows = (r: any) => [r.skipped, r.skipReason ?? null, r.result?.status ?? null, r.result?.payerId ?? null, r.result?.memberId ?? null, r.result?.coverageOnFile ?? null];
+    // coverageOnFile: an item's own member or payer is not the coverage on file; no payer on file is none.
+    expect(res.body.results.map(rows)).toEqual([
+      [false, null, 'inactive', '60054', 'DEMO-INACTIVE-R1', 'mismatch'],
+      [false, null, 'active', 'RP777', 'DEMO-ACTIVE-R1', 'mismatch'],
+      [false, null, 'active', 'DEF01', 'DEMO-ACTIVE-R2', 'none'],
+      [true, 'NO_MEMBER_ID', null, null, null, null],
     ]);
+    const checks = await app.db.eligibilityCheck.findMany({ where: { patientId: { in: [withCoverage.id, noPayer.id] } } });
+    expect(checks.map((c) => [c.memberId, c.payerId, c.coverageOnFile]).sort()).toEqual([
+      ['DEMO-ACTIVE-R1', 'RP777', 'mismatch'], ['DEMO-ACTIVE-R2', 'DEF01', 'none'], ['DEMO-INACTIVE-R1', '60054', 'mismatch'],
+    ]);
+    // The coverage on file itself matches.
+    const own = await frontdesk.post('/api/eligibility/roster', { appointments: [{ patientId: withCoverage.id, start }] });
+    expect(own.body.results[0].result).toMatchObject({ status: 'active', memberId: 'DEMO-ACTIVE-R1', payerId: '60054', coverageOnFile: 'match' });
     expect(res.body.summary).toEqual({ total: 4, active: 2, inactive: 1, unknown: 0, skipped: 1 });
 
     const without = await frontdesk.post('/api/eligibility/roster', { appointments: [{ patientId: noPayer.id, start }] });
@@ -258,7 +267,7 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
       expect(res.body.summary).toEqual({ total: 3, active: 0, inactive: 0, unknown: 3, skipped: 0 });
       for (const r of res.body.results) {
         expect(r.result).toMatchObject({
-          status: 'unknown', eligible: false, mode: 'live', cached: false, network: 'UNKNOWN',
+          status: 'unknown', eligible: false, mode: 'live', cached: false, network: 'UNKNOWN', coverageOnFile: 'match',
           rejection: { reasonCode: 'TRANSPORT_FAILED', reason: 'The payer could not be reached', followUpCode: null, followUp: expect.any(String), loop: null },
         });
       }

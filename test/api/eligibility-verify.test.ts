@@ -54,7 +54,7 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      ...ACTIVE_PPO, mode: 'sandbox', cached: false, memberId: 'DEMO-ACTIVE-T1', memberName: 'Ada Lovelace',
+      ...ACTIVE_PPO, mode: 'sandbox', cached: false, memberId: 'DEMO-ACTIVE-T1', memberName: 'Ada Lovelace', coverageOnFile: 'match',
       coverageStart: `${new Date().getUTCFullYear()}-01-01`, verifiedAt: anyId,
     });
     expect(Date.parse(res.body.verifiedAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -64,7 +64,8 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       clinicId: tenant.clinicId, userId: user.id, status: 'active', eligible: true, mode: 'sandbox', cacheable: true,
-      payerId: '60054', serviceType: '30', dateOfService: today(), correlationId: res.headers.get('x-correlation-id'),
+      payerId: '60054', memberId: 'DEMO-ACTIVE-T1', coverageOnFile: 'match', serviceType: '30', dateOfService: today(),
+      correlationId: res.headers.get('x-correlation-id'),
     });
     expect(rows[0]!.createdAt.toISOString()).toBe(res.body.verifiedAt);
     expect(rows[0]!.cacheKey).toMatch(/^[0-9a-f]{64}$/);
@@ -98,6 +99,30 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     expect(res.body).toMatchObject({ ...expected, mode: 'sandbox', memberId });
     // "Coverage ended last month": before today's date of service.
     if (memberId.startsWith('DEMO-INACTIVE')) expect(res.body.coverageEnd < today()).toBe(true);
+  });
+
+  it.each([
+    ['match when the member id and payer are the coverage on file (letter case aside)', { memberId: 'DEMO-ACTIVE-M1' }, 'demo-active-m1', 'match'],
+    ['mismatch for another member id than the one on file', { memberId: 'DEMO-ACTIVE-M2' }, 'DEMO-ACTIVE-M3', 'mismatch'],
+    ['mismatch for another payer than the one on file', { memberId: 'DEMO-ACTIVE-M4', payerId: '87726', payerName: 'UnitedHealthcare' }, 'DEMO-ACTIVE-M4', 'mismatch'],
+    ['none for a patient without coverage on file', { memberId: null, payerId: null, payerName: null }, 'DEMO-ACTIVE-M5', 'none'],
+  ])('answers coverageOnFile %s, and records it on the check', async (_name, coverage, memberId, expected) => {
+    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, coverage);
+    const res = await frontdesk.post('/api/eligibility/verify', { ...DEMO, patientId: patient.id, dob: patient.birthDate, memberId });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'active', payerId: '60054', coverageOnFile: expected });
+    const rows = await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id } });
+    expect(rows.map((r) => [r.memberId, r.payerId, r.coverageOnFile])).toEqual([[memberId, '60054', expected]]);
+  });
+
+  it('compares a cached answer with the coverage on file as it is now, not as it was when cached', async () => {
+    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, { memberId: 'DEMO-ACTIVE-M6' });
+    const body = { ...DEMO, patientId: patient.id, dob: patient.birthDate, memberId: 'DEMO-ACTIVE-M6' };
+    const first = await frontdesk.post('/api/eligibility/verify', body);
+    expect(first.body).toMatchObject({ cached: false, coverageOnFile: 'match' });
+    await app.db.patient.update({ where: { id: patient.id }, data: { coverageMemberId: 'DEMO-ACTIVE-M7' } });
+    const second = await frontdesk.post('/api/eligibility/verify', body);
+    expect(second.body).toEqual({ ...first.body, cached: true, coverageOnFile: 'mismatch' });
   });
 
   it('serves a repeat within 24 h from the cache, with the first verifiedAt and no new check', async () => {
@@ -172,6 +197,17 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     ['a malformed dos', { ...DEMO, dos: 'tomorrow' }, [{ path: 'body.dos', message: 'dos must be a date YYYY-MM-DD' }]],
     ['an unknown service type form', { ...DEMO, serviceType: 'vision' }, [
       { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
+    ['a two-letter service type X12 does not list', { ...DEMO, serviceType: 'ZZ' }, [
+      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
+    ['a three-digit service type', { ...DEMO, serviceType: '999' }, [
+      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
+    ['a service type number X12 skips (29)', { ...DEMO, serviceType: '29' }, [
+      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
+    ['a one-character member id (NM109 is 2..80)', { ...DEMO, memberId: 'A' }, [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }]],
+    ['a one-character member id inside spaces', { ...DEMO, memberId: '  A  ' }, [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }]],
+    ['an 81-character member id', { ...DEMO, memberId: 'M'.repeat(81) }, [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }]],
+    ['a 61-character lastName (NM103 is at most 60)', { ...DEMO, lastName: 'L'.repeat(61) }, [{ path: 'body.lastName', message: 'lastName must be at most 60 characters' }]],
+    ['a 36-character firstName (NM104 is at most 35)', { ...DEMO, firstName: 'F'.repeat(36) }, [{ path: 'body.firstName', message: 'firstName must be at most 35 characters' }]],
     ['an X12 delimiter in a name', { ...DEMO, lastName: 'Doe~ISA' }, [
       { path: 'body.lastName', message: 'lastName may hold only plain letters, digits, spaces and punctuation other than * ^ : ~' }]],
   ];
@@ -277,6 +313,17 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
       memberId: 'DEMO-ACTIVE-L1', firstName: 'Grace', lastName: 'Hopper', dob: '19761209', providerNpi: '1234567893',
       serviceType: '30', dateOfService: '20260504', trace: expect.stringMatching(/^[0-9A-F]{20}$/),
     });
+  });
+
+  it('sends names and member ids at their X12 limits trimmed and whole, never cut', async () => {
+    const patient = await createPatient(app.db, tenant, { memberId: 'Q7' });
+    const [firstName, lastName] = ['F'.repeat(35), 'L'.repeat(60)];
+    const res = await client.post('/api/eligibility/verify', {
+      ...bodyFor(patient), firstName: `  ${firstName} `, lastName: ` ${lastName}  `, memberId: ' Q7 ',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: 'live', memberId: 'Q7', coverageOnFile: 'match' });
+    expect(read270(fake.received.at(-1)!.fields.Payload!)).toMatchObject({ memberId: 'Q7', firstName, lastName });
   });
 
   it('answers a repeat from the cache without calling the payer', async () => {
