@@ -13,6 +13,7 @@ import { claimEndpoints } from '../claims/endpoints';
 import { settlementEndpoints } from '../settlements/endpoints';
 import { billEndpoints } from '../bills/endpoints';
 import { reconciliationEndpoints } from '../reconciliation/endpoints';
+import { patientEndpoints } from '../patients/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -26,4 +27,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...settlementEndpoints,
   ...billEndpoints,
   ...reconciliationEndpoints,
+  ...patientEndpoints,
 ];

@@ -39,6 +39,7 @@ const PROBES: Record<string, Probe[]> = {
     { path: '/api/claims/submit', json: { patientId: 'pat_n_001', totalCharge: 125.5, serviceDate: today }, expect: 'denied' },
     { path: '/api/claims/submit', json: { claimId: N.claim }, expect: 'denied' },
   ],
+  'PUT /api/patients/{id}/coverage': [{ path: '/api/patients/pat_n_001/coverage', json: { payerId: '87726', memberId: 'SOUTH-OVERWRITE' }, expect: 'denied' }],
   'GET /api/claims': [{ path: '/api/claims', expect: 'own-data-only' }, { path: '/api/claims?patientId=pat_n_001', expect: 'denied' }],
   'POST /api/settlement/instructions': [{ path: '/api/settlement/instructions', json: { poolId: 'pool_n_001', advanceAmountCents: 1000, feeBps: 100, reserveBps: 100 }, expect: 'denied' }],
   'GET /api/settlement/instructions/{id}': [{ path: `/api/settlement/instructions/${N.instruction}`, expect: 'denied' }],
@@ -137,5 +138,7 @@ describe('cross-clinic access', () => {
     expect((await app.db.oAuthState.findFirstOrThrow({ where: { connectionId: N.connection } })).consumedAt).toBeNull();
     expect((await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: N.job } })).status).toBe('completed');
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: N.claim } })).status).toBe('draft');
+    expect(await app.db.patient.findUniqueOrThrow({ where: { id: 'pat_n_001' }, select: { coverageMemberId: true, coveragePayerId: true } }))
+      .toEqual({ coverageMemberId: 'DEMO-ACTIVE-N001', coveragePayerId: '60054' });
   });
 });

@@ -1,0 +1,9 @@
+// PUT /api/patients/{id}/coverage: replace a patient's coverage on file (claims:write, audited).
+import { route } from '@/lib/http/route';
+import { putPatientCoverageEndpoint } from '@/lib/patients/endpoints';
+import { updateCoverage } from '@/lib/patients/update-coverage';
+
+export const PUT = route(putPatientCoverageEndpoint, ({ params, body, principal, deps, correlationId }) =>
+  updateCoverage(deps, {
+    ...body, patientId: params.id, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId,
+  }));

@@ -1,0 +1,88 @@
+// PUT /api/patients/{id}/coverage's domain: staff replace a patient's coverage on file (payer, member id,
+// group number), typically after a verify answered `coverageOnFile: mismatch`. The claims precondition compares
+// checks with the coverage on file as it is at submit time, so a change here invalidates earlier checks of the
+// old coverage. The change and its audit row are one transaction; the audit names no member id (PHI).
+import { z } from 'zod';
+import type { Clock } from '../clock';
+import type { Db } from '../db';
+import { AppError } from '../http/errors';
+import { recordAudit } from '../audit/record-audit';
+import { canonicalId } from '../eligibility/coverage-on-file';
+import { PAYER_DIRECTORY } from '../eligibility/payer-directory';
+import { MemberId, PayerId, x12Text } from '../eligibility/x12-fields';
+
+export const PatientParams = z.object({ id: z.string().trim().min(1).max(200) });
+
+/** A PUT replaces the whole coverage on file: an absent groupNumber clears the one on file. */
+export const CoverageBody = z.object({
+  payerId: PayerId,
+  memberId: MemberId,
+  // 2100C REF*6P: REF02 is 1..50 characters.
+  groupNumber: x12Text('groupNumber', 50).optional(),
+});
+export type CoverageBody = z.infer<typeof CoverageBody>;
+
+export const CoverageView = z.object({
+  patientId: z.string(),
+  payerId: z.string(),
+  /** The payer's name: kept when the payer id is unchanged, else the directory's name (null when not listed). */
+  payerName: z.string().nullable(),
+  memberId: z.string(),
+  groupNumber: z.string().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type CoverageView = z.infer<typeof CoverageView>;
+
+export type CoverageChange = CoverageBody & {
+  patientId: string; clinicId: string; orgId: string; userId: string; correlationId: string;
+};
+
+const REFUSED = 'The patient is not enrolled in your clinic';
+
+/**
+ * Replaces the coverage on file of a patient of the caller's clinic and records it in the audit log.
+ * @throws OUT_OF_SCOPE (403) for a patient of another clinic or none at all (the same answer: no existence
+ *   oracle); nothing changes then and the refusal is audited.
+ */
+export async function updateCoverage(deps: { db: Db; clock: Clock }, change: CoverageChange): Promise<CoverageView> {
+  const { db } = deps;
+  const who = { correlationId: change.correlationId, userId: change.userId, orgId: change.orgId, clinicId: change.clinicId };
+  const updated = await db.$transaction(async (tx) => {
+    const before = await tx.patient.findFirst({
+      where: { id: change.patientId, clinicId: change.clinicId },
+      select: { coverageMemberId: true, coveragePayerId: true, coveragePayerName: true, coverageGroupNumber: true },
+    });
+    if (!before) return null;
+    const samePayer = before.coveragePayerId !== null && canonicalId(before.coveragePayerId) === canonicalId(change.payerId);
+    const payerName = samePayer ? before.coveragePayerName : (PAYER_DIRECTORY.find((p) => p.payerId === change.payerId)?.name ?? null);
+    const groupNumber = change.groupNumber ?? null;
+    const patient = await tx.patient.update({
+      where: { id: change.patientId },
+      data: { coveragePayerId: change.payerId, coveragePayerName: payerName, coverageMemberId: change.memberId, coverageGroupNumber: groupNumber },
+      select: { id: true, coveragePayerId: true, coveragePayerName: true, coverageMemberId: true, coverageGroupNumber: true, updatedAt: true },
+    });
+    await recordAudit(tx, {
+      ...who, action: 'patients.coverage.update', outcome: 'success',
+      detail: {
+        patientId: change.patientId,
+        // Which parts changed, never their values: member and group numbers are PHI.
+        payerChanged: !samePayer,
+        memberIdChanged: before.coverageMemberId !== change.memberId,
+        groupNumberChanged: before.coverageGroupNumber !== groupNumber,
+      },
+    });
+    return patient;
+  });
+  if (!updated) {
+    await recordAudit(db, { ...who, action: 'patients.coverage.update', outcome: 'refused', detail: { patientId: change.patientId, reason: 'not-in-clinic' } });
+    throw new AppError('OUT_OF_SCOPE', REFUSED);
+  }
+  return {
+    patientId: updated.id,
+    payerId: updated.coveragePayerId!,
+    payerName: updated.coveragePayerName,
+    memberId: updated.coverageMemberId!,
+    groupNumber: updated.coverageGroupNumber,
+    updatedAt: updated.updatedAt.toISOString(),
+  };
+}
