@@ -1,8 +1,8 @@
 // Claim submission: send an existing draft claim, or create one inline from a charge in dollars (the one
 // place dollars enter: converted exactly to totalChargeCents). The patient must be in the caller's clinic and
-// have an active eligibility check from the last 24 hours. An idempotency key is single-use per clinic: the
-// key row is inserted in the claim's transaction under a unique constraint, so of any number of concurrent
-// requests with one key exactly one creates anything and the rest get 409.
+// have an active eligibility check of their coverage on file from the last 24 hours. An idempotency key is
+// single-use per clinic: the key row is inserted in the claim's transaction under a unique constraint, so of
+// any number of concurrent requests with one key exactly one creates anything and the rest get 409.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
@@ -10,6 +10,7 @@ import { AppError } from '../http/errors';
 import { parseDollarsToCents } from '../money/dollars';
 import { MAX_AMOUNT_CENTS } from '../money/cents';
 import { recordAudit } from '../audit/record-audit';
+import { compareCoverage } from '../eligibility/coverage-on-file';
 import { ClaimView, toClaimView } from './claim-view';
 import { requireClinicPatient } from './require-clinic-patient';
 import { isUniqueViolation } from './is-unique-violation';
@@ -59,14 +60,29 @@ function dollarsToCents(value: number | string): number | undefined {
   }
 }
 
-/** @throws UNPROCESSABLE (422) without an active eligibility check of the patient in the last 24 h. */
+/**
+ * The patient's coverage must have been verified: an active check from the last 24 h whose member id and payer
+ * equal the coverage on file NOW (DECISIONS "Verify is tied to the patient"). A check of another member id,
+ * or one made before the coverage on file changed, does not count.
+ * @throws UNPROCESSABLE (422) without such a check (or without coverage on file).
+ */
 async function requireRecentEligibility(deps: Pick<Deps, 'db' | 'clock'>, clinicId: string, patientId: string): Promise<void> {
   const since = new Date(deps.clock().getTime() - ELIGIBILITY_WINDOW_MS);
-  const check = await deps.db.eligibilityCheck.findFirst({
-    where: { clinicId, patientId, status: 'active', eligible: true, createdAt: { gte: since } },
-    select: { id: true },
-  });
-  if (!check) throw new AppError('UNPROCESSABLE', 'An active eligibility check for this patient within the last 24 hours is required before a claim is submitted');
+  const [patient, checks] = await Promise.all([
+    deps.db.patient.findFirst({ where: { id: patientId, clinicId }, select: { coverageMemberId: true, coveragePayerId: true } }),
+    // Distinct pairs: a day of re-checks of one patient is a handful of rows, compared in code with the one
+    // canonical form (SQL's upper() and ILIKE would each compare differently).
+    deps.db.eligibilityCheck.findMany({
+      where: { clinicId, patientId, status: 'active', eligible: true, createdAt: { gte: since }, memberId: { not: null } },
+      distinct: ['memberId', 'payerId'],
+      select: { memberId: true, payerId: true },
+    }),
+  ]);
+  const coverage = patient && { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId };
+  const verified = checks.some((check) => compareCoverage({ memberId: check.memberId!, payerId: check.payerId }, coverage) === 'match');
+  if (!verified) {
+    throw new AppError('UNPROCESSABLE', "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted");
+  }
 }
 
 /**

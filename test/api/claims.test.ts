@@ -11,11 +11,17 @@ import { createPatient, createTenant, createUser } from '../support/factories';
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
 
-async function recordEligibility(app: TestApp, clinicId: string, patientId: string, options: { status?: string; ageHours?: number } = {}) {
+type CheckOptions = { status?: string; ageHours?: number; memberId?: string | null; payerId?: string };
+
+/** An eligibility check row as verify records it; by default of the patient's coverage on file. */
+async function recordEligibility(app: TestApp, clinicId: string, patientId: string, options: CheckOptions = {}) {
   const status = options.status ?? 'active';
+  const patient = await app.db.patient.findUniqueOrThrow({ where: { id: patientId } });
   await app.db.eligibilityCheck.create({
     data: {
-      clinicId, patientId, userId: 'test', cacheKey: uid('ck'), payerId: '60054', serviceType: '30', dateOfService: '2026-11-22',
+      clinicId, patientId, userId: 'test', cacheKey: uid('ck'), payerId: options.payerId ?? patient.coveragePayerId ?? '60054',
+      memberId: options.memberId === undefined ? patient.coverageMemberId : options.memberId,
+      serviceType: '30', dateOfService: '2026-11-22',
       status, eligible: status === 'active', mode: 'sandbox', cacheable: true, result: {}, correlationId: 'test-setup',
       createdAt: new Date(Date.now() - (options.ageHours ?? 0) * 3600_000),
     },
@@ -28,6 +34,8 @@ async function eligiblePatient(app: TestApp): Promise<string> {
   await recordEligibility(app, 'clinic_north', patient.id);
   return patient.id;
 }
+
+const NEEDS_ELIGIBILITY = "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted";
 
 const claimRows = (app: TestApp, where: { idempotencyKey?: string; patientId?: string }) => app.db.claim.count({ where });
 
@@ -100,6 +108,40 @@ describe('POST /api/claims/submit', () => {
     expect(res.body).toMatchObject({ patientId: 'pat_n_008', status: 'submitted', totalChargeCents: 25_000 });
   });
 
+  it('accepts only a check of the coverage on file as it is at submit time: a mismatch does not count, a coverage change voids a match', async () => {
+    const admin = await signIn(app, 'admin@northside.test');
+    const adminStepUp = await stepUpHeader(app, 'admin@northside.test');
+    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, { memberId: 'DEMO-ACTIVE-F1' });
+    const verify = async (memberId: string) => {
+      const res = await admin.post('/api/eligibility/verify', {
+        patientId: patient.id, firstName: patient.firstName, lastName: patient.lastName, dob: patient.birthDate, memberId, payerName: 'Aetna', npi: '1234567893',
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    const claim = () => admin.post('/api/claims/submit', { patientId: patient.id, totalCharge: '80.00', serviceDate: '2026-11-20' }, { headers: adminStepUp });
+    const setCoverage = async (memberId: string) => {
+      const res = await admin.request('PUT', `/api/patients/${patient.id}/coverage`, { json: { payerId: '60054', memberId } });
+      expect(res.status, res.text).toBe(200);
+    };
+
+    // An active answer for someone else's member id: reported as a mismatch, and no claim on it.
+    expect(await verify('DEMO-ACTIVE-F2')).toMatchObject({ status: 'active', coverageOnFile: 'mismatch' });
+    const refused = await claim();
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ code: 'UNPROCESSABLE', message: NEEDS_ELIGIBILITY, correlationId: expect.any(String) });
+    // The patient's own member id: a claim goes through.
+    expect(await verify('DEMO-ACTIVE-F1')).toMatchObject({ status: 'active', coverageOnFile: 'match' });
+    expect((await claim()).status).toBe(200);
+    // The coverage on file changes: the earlier check was of the old coverage and no longer counts.
+    await setCoverage('DEMO-ACTIVE-F3');
+    expect((await claim()).status).toBe(422);
+    // Staff confirm the coverage the mismatching check was of: that check now is of the coverage on file.
+    await setCoverage('DEMO-ACTIVE-F2');
+    expect((await claim()).status).toBe(200);
+    expect(await claimRows(app, { patientId: patient.id })).toBe(2);
+  });
+
   it('refuses an incomplete inline claim and a body mixing claimId with inline fields', async () => {
     const missing = await submit({ patientId: 'pat_n_001' });
     expect(missing.status).toBe(400);
@@ -166,10 +208,13 @@ describe('POST /api/claims/submit', () => {
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: res.body.claimId } })).clinicId).toBe('clinic_north');
   });
 
-  it.each([
+  it.each<[string, CheckOptions | null]>([
     ['no eligibility check', null],
     ['only an inactive check', { status: 'inactive' }],
     ['only a check older than 24 hours', { ageHours: 25 }],
+    ['only an active check of another member id', { memberId: 'DEMO-ACTIVE-SOMEONE-ELSE' }],
+    ['only an active check of another payer', { payerId: '87726' }],
+    ['only an active check that names no member id (recorded before checks were tied to the patient)', { memberId: null }],
   ])('refuses a claim with %s: 422, nothing created, and the key stays unused', async (_label, check) => {
     const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' });
     if (check) await recordEligibility(app, 'clinic_north', patient.id, check);
@@ -177,8 +222,7 @@ describe('POST /api/claims/submit', () => {
     const res = await submit({ patientId: patient.id, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      code: 'UNPROCESSABLE', message: 'An active eligibility check for this patient within the last 24 hours is required before a claim is submitted',
-      correlationId: expect.any(String),
+      code: 'UNPROCESSABLE', message: NEEDS_ELIGIBILITY, correlationId: expect.any(String),
     });
     expect(await claimRows(app, { patientId: patient.id })).toBe(0);
     await recordEligibility(app, 'clinic_north', patient.id);
