@@ -1,11 +1,12 @@
 // The signed partner webhook receivers (DECISIONS.md, Webhooks). The signature is the credential: the wrapper
 // verifies X-Svc-Signature over the raw body under the receiver's secret(s) before anything parses it. Every
-// POST also needs X-Svc-Delivery, the delivery's idempotency key (docs/webhooks.md).
+// POST also needs X-Svc-Delivery, the delivery's idempotency key (docs/webhooks.md); the signed envelope id is
+// a second one, since the header is not signed.
 import { endpoint } from '../http/endpoint';
 import { EventEnvelope, FaxProbeReceipt, WebhookReceipt } from './event-envelope';
 
 const receiverErrors = ['VALIDATION_FAILED' as const];
-const HEADERS = ' Headers: X-Svc-Signature (hex HMAC-SHA256 of the raw body, optional sha256= prefix) and X-Svc-Delivery (idempotency key; a re-delivery answers duplicate: true).';
+const HEADERS = ' Headers: X-Svc-Signature (hex HMAC-SHA256 of the raw body, optional sha256= prefix) and X-Svc-Delivery (idempotency key; a re-delivery, or the same signed envelope id under any delivery id, answers duplicate: true). An event older than the last one applied to the same patient or transfer answers stale: true and changes nothing.';
 
 export const paymentWebhook = endpoint({
   method: 'POST', path: '/api/webhooks/payment', tags: ['webhooks'],
