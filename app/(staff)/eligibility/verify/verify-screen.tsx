@@ -1,6 +1,8 @@
 'use client';
 // The verify form and its result. The form validates with the route's own schema, so the messages are the
 // API's; picking one of today's appointments fills in what the schedule knows (the date of birth is typed).
+// When the member id or payer checked is not the patient's coverage on file, the result says so and offers to
+// make it the coverage on file (PUT /api/patients/{id}/coverage; claims:write), which claims need.
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { VerifyEligibilityBody } from '@/lib/eligibility/verify-eligibility-body';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
@@ -50,6 +52,8 @@ export function VerifyScreen() {
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<EligibilityResult | null>(null);
+  // What the shown result asked about: the coverage a "use as coverage on file" would store.
+  const [asked, setAsked] = useState<{ patientId: string; memberId: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -92,6 +96,7 @@ export function VerifyScreen() {
       const payload = await res.json();
       if (res.ok) {
         setResult(payload as EligibilityResult);
+        setAsked({ patientId: parsed.data.patientId, memberId: parsed.data.memberId });
       } else {
         const apiError = payload as ApiError;
         setIssues(Object.fromEntries((apiError.issues ?? []).map((i) => [i.path.replace(/^body\./, ''), i.message])));
@@ -144,12 +149,12 @@ export function VerifyScreen() {
         </div>
         {error ? <p role="alert" className="error">{error}</p> : null}
       </form>
-      {result ? <ResultCard result={result} /> : null}
+      {result ? <ResultCard result={result} asked={asked} /> : null}
     </>
   );
 }
 
-function ResultCard({ result }: { result: EligibilityResult }) {
+function ResultCard({ result, asked }: { result: EligibilityResult; asked: { patientId: string; memberId: string } | null }) {
   const evidence = result.evidence ?? {};
   const priorAuth = result.priorAuthRequired
     ? `Required${result.priorAuthCodes.length ? ` (${result.priorAuthCodes.join(', ')})` : ''}`
@@ -182,6 +187,7 @@ function ResultCard({ result }: { result: EligibilityResult }) {
         {result.cached ? ' (a check from the last 24 hours; the payer was not asked again)' : ''}
       </p>
       {result.rejection ? <RejectionNote rejection={result.rejection} /> : null}
+      <CoverageOnFileNote result={result} asked={asked} />
       <div className="table-wrap">
         <table>
           <thead>
@@ -201,5 +207,45 @@ function ResultCard({ result }: { result: EligibilityResult }) {
         </table>
       </div>
     </section>
+  );
+}
+
+const COVERAGE_ON_FILE_TEXT = {
+  match: "This member id and payer are the patient's coverage on file.",
+  mismatch: "This member id or payer is not the patient's coverage on file: a claim needs a check of the coverage on file.",
+  none: 'The patient has no coverage on file: a claim needs a check of the coverage on file.',
+} as const;
+
+/** Whether the check was of the patient's coverage on file; when not, a button that makes it so. */
+function CoverageOnFileNote({ result, asked }: { result: EligibilityResult; asked: { patientId: string; memberId: string } | null }) {
+  const [state, setState] = useState<{ busy: boolean; saved: boolean; error: string | null }>({ busy: false, saved: false, error: null });
+  async function saveAsCoverage() {
+    if (!asked) return;
+    setState({ busy: true, saved: false, error: null });
+    try {
+      const body = { payerId: result.payerId, memberId: asked.memberId, ...(result.groupNumber ? { groupNumber: result.groupNumber } : {}) };
+      const res = await fetch(`/api/patients/${encodeURIComponent(asked.patientId)}/coverage`, {
+        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+      });
+      if (res.ok) return setState({ busy: false, saved: true, error: null });
+      const apiError = (await res.json()) as ApiError;
+      setState({ busy: false, saved: false, error: `${apiError.message}${apiError.correlationId ? ` (reference ${apiError.correlationId})` : ''}` });
+    } catch {
+      setState({ busy: false, saved: false, error: 'The coverage could not be saved. Try again.' });
+    }
+  }
+  if (result.coverageOnFile === 'match' || state.saved) {
+    return <p data-testid="coverage-on-file" data-coverage="match">{state.saved ? 'Saved as the coverage on file.' : COVERAGE_ON_FILE_TEXT.match}</p>;
+  }
+  return (
+    <div data-testid="coverage-on-file" data-coverage={result.coverageOnFile}>
+      <p>{COVERAGE_ON_FILE_TEXT[result.coverageOnFile]}</p>
+      {asked ? (
+        <button type="button" onClick={saveAsCoverage} disabled={state.busy}>
+          {state.busy ? 'Saving…' : `Make member ${asked.memberId} with payer ${result.payerId} the coverage on file`}
+        </button>
+      ) : null}
+      {state.error ? <p role="alert" className="error">{state.error}</p> : null}
+    </div>
   );
 }
