@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '@/lib/clock';
 import { systemClock } from '@/lib/clock';
 import { AppError, isAppError } from '@/lib/http/errors';
-import { createEgress, MIB, type Egress } from '@/lib/outbound/egress';
+import { createEgress, type Egress } from '@/lib/outbound/egress';
+import { MAX_INTERCHANGE_LENGTH } from '@/lib/x12/read-interchange';
 import type { PayerTransport } from './payer-transport';
 
 export type CoreTransportOptions = {
@@ -24,8 +25,9 @@ export type CoreTransportOptions = {
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
-// A 271 for one subscriber is kilobytes; a payer answering megabytes is broken, and we will not hold it.
-const MAX_RESPONSE_BYTES = 5 * MIB;
+// A 271 for one subscriber is kilobytes; a payer answering megabytes is broken, and we will not hold it. The cap
+// is the X12 reader's own limit plus room for the CORE multipart envelope around the payload.
+const MAX_RESPONSE_BYTES = MAX_INTERCHANGE_LENGTH + 64 * 1024;
 // An operator URL: the policy's mode and allow-list only matter for tenant URLs.
 let defaultEgress: Egress | undefined;
 
