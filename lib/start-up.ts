@@ -18,3 +18,16 @@ export async function startUp(): Promise<void> {
   const { created } = await ensureDemoTenant({ db: await getDb(), now: new Date(), sealKey: config.sealKey }, config.mode);
   log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');
 }
+
+/**
+ * A process that could not start must not serve: Next would keep it up answering 500 to everything, health
+ * included. Exit non-zero so the supervisor (or the operator) sees it and restarts it.
+ */
+export async function startUpOrExit(): Promise<void> {
+  try {
+    await startUp();
+  } catch (error) {
+    console.error('start-up failed:', error instanceof Error ? error.stack ?? error.message : error);
+    process.exit(1);
+  }
+}
