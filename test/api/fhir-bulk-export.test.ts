@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
 import { servedId } from '@/lib/fhir/served-resource';
@@ -69,6 +70,16 @@ function jobRow(clinicId: string, userId: string, overrides: Record<string, unkn
   };
 }
 
+/** An export and its job (lib/jobs) as a worker left it: `work` sets the job's state, attempts and lease. */
+async function exportWithJob(clinicId: string, userId: string, work: { state: string; attempts: number; leaseUntil: Date | null }) {
+  const job = await app.db.bulkExportJob.create({ data: jobRow(clinicId, userId) });
+  await app.db.job.create({
+    data: { id: `job_${randomUUID()}`, queue: 'bulk-export', key: job.id, state: work.state, attempts: work.attempts, maxAttempts: 3,
+      leaseUntil: work.leaseUntil, leaseToken: work.state === 'running' ? 'a-worker-elsewhere' : null, lockedBy: work.state === 'running' ? 'elsewhere:1' : null },
+  });
+  return job;
+}
+
 describe('system-level $export', () => {
   it("exports the clinic's resources: 202, then the Bulk Data manifest and NDJSON files", async () => {
     const statusUrl = await kickOff(admin, '/api/fhir/$export');
@@ -100,14 +111,16 @@ describe('system-level $export', () => {
   it('answers 202 with Retry-After and the IN_PROGRESS body while the job runs', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
     // A worker holds the lease: the job is mid-run.
-    const job = await app.db.bulkExportJob.create({ data: jobRow('clinic_north', user.id, { leaseUntil: new Date(Date.now() + 3_600_000), attempts: 1 }) });
+    const job = await exportWithJob('clinic_north', user.id, { state: 'running', attempts: 1, leaseUntil: new Date(Date.now() + 3_600_000) });
     try {
       const res = await admin.get(`/api/fhir/bulk-status/${job.id}`);
       expect(res.status).toBe(202);
       expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.headers.get('x-progress')).toBe('exporting');
       expect(res.body).toEqual({ code: 'IN_PROGRESS', message: 'The export is still running', correlationId: res.headers.get('x-correlation-id'), jobId: job.id, retryAfterSeconds: 1 });
     } finally {
       await app.db.bulkExportJob.delete({ where: { id: job.id } });
+      await app.db.job.deleteMany({ where: { key: job.id } });
     }
   });
 });
@@ -169,12 +182,33 @@ describe('kick-off refusals', () => {
     const tenant = await createTenant(app.db, 'Export');
     const user = await createUser(app.db, tenant);
     const client = await signIn(app, user.email, TEST_PASSWORD);
-    await app.db.bulkExportJob.createMany({ data: Array.from({ length: 5 }, () => jobRow(tenant.clinicId, user.id, { leaseUntil: new Date(Date.now() + 3_600_000) })) });
+    // Five unfinished exports (without jobs, so no worker finishes them).
+    await app.db.bulkExportJob.createMany({ data: Array.from({ length: 5 }, () => jobRow(tenant.clinicId, user.id)) });
     const res = await client.get('/api/fhir/$export', { headers: { prefer: 'respond-async' } });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('30');
     expect(res.body.issue[0]).toMatchObject({ code: 'throttled', details: { coding: [{ code: 'RATE_LIMITED' }] } });
     await app.db.bulkExportJob.deleteMany({ where: { clinicId: tenant.clinicId } });
+  });
+
+  it('holds the cap of 5 under 20 simultaneous kick-offs: 5 accepted, 15 refused with 429, 5 exports recorded', async () => {
+    const tenant = await createTenant(app.db, 'ExportBurst');
+    const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
+    await embeddedFhirStore(app.db).upsertMany(tenant.clinicId, [{ resourceType: 'Patient', id: 'burst-1' }]);
+    // No export may finish during the burst (a finished one frees a place): writing files waits on this lock.
+    const blocker = new pg.Client({ connectionString: app.database!.url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE "BulkExportFile" IN EXCLUSIVE MODE');
+      const statuses = await Promise.all(Array.from({ length: 20 }, () => client.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } }).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 202)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+      expect(await app.db.bulkExportJob.count({ where: { clinicId: tenant.clinicId } })).toBe(5);
+    } finally {
+      await blocker.query('ROLLBACK');
+      await blocker.end();
+    }
   });
 
   it('needs patients:read and a session', async () => {
@@ -214,21 +248,23 @@ describe('status, files and cancellation across clinics', () => {
     expect((await admin.get(statusUrl)).status).toBe(404);
     expect((await admin.get(manifest.body.output[0].url)).status).toBe(404);
     expect(await app.db.bulkExportFile.count({ where: { jobId: statusUrl.split('/').pop()! } })).toBe(0);
+    expect(await app.db.job.count({ where: { key: statusUrl.split('/').pop()! } })).toBe(0);
   });
 });
 
 describe('the worker', () => {
   it('finishes a job whose worker died (its lease expired) instead of leaving it running', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const job = await app.db.bulkExportJob.create({ data: jobRow('clinic_north', user.id, { leaseUntil: new Date(Date.now() - 1000), attempts: 1 }) });
+    const job = await exportWithJob('clinic_north', user.id, { state: 'running', attempts: 1, leaseUntil: new Date(Date.now() - 1000) });
     const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
     expect(res.body).toMatchObject({ status: 'completed', output: [{ type: 'Patient', count: 2 }], error: [] });
-    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'completed', attempts: 2, leaseUntil: null, finishedAt: expect.any(Date) });
+    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'completed', finishedAt: expect.any(Date) });
+    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({ state: 'completed', attempts: 2, leaseUntil: null, lockedBy: expect.not.stringMatching(/^elsewhere/) });
   });
 
   it('fails a job that was claimed 3 times without finishing, with an OperationOutcome in error[]', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const job = await app.db.bulkExportJob.create({ data: jobRow('clinic_north', user.id, { leaseUntil: new Date(Date.now() - 1000), attempts: 3 }) });
+    const job = await exportWithJob('clinic_north', user.id, { state: 'running', attempts: 3, leaseUntil: new Date(Date.now() - 1000) });
     const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
     expect(res.body).toEqual({
       transactionTime: job.transactionTime.toISOString(), request: job.request, requiresAccessToken: true, output: [],
@@ -236,5 +272,6 @@ describe('the worker', () => {
     });
     const outcome = await admin.get(res.body.error[0].url);
     expect(JSON.parse(outcome.text)).toEqual({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', details: { text: 'The export did not finish after 3 attempts' } }] });
+    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({ state: 'dead', lastError: 'Its workers never finished it in 3 attempts' });
   });
 });

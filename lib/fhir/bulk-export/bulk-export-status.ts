@@ -6,9 +6,10 @@ import { z } from 'zod';
 import type { Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { accepted, json } from '../../http/responses';
+import { BULK_EXPORT_QUEUE } from './run-bulk-export-job';
 
 export const BULK_FILES_PATH = '/api/fhir/bulk-files';
-/** How long a client should wait between polls. The worker looks for work every second. */
+/** How long a client should wait between polls. The job worker looks for work every second. */
 export const BULK_RETRY_AFTER_SECONDS = 1;
 
 export const BulkExportManifest = z.object({
@@ -34,12 +35,13 @@ export async function getBulkExportStatus(
   });
   if (!job) throw new AppError('NOT_FOUND', 'No such export');
   if (job.status === 'running') {
+    const work = await deps.db.job.findUnique({ where: { queue_key: { queue: BULK_EXPORT_QUEUE, key: job.id } }, select: { state: true } });
     return accepted(
       {
         code: 'IN_PROGRESS', message: 'The export is still running', correlationId: input.correlationId,
         jobId: job.id, retryAfterSeconds: BULK_RETRY_AFTER_SECONDS,
       } satisfies z.infer<typeof BulkExportInProgress>,
-      { 'retry-after': String(BULK_RETRY_AFTER_SECONDS), 'x-progress': job.leaseUntil ? 'exporting' : 'queued' },
+      { 'retry-after': String(BULK_RETRY_AFTER_SECONDS), 'x-progress': work?.state === 'running' ? 'exporting' : 'queued' },
     );
   }
   const url = (fileId: string) => `${deps.config.appUrl}${BULK_FILES_PATH}/${fileId}`;

@@ -1,7 +1,7 @@
 // Kick-off of a FHIR Bulk Data export (GET /api/fhir/$export and /api/fhir/Patient/$export, Bulk Data Access
 // "Bulk Data Kick-off Request"): validates the request, records a durable BulkExportJob (status running, no
-// lease yet) and answers 202 with Content-Location. The work happens outside the request, in the worker
-// (bulk-export-worker.ts), so a restart picks it up again.
+// lease yet) and its job on the bulk-export queue, and answers 202 with Content-Location. The work happens
+// outside the request, on the job worker of any instance (run-bulk-export-job.ts), so a restart picks it up again.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
@@ -10,6 +10,8 @@ import { AppError } from '../../http/errors';
 import { fhirJson } from '../fhir-json';
 import { informationOutcome } from '../operation-outcome';
 import { FHIR_RESOURCE_TYPES, isFhirResourceType, RESOURCE_REGISTRY } from '../resource-registry';
+import { enqueueJob } from '../../jobs/enqueue-job';
+import { BULK_EXPORT_QUEUE, MAX_ATTEMPTS } from './run-bulk-export-job';
 
 // Bulk Data Access: application/fhir+ndjson, with application/ndjson and ndjson as abbreviations.
 const OUTPUT_FORMATS = ['application/fhir+ndjson', 'application/ndjson', 'ndjson'];
@@ -47,30 +49,36 @@ export async function startBulkExport(
   // with a patient reference); the worker leaves out resources that do not point at a patient.
   const compartment = types.filter((t) => isFhirResourceType(t) && (t === 'Patient' || RESOURCE_REGISTRY[t].patientReferencePath));
 
-  const running = await deps.db.bulkExportJob.count({ where: { clinicId: input.clinicId, status: 'running' } });
-  if (running >= MAX_RUNNING_EXPORTS_PER_CLINIC) {
-    throw new AppError('RATE_LIMITED', `At most ${MAX_RUNNING_EXPORTS_PER_CLINIC} exports may run at once; wait for one to finish`, { retryAfterSeconds: 30 });
-  }
-
   const now = deps.clock();
-  const job = await deps.db.bulkExportJob.create({
-    data: {
-      // Unguessable: the id is in URLs, though every status and file request is also checked against the clinic.
-      id: `bx_${randomBytes(16).toString('base64url')}`,
-      clinicId: input.clinicId,
-      userId: input.userId,
-      level: input.level,
-      types: [...new Set(input.level === 'patient' ? compartment : types)],
-      since: input.query._since ? new Date(input.query._since) : null,
-      status: 'running',
-      // The kick-off URL as the client addressed it, on our public origin (APP_URL), for the manifest.
-      request: `${deps.config.appUrl}${new URL(input.requestUrl).pathname}${new URL(input.requestUrl).search}`,
-      transactionTime: now,
-      correlationId: input.correlationId,
-    },
-  });
+  const id = `bx_${randomBytes(16).toString('base64url')}`; // unguessable: it is in URLs (every use is also clinic-checked)
+  await deps.db.$transaction(async (tx) => {
+    // Count-then-insert is atomic per clinic: concurrent kick-offs (on any instance) queue on this lock, so the
+    // cap holds exactly. The lock ends with the transaction.
+    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', `bulk-export-cap:${input.clinicId}`);
+    const running = await tx.bulkExportJob.count({ where: { clinicId: input.clinicId, status: 'running' } });
+    if (running >= MAX_RUNNING_EXPORTS_PER_CLINIC) {
+      throw new AppError('RATE_LIMITED', `At most ${MAX_RUNNING_EXPORTS_PER_CLINIC} exports may run at once; wait for one to finish`, { retryAfterSeconds: 30 });
+    }
+    await tx.bulkExportJob.create({
+      data: {
+        id,
+        clinicId: input.clinicId,
+        userId: input.userId,
+        level: input.level,
+        types: [...new Set(input.level === 'patient' ? compartment : types)],
+        since: input.query._since ? new Date(input.query._since) : null,
+        status: 'running',
+        // The kick-off URL as the client addressed it, on our public origin (APP_URL), for the manifest.
+        request: `${deps.config.appUrl}${new URL(input.requestUrl).pathname}${new URL(input.requestUrl).search}`,
+        transactionTime: now,
+        correlationId: input.correlationId,
+      },
+    });
+    // The work itself is a job (lib/jobs), keyed by the export's id, in the same transaction as the export row.
+    await enqueueJob(tx, { queue: BULK_EXPORT_QUEUE, key: id, maxAttempts: MAX_ATTEMPTS, correlationId: input.correlationId }, now);
+  }, { maxWait: 10_000, timeout: 10_000 });
   return fhirJson(informationOutcome('The export has started; poll the Content-Location URL for its status'), {
     status: 202,
-    headers: { 'content-location': `${deps.config.appUrl}${BULK_STATUS_PATH}/${job.id}` },
+    headers: { 'content-location': `${deps.config.appUrl}${BULK_STATUS_PATH}/${id}` },
   });
 }
