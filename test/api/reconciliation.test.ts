@@ -2,6 +2,7 @@
 // UTC day in cents; a variance per disagreement, idempotent per (clinic, day), resolved when a late rail
 // posting arrives; the cron bearer (constant-time, 503 when unset) and the clinic-scoped variance list.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
@@ -115,6 +116,28 @@ describe('POST /api/jobs/reconcile', () => {
     const malformed = await reconcile('11/10/2026');
     expect(malformed.status).toBe(400);
     expect(malformed.body.issues).toEqual([{ path: 'query.day', message: 'day must be YYYY-MM-DD' }]);
+  });
+
+  it('answers overlapping calls for one day with one run: all 200, the same result, the work done once', async () => {
+    const day = '2026-11-14';
+    await railPosting(app, tenant.clinicId, new Date(`${day}T10:00:00Z`), 7n, 'credit');
+    const runsBefore = (await app.db.job.findFirst({ where: { queue: 'reconcile', key: day } }))?.attempts ?? 0;
+    // Holds the run at its first write until every call has arrived, so they overlap whatever the machine's speed.
+    const blocker = new pg.Client({ connectionString: app.database!.url });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE "ReconciliationVariance" IN EXCLUSIVE MODE');
+    const calls = Array.from({ length: 6 }, () => reconcile(day));
+    await new Promise((r) => setTimeout(r, 1500));
+    await blocker.query('COMMIT');
+    await blocker.end();
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.correlationId)).size).toBe(1);
+    expect(results[0]!.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([{ clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 7 }]);
+    expect(await app.db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({ state: 'completed', attempts: runsBefore + 1 });
+    // 2026-11-13's test below expects the clinic's only variance to be its own.
+    await app.db.reconciliationVariance.deleteMany({ where: { clinicId: tenant.clinicId, day } });
   });
 
   it.each([
