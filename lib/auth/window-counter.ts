@@ -17,6 +17,14 @@ function rateLimited(windowStart: Date, limit: WindowLimit, now: Date): AppError
   });
 }
 
+/** Throws RATE_LIMITED when the current window has no failure slot left. Counts nothing. */
+export async function assertWindowSlotLeft(db: Db, key: string, limit: WindowLimit, now: Date): Promise<void> {
+  const row = await db.rateLimitCounter.findUnique({ where: { key } });
+  if (row && row.windowStart.getTime() > now.getTime() - limit.windowSeconds * 1000 && row.count >= limit.failures) {
+    throw rateLimited(row.windowStart, limit, now);
+  }
+}
+
 /** Takes one of the window's failure slots; throws RATE_LIMITED (with Retry-After) when none is left. */
 export async function reserveWindowSlot(db: Db, key: string, limit: WindowLimit, now: Date): Promise<WindowSlot> {
   const windowOpenedAfter = new Date(now.getTime() - limit.windowSeconds * 1000);
