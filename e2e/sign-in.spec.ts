@@ -34,3 +34,15 @@ test('a user with MFA is asked for the code and signs in with it', async ({ page
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('signed-in-as')).toHaveText('mfa@northside.test');
 });
+
+test('a callbackUrl naming another site lands on a same-origin page, with no CSP violation on the way', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) violations.push(message.text()); });
+  await page.goto('/login?callbackUrl=/%5Cevil.example');
+  await page.getByLabel('E-mail').fill('frontdesk@northside.test');
+  await page.getByLabel('Password').fill('demo-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText('frontdesk@northside.test');
+  expect(new URL(page.url()).origin).toBe(new URL(test.info().project.use.baseURL!).origin);
+  expect(violations).toEqual([]);
+});

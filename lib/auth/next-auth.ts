@@ -16,7 +16,7 @@ import { signIn, type SignedInUser } from './sign-in';
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName, type SessionClaims } from './session-token';
 import { readClientAddress } from './client-address';
 import { safeRedirectPath } from './safe-redirect-path';
-import { revokeSession } from './revoke-session';
+import { isSessionRevoked, revokeSession } from './revoke-session';
 import { clearCookie } from './auth-cookies';
 import { STEP_UP_COOKIE } from './step-up';
 import { SIGN_IN_INPUT_LIMITS } from './rate-limit-policy';
@@ -67,7 +67,13 @@ function authOptions(secret: string, appUrl: string): AuthOptions {
     ],
     callbacks: {
       async jwt({ token, user }) {
-        if (!user) return token;
+        if (!user) {
+          // A session read (GET /api/auth/session) of a signed-out session: throwing makes next-auth answer as
+          // signed out and clear the cookie, instead of showing the user and re-issuing the token.
+          const sid = (token as Partial<SessionClaims>).sid;
+          if (typeof sid !== 'string' || (await isSessionRevoked((await getDeps()).db, sid))) throw new Error('session ended');
+          return token;
+        }
         const u = user as unknown as SignedInUser;
         const claims: SessionClaims = {
           sub: u.id, email: u.email, orgId: u.orgId, clinicId: u.clinicId, clinicName: u.clinicName,
