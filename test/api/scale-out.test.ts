@@ -1,0 +1,183 @@
+// Three instances of the built app started at the same moment on one fresh PostgreSQL database (sandbox, shared
+// secrets, direct calls to each): every guarantee that matters holds across instances. All three come up healthy
+// and the demo is seeded once; one webhook delivered 30 times round-robin is applied once; 20 executes of one
+// settlement instruction disburse once; a TOTP code used on one instance is refused on another; a session
+// version bumped on one instance ends the session on another; 3 overlapping reconcile calls answer with one run;
+// and a bulk export whose instance is killed (SIGKILL) mid-run completes on another within 30 s.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
+import { signBody } from '@/lib/webhooks/verify-signature';
+import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
+import { attemptSignIn, HttpClient, signIn } from '../support/http';
+import { stepUpHeader } from '../support/step-up-claim';
+import { signedInUser, totpCode } from '../support/auth-factors';
+import { createTenant } from '../support/factories';
+import { createTestDatabase, type TestDatabase } from '../support/postgres';
+
+const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let database: TestDatabase;
+let apps: TestApp[] = [];
+const started: PromiseSettledResult<TestApp>[] = [];
+
+/** The same signed-in browser, talking to another instance (sessions are signed with the shared AUTH_SECRET). */
+function on(app: TestApp, client: HttpClient): HttpClient {
+  const moved = new HttpClient(app.url);
+  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
+  return moved;
+}
+
+/** Holds `table` against writes (reads go on) until release(): makes a run wait at its first write to it. */
+async function holdWrites(table: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);
+  return { async release() { await client.query('ROLLBACK'); await client.end(); } };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  started.push(...(await Promise.allSettled([1, 2, 3].map(() => startApp({ reuse: database })))));
+  apps = started.filter((r): r is PromiseFulfilledResult<TestApp> => r.status === 'fulfilled').map((r) => r.value);
+}, 170_000);
+
+afterAll(async () => {
+  await Promise.all(apps.map((app) => app.stop()));
+  await database?.drop();
+});
+
+describe('three instances on one PostgreSQL', () => {
+  it('all start healthy together, and the demo tenant is seeded once', async () => {
+    expect(started.map((r) => (r.status === 'rejected' ? String(r.reason).slice(0, 400) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+    for (const app of apps) expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
+    const db = apps[0]!.db;
+    expect(await db.organization.count({ where: { id: 'org_demo' } })).toBe(1);
+    expect(await db.user.count({ where: { orgId: 'org_demo' } })).toBe(5);
+    expect(await db.patient.count()).toBe(20);
+    expect(await db.appointment.count()).toBe(20);
+  });
+
+  it('applies one webhook delivered 30 times across the instances exactly once', async () => {
+    const db = apps[0]!.db;
+    const billId = uid('bill');
+    await db.patientBill.create({ data: { id: billId, clinicId: 'clinic_north', patientId: 'pat_n_001', amountCents: 12_500 } });
+    const paymentId = uid('pay');
+    const raw = JSON.stringify({
+      id: uid('evt'), type: 'payment.succeeded', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
+      data: { paymentId, billId, amountCents: 12_500, currency: 'USD' },
+    });
+    const headers = { 'content-type': 'application/json', 'x-svc-delivery': uid('dlv'), 'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT) };
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => new HttpClient(apps[i % 3]!.url).request('POST', '/api/webhooks/payment', { body: raw, headers })));
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
+    expect(results.filter((r) => r.body.duplicate === false).map((r) => r.body.outcome)).toEqual(['applied']);
+    expect(await db.payment.count({ where: { billId } })).toBe(1);
+    expect(await db.ledgerTransaction.count({ where: { reference: `payment:${paymentId}` } })).toBe(1);
+    expect(await db.patientBill.findUniqueOrThrow({ where: { id: billId } })).toMatchObject({ paidCents: 12_500, status: 'paid' });
+  });
+
+  it('disburses one settlement instruction once under 20 executes across the instances', async () => {
+    const billing = await signIn(apps[0]!, 'billing@northside.test');
+    const stepUp = await stepUpHeader(apps[0]!, 'billing@northside.test');
+    const created = await billing.post('/api/settlement/instructions', { poolId: 'pool_n_001', advanceAmountCents: 10_000, feeBps: 300, reserveBps: 700 });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.instructionId;
+    expect((await on(apps[1]!, billing).post(`/api/settlement/instructions/${id}/sign`, undefined, { headers: stepUp })).status).toBe(200);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      on(apps[i % 3]!, billing).post(`/api/settlement/console/${id}/execute`, { railReference: `SCALE-${i}` }, { headers: stepUp })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    const db = apps[0]!.db;
+    expect(await db.settlementInstruction.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'DISBURSED', paidAmountCents: 10_000n });
+    expect(await db.ledgerTransaction.count({ where: { reference: `settlement:${id}` } })).toBe(1);
+    expect((await db.settlementPool.findUniqueOrThrow({ where: { id: 'pool_n_001' } })).availableCents).toBe(990_000n);
+  });
+
+  it('refuses on one instance a TOTP code already accepted on another', async () => {
+    const code = totpCode('JBSWY3DPEHPK3PXP');
+    const first = await attemptSignIn(apps[0]!, 'mfa@northside.test', 'demo-password-1', code);
+    expect(first.response.status).toBe(200);
+    expect(first.client.sessionToken).toBeDefined();
+    const replay = await attemptSignIn(apps[1]!, 'mfa@northside.test', 'demo-password-1', code);
+    expect(replay.response.status).not.toBe(200);
+    expect(replay.client.sessionToken).toBeUndefined();
+  });
+
+  it('ends on one instance a session whose version was bumped on another', async () => {
+    const { user, client } = await signedInUser(apps[0]!);
+    const elsewhere = on(apps[2]!, await signIn(apps[0]!, user.email, user.password)); // a second browser, served by instance 3
+    expect((await elsewhere.get('/api/auth/mfa')).status).toBe(200);
+    const onTwo = on(apps[1]!, client);
+    const { body: { secret } } = await onTwo.get('/api/auth/mfa');
+    // Turning MFA on bumps sessionVersion: every other session of the user ends, on every instance.
+    expect((await onTwo.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) })).status).toBe(200);
+    expect((await elsewhere.get('/api/auth/mfa')).status).toBe(401);
+  });
+
+  it('answers 3 overlapping reconcile calls on 3 instances with one run', async () => {
+    const db = apps[0]!.db;
+    const tenant = await createTenant(db, 'ScaleRecon');
+    const day = '2026-10-01';
+    await db.railPosting.create({ data: { id: uid('btx'), clinicId: tenant.clinicId, amountCents: 99n, direction: 'credit', postedAt: new Date(`${day}T12:00:00Z`), railReference: 'R' } });
+    const held = await holdWrites('ReconciliationVariance'); // the run waits at its first write until all 3 calls are in
+    const cron = { authorization: `Bearer ${TEST_SECRETS.CRON_SECRET}` };
+    const calls = apps.map((app) => new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${day}`, { headers: cron }));
+    await sleep(1500);
+    await held.release();
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.correlationId)).size).toBe(1);
+    expect(results[0]!.body.variances).toEqual([{ clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 99 }]);
+    expect(await db.reconciliationVariance.count({ where: { day } })).toBe(1);
+    expect(await db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({ state: 'completed', attempts: 1 });
+  });
+
+  it('completes on another instance, within 30 s, a bulk export whose instance was killed mid-run', async () => {
+    const db = apps[0]!.db;
+    await embeddedFhirStore(db).upsertMany('clinic_north', Array.from({ length: 50 }, (_, i) => ({ resourceType: 'Patient', id: `scale-${i}` })));
+    const admin = await signIn(apps[0]!, 'admin@northside.test');
+    // The export runs until it writes its files, then waits here: "mid-run" is certain, whatever the machine's speed.
+    const held = await holdWrites('BulkExportFile');
+    let killedAt = 0;
+    let victim: TestApp | undefined;
+    try {
+      const kickOff = await admin.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } });
+      expect(kickOff.status).toBe(202);
+      const exportId = kickOff.headers.get('content-location')!.split('/').pop()!;
+      let holder: string | null = null;
+      for (let i = 0; i < 100 && !holder; i++) {
+        const waiting = await db.$queryRawUnsafe<Array<{ n: bigint }>>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%BulkExportFile%'`);
+        const job = await db.job.findFirst({ where: { queue: 'bulk-export', key: exportId } });
+        if (Number(waiting[0]!.n) > 0 && job?.state === 'running') holder = job.lockedBy;
+        else await sleep(100);
+      }
+      expect(holder).toMatch(/:\d+$/);
+      victim = apps.find((app) => holder!.endsWith(`:${app.pid}`));
+      expect(victim, `lockedBy ${holder} names none of the instances ${apps.map((a) => a.pid).join(', ')}`).toBeDefined();
+      process.kill(victim!.pid, 'SIGKILL');
+      killedAt = Date.now();
+      apps = apps.filter((app) => app !== victim);
+      await held.release();
+
+      const survivor = on(apps[0]!, admin);
+      let manifest: { status: number; body: { status: string; output: Array<{ count: number }> } } | undefined;
+      while (Date.now() - killedAt < 30_000) {
+        const res = await survivor.get(`/api/fhir/bulk-status/${exportId}`);
+        if (res.status === 200) { manifest = res; break; }
+        expect(res.status).toBe(202);
+        await sleep(250);
+      }
+      expect(manifest, 'the export did not complete within 30 s of the kill').toBeDefined();
+      expect(manifest!.body).toMatchObject({ status: 'completed', output: [{ count: 50 }] });
+      const job = await db.job.findFirstOrThrow({ where: { queue: 'bulk-export', key: exportId } });
+      expect(job).toMatchObject({ state: 'completed', attempts: 2 });
+      expect(job.lockedBy).not.toBe(holder);
+    } finally {
+      if (!killedAt) await held.release();
+      await victim?.stop();
+    }
+  }, 60_000);
+});
