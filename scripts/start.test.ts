@@ -9,8 +9,9 @@ const root = path.resolve(import.meta.dirname, '..');
 
 function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
+    const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
     const child = execFile(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } as NodeJS.ProcessEnv, timeout: 60_000,
+      cwd: root, env: { ...base, ...env } as NodeJS.ProcessEnv, timeout: 60_000,
     }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }));
     child.stdin?.end('a-long-enough-password\n');
   });
