@@ -5,7 +5,7 @@
 // burst of parallel attempts cannot get more checks through than the limit: each reservation is one conditional
 // UPDATE (the count only moves while it is below the limit).
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export type WindowLimit = { failures: number; windowSeconds: number };
 
@@ -36,7 +36,10 @@ export async function reserveWindowSlot(db: Db, key: string, limit: WindowLimit,
     });
     const current = await db.rateLimitCounter.findUnique({ where: { key } });
     if (inWindow.count === 1 && current) return { key, windowStart: current.windowStart };
-    if (current && current.windowStart > windowOpenedAfter) throw rateLimited(current.windowStart, limit, now);
+    if (current && current.windowStart > windowOpenedAfter) {
+      if (current.count >= limit.failures) throw rateLimited(current.windowStart, limit, now);
+      continue; // a concurrent request created or rolled the row after our update: take a slot in it
+    }
     if (current) {
       // The stored window has ended: open a new one, unless a concurrent request just did.
       const rolled = await db.rateLimitCounter.updateMany({
