@@ -2,7 +2,7 @@
 // once per process. Malformed values fail at server start (instrumentation.ts); absent ones switch a feature
 // off, and the require* accessors below refuse such a request before any work, with DECISIONS.md's status.
 import { z } from 'zod';
-import { AppError } from './http/errors';
+import { AppError } from './errors';
 
 export type ServiceMode = 'sandbox' | 'production';
 export const WEBHOOK_RECEIVERS = ['payment', 'fax', 'emr', 'transfer', 'banking'] as const;

@@ -4,7 +4,7 @@
 import { getConfig, type Config } from './config';
 import { getDb, type Db } from './db';
 import { systemClock, type Clock } from './clock';
-import { AppError } from './http/errors';
+import { AppError } from './errors';
 import { coreTransport } from './eligibility/core-transport';
 import { sandboxPayer } from './eligibility/sandbox-payer';
 import type { PayerTransport } from './eligibility/payer-transport';

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the endpoint registry and the same zod schemas the wrapper
 // enforces, so a route documents itself by being written. next-auth's own endpoints are described by hand.
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../http/errors';
+import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Endpoint } from '../http/endpoint';
 import { ENDPOINTS } from './registry';
 import { OperationOutcomeSchema } from '../fhir/operation-outcome';

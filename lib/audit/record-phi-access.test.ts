@@ -1,7 +1,7 @@
 // The PHI access log against a real PostgreSQL database: it is also the last scope check, so a list naming any
 // patient outside the caller's clinic logs nothing at all, and a log row never names a read that was refused.
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '@/lib/http/errors';
+import { isAppError } from '@/lib/errors';
 import { createPatient } from '@/test/support/factories';
 import { setUpTwoClinicDb } from '@/test/support/test-db';
 import { recordPhiAccess, type PhiAccess } from './record-phi-access';

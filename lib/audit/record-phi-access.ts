@@ -4,7 +4,7 @@
 // with any other patient logs nothing and is refused, so a log row always names a read that was allowed.
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export type PhiAccess = {
   orgId: string;

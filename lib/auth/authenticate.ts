@@ -4,7 +4,7 @@
 // sign-out revokes one session by its id (RevokedSession), every copy of its token included.
 import type { Db } from '../db';
 import type { Clock } from '../clock';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { Principal } from './principal';
 import { decodeSessionToken, findSessionToken } from './session-token';
 

@@ -2,7 +2,7 @@
 import type { Principal } from './principal';
 import { authenticate } from './authenticate';
 import { getDeps } from '../deps';
-import { isAppError } from '../http/errors';
+import { isAppError } from '../errors';
 
 export async function findCurrentPrincipal(headers: Headers): Promise<(Principal & { clinicName: string }) | null> {
   const deps = await getDeps();

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export const StepUpFactors = z.object({
   factors: z.array(z.enum(['mfa', 'password', 'webauthn'])),

@@ -2,7 +2,7 @@
 // sealed secret and the backup codes and bumps sessionVersion, in one transaction with its audit row.
 import type { Deps } from '../deps';
 import { requireSealKey, requireStepUpSecret } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { releaseFactorAttempt, reserveFactorAttempt } from './factor-rate-limit';
 import type { Principal } from './principal';

@@ -3,7 +3,7 @@
 // The bump ends every session of the user, the caller's included: whoever enabled MFA signs in again with it.
 import type { Deps } from '../deps';
 import { requireSealKey } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { seal } from '../crypto/seal';
 import { generateBackupCodes, hashBackupCode } from './backup-codes';

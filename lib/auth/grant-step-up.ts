@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { requireSealKey, requireStepUpSecret, requireWebAuthn } from '../config';
 import type { Deps } from '../deps';
-import { AppError, isAppError } from '../http/errors';
+import { AppError, isAppError } from '../errors';
 import { json } from '../http/responses';
 import { recordAudit } from '../audit/record-audit';
 import { buildCookie, withCookies } from './auth-cookies';

@@ -9,7 +9,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { getConfig, requireAuthSecret } from '../config';
 import { getDeps } from '../deps';
 import { getLogger } from '../log';
-import { AppError, ERROR_STATUS, isAppError, type ErrorCode } from '../http/errors';
+import { AppError, ERROR_STATUS, isAppError, type ErrorCode } from '../errors';
 import { CORRELATION_HEADER, readCorrelationId } from '../http/correlation';
 import { errorBody, json } from '../http/responses';
 import { signIn, type SignedInUser } from './sign-in';

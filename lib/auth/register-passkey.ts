@@ -6,7 +6,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse, type Authentic
 import { z } from 'zod';
 import { requireAuthSecret, requireWebAuthn } from '../config';
 import type { Deps } from '../deps';
-import { AppError, isAppError } from '../http/errors';
+import { AppError, isAppError } from '../errors';
 import { json } from '../http/responses';
 import { recordAudit } from '../audit/record-audit';
 import { withCookies } from './auth-cookies';

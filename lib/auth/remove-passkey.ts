@@ -1,7 +1,7 @@
 // DELETE /api/auth/webauthn/credentials/{id} (step-up gated by the route): removes one of the caller's own
 // passkeys. Another user's passkey id is answered exactly like an unknown one (404), so ids reveal nothing.
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import type { Principal } from './principal';
 

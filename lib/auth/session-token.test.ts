@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { encode } from 'next-auth/jwt';
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../http/errors';
+import { isAppError } from '../errors';
 import { decodeSessionToken, SESSION_MAX_AGE_SECONDS, sessionCookieName } from './session-token';
 
 const secret = randomBytes(32).toString('base64url');

@@ -3,7 +3,7 @@
 // claims are written by lib/auth/next-auth.ts at sign-in. Whether a session was signed out (revoked) is the
 // database's to say: lib/auth/authenticate.ts checks it on every use.
 import { decode } from 'next-auth/jwt';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { isScope, type Scope } from './scopes';
 import type { SignedInUser } from './sign-in';
 

@@ -11,7 +11,7 @@
 // needed, MFA unavailable) give their slot back.
 import { z } from 'zod';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
 import { verifySecondFactor } from './second-factor';

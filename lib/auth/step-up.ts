@@ -2,7 +2,7 @@
 // claim of user A never serves user B and dies with the session. Carried as the httpOnly cookie svc-step-up or
 // the x-svc-step-up header. Minted by POST /api/auth/step-up; required by gated routes through the wrapper.
 import { SignJWT, jwtVerify } from 'jose';
-import { AppError, isAppError } from '../http/errors';
+import { AppError, isAppError } from '../errors';
 import type { Principal } from './principal';
 import { readCookie } from './session-token';
 

@@ -6,7 +6,7 @@ import { createHash, hkdfSync } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
 import { z } from 'zod';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { buildCookie, clearCookie } from './auth-cookies';
 import { readCookie } from './session-token';
 

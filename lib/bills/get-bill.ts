@@ -2,7 +2,7 @@
 // posted those payments, so each payment's effect is visible exactly once (DECISIONS.md, Settlement and claims).
 import { z } from 'zod';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export const BillParams = z.object({ id: z.string().trim().min(1).max(200) });
 

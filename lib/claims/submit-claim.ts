@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { parseDollarsToCents } from '../money/dollars';
 import { MAX_AMOUNT_CENTS } from '../money/cents';
 import { recordAudit } from '../audit/record-audit';

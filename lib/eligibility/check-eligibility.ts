@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import { AppError, isAppError } from '../http/errors';
+import { AppError, isAppError } from '../errors';
 import { build270 } from '../x12/build-270';
 import { read271, type Response271 } from '../x12/read-271';
 import { readEligibility, type EligibilityFindings } from '../x12/read-eligibility';

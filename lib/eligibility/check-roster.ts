@@ -4,7 +4,7 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import { recordPhiAccess } from '../audit/record-phi-access';
-import { AppError, isAppError } from '../http/errors';
+import { AppError, isAppError } from '../errors';
 import type { Logger } from '../log';
 import { askEligibility, eligibilityCacheKey, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
 import { compareCoverage } from './coverage-on-file';

@@ -1,6 +1,6 @@
 // The live CORE adapter against a fake payer speaking CAQH CORE Connectivity over loopback HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { FAKE_PAYER_ERROR_TEXT, startFakePayer, type FakePayer } from '@/test/fakes/core-payer';
 import type { Egress } from '@/lib/outbound/egress';
 import { coreTransport } from './core-transport';

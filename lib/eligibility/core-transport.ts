@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@/lib/clock';
 import { systemClock } from '@/lib/clock';
-import { AppError, isAppError } from '@/lib/http/errors';
+import { AppError, isAppError } from '@/lib/errors';
 import { createEgress, type Egress } from '@/lib/outbound/egress';
 import { MAX_INTERCHANGE_LENGTH } from '@/lib/x12/read-interchange';
 import type { PayerTransport } from './payer-transport';

@@ -2,7 +2,7 @@
 // the clinic), reads the newest cacheable check of the key within 24 h and the patient's coverage on file; a
 // refused patient logs nothing.
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '@/lib/http/errors';
+import { isAppError } from '@/lib/errors';
 import { createPatient } from '@/test/support/factories';
 import { setUpTwoClinicDb } from '@/test/support/test-db';
 import { CACHE_TTL_MS, databaseCheckStore, loggedCheckStore, type CheckRow } from './eligibility-check-store';

@@ -1,7 +1,7 @@
 // Patient re-scoping for eligibility: every patient id must belong to the caller's clinic before any 270 is
 // built. A patient of another clinic and one that does not exist get the same 403 (no existence oracle).
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export type ClinicPatient = {
   id: string;

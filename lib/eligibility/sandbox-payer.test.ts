@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { build270 } from '@/lib/x12/build-270';
 import { readInterchange, type Segment } from '@/lib/x12/read-interchange';
 import { readEligibility, type EligibilityFindings } from '@/lib/x12/read-eligibility';

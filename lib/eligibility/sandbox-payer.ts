@@ -1,7 +1,7 @@
 // The sandbox payer: answers each 270 with a real 271 chosen by the member id prefix (ELIGIBILITY.md, sandbox
 // table). It never runs in production; choosing it over the live transport is lib/deps.ts's job.
 import type { Clock } from '@/lib/clock';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { build271, type Benefit271, type Build271Input, type InquiryTrace } from '@/lib/x12/build-271';
 import { readInterchange, type Segment } from '@/lib/x12/read-interchange';
 import type { PayerTransport } from './payer-transport';

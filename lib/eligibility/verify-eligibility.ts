@@ -2,7 +2,7 @@
 // (transport configured, payer known, patient in the caller's clinic, PHI access logged) and the response
 // shape, which says whether the member id and payer asked about are the patient's coverage on file. The body
 // schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are check-eligibility.ts's.
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { checkEligibility, eligibilityCacheKey, type EligibilityDeps, type EligibilityInquiry } from './check-eligibility';
 import { loggedCheckStore } from './eligibility-check-store';
 import type { EligibilityResult } from './eligibility-result';

@@ -2,7 +2,7 @@
 // sent back to the integrations screen with the outcome in the query (?oauth=connected|failed, our error code and
 // the correlation id, never a message, code or token), instead of a JSON body. API callers get JSON as SPEC says.
 import type { Logger } from '../log';
-import { isAppError } from '../http/errors';
+import { isAppError } from '../errors';
 import { redirect } from '../http/responses';
 
 export const INTEGRATIONS_PATH = '/settings/integrations';

@@ -9,7 +9,7 @@ import type { Clock } from '../clock';
 import { requireSealKey, type Config } from '../config';
 import { seal, unseal } from '../crypto/seal';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import type { Egress } from '../outbound/egress';
 import { planTokenEndpoint, redirectUriFor, resolveTokenEndpoint } from './oauth-endpoints';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { EMR_VENDOR_KINDS, type Config } from '../config';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { findSmartBackendGroup } from './integration-binding';
 
 export const CONNECTION_STATUSES = ['pending', 'connected', 'needs-registration'] as const;

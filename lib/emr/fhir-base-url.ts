@@ -3,7 +3,7 @@
 // configuration, so this is also the SSRF boundary for what an admin can point us at.
 import { z } from 'zod';
 import type { Config, ServiceMode } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { parseSecureUrl } from './smart-configuration';
 
 export const FhirBaseUrl = z

@@ -3,7 +3,7 @@
 // pull only the partner account bound to it (PARTNER_API_ACCOUNTS). Clinic staff use a binding; they can never
 // create or widen one, because only the environment holds them.
 import type { Config } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 /** Group id bound to the clinic, or `*` for the whole population the registration sees; undefined when unbound. */
 export function findSmartBackendGroup(config: Pick<Config, 'emrVendors'>, clinicId: string): string | undefined {

@@ -4,7 +4,7 @@
 // Each endpoint carries whose choice it is: the operator's (EMR_VENDORS) or the tenant's (discovered from the
 // connection's own FHIR base), which decides the egress policy it is reached under.
 import type { Config, EmrVendorKind } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { Egress, EgressTarget } from '../outbound/egress';
 import { discoverSmartConfiguration } from './smart-configuration';
 

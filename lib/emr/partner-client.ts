@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { searchAll } from '@/lib/fhir/fhir-search-client';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '@/lib/fhir/types';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import type { Egress } from '@/lib/outbound/egress';
 
 export type PartnerPullInput = {

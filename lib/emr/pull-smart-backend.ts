@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock';
 import { requireSmart, type Config } from '../config';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { searchAll } from '../fhir/fhir-search-client';
 import type { FhirStore } from '../fhir/fhir-store';
 import type { Egress } from '../outbound/egress';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
-import { AppError, isAppError } from '../http/errors';
+import { AppError, isAppError } from '../errors';
 import type { FhirStore } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
 

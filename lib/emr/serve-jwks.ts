@@ -2,7 +2,7 @@
 // EMR registers to verify our client assertions. Without SMART_* configured there is no key: 404 NOT_FOUND, not an
 // empty set, so a registration against a misconfigured deployment fails loudly and a verifier keeps its cache.
 import type { Config } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { publicJwks } from './jwks';
 
 let cached: { pem: string; keyId: string; body: string } | undefined;

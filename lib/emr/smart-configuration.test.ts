@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEmr, type FakeEmr } from '@/test/fakes/fake-emr';
 import { startScriptedServer, type ScriptedServer } from '@/test/fakes/scripted-server';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { createEgress } from '@/lib/outbound/egress';
 import { discoverSmartConfiguration } from './smart-configuration';
 

@@ -3,7 +3,7 @@
 // The FHIR base is a tenant's choice (a connection's own fhirBaseUrl), so the document is fetched under the tenant
 // egress policy, and what it names is tenant-chosen too: never a place for platform credentials.
 import { z } from 'zod';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { egressError, KIB, loggableUrl, type Egress } from '@/lib/outbound/egress';
 
 export type SmartConfiguration = {

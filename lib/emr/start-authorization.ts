@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import { requireSealKey, type Config } from '../config';
 import { seal } from '../crypto/seal';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { redirect } from '../http/responses';
 import type { Egress } from '../outbound/egress';
 import { buildAuthorizeUrl } from './authorize-url';

@@ -15,7 +15,7 @@
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { systemClock, type Clock } from '@/lib/clock';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { egressError, KIB, loggableUrl, type Egress, type EgressTarget } from '@/lib/outbound/egress';
 import { importSigningKey } from './jwks';
 import { parseSecureUrl } from './smart-configuration';

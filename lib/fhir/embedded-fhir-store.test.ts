@@ -2,7 +2,7 @@
 // concurrency (one row, no duplicate-key failure), all-or-nothing writes, keyset paging and the search filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '@/lib/db';
-import { AppError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { createTestDatabase, type TestDatabase } from '@/test/support/postgres';
 import { embeddedFhirStore } from './embedded-fhir-store';
 import { servedId } from './served-resource';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
 import { systemClock, type Clock } from '../clock';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { contentHash } from './content-hash';
 import { normalizeSource, toServedResource } from './served-resource';
 import type { FhirSearchPage, FhirSearchQuery, FhirStore, StoredResource, UpsertCounts, UpsertResult } from './fhir-store';

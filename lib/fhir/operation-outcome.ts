@@ -3,7 +3,7 @@
 // ERROR_CODE_SYSTEM), the client-safe message in details.text, the correlation id in diagnostics (and the
 // x-correlation-id header), and one more issue per invalid field with its path in `expression`.
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../http/errors';
+import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { ErrorBody } from '../http/responses';
 import { fhirJson } from './fhir-json';
 

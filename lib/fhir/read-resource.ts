@@ -1,6 +1,6 @@
 // GET /api/fhir/{type}/{id}: FHIR R4 read of one of the clinic's resources, with ETag (W/"versionId") and
 // Last-Modified as FHIR http.html#read asks. Another clinic's resource is simply not found.
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { FhirStore } from './fhir-store';
 import { fhirJson } from './fhir-json';
 import type { FhirResourceType } from './resource-registry';

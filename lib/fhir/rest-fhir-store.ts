@@ -8,7 +8,7 @@
 // (FHIR_STORE_URL is the operator's), with a capped response body.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { createEgress, MIB, type Egress } from '../outbound/egress';
 import type { FhirSearchPage, FhirSearchQuery, FhirStore, StoredResource, UpsertCounts } from './fhir-store';
 import { rewriteReferences, toServedResource } from './served-resource';

@@ -4,7 +4,7 @@
 // handling says (http.html#search).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { Clock } from '../clock';
 import type { FhirSearchQuery, FhirStore, LastUpdatedBound } from './fhir-store';
 import { fhirJson } from './fhir-json';

@@ -1,7 +1,7 @@
 // Liveness and readiness in one: the mode and whether the database answers. 503 when it does not.
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export const Health = z.object({
   status: z.literal('ok'),

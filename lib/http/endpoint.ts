@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes';
 import type { WebhookReceiver } from '../config';
-import type { ErrorCode } from './errors';
+import type { ErrorCode } from '../errors';
 
 export type EndpointAuth =
   | 'session' // a staff session (cookie or bearer); tenancy comes from it

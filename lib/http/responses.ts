@@ -1,6 +1,6 @@
 // Response helpers for handlers that answer something other than 200 JSON. A handler returns one of these
 // (or a plain value, sent as 200 JSON).
-import { AppError, type ErrorCode, type ErrorIssue } from './errors';
+import { AppError, type ErrorCode, type ErrorIssue } from '../errors';
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   // A Headers object, not a plain record: several Set-Cookie lines must survive as separate headers.

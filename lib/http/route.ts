@@ -14,7 +14,7 @@ import { verifySignature } from '../webhooks/verify-signature';
 import { asOperationOutcomeResponse } from '../fhir/operation-outcome';
 import { CORRELATION_HEADER, readCorrelationId } from './correlation';
 import type { Endpoint } from './endpoint';
-import { AppError, isAppError, type ErrorIssue } from './errors';
+import { AppError, isAppError, type ErrorIssue } from '../errors';
 import { appErrorResponse, json } from './responses';
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;

@@ -4,7 +4,7 @@
 // for it and answers with its stored result instead of doing the work again. A caller after the run finished
 // runs it again: re-running is allowed, overlapping is not. The row keeps the last run's state and result.
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { holdJobLease, type JobLease } from './job-lease';
 import type { JobEngineDeps } from './job';
 import { WORKER_ID } from './start-job-worker';

@@ -23,7 +23,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { ServiceMode } from '@/lib/config';
-import { AppError, isAppError, type ErrorCode } from '@/lib/http/errors';
+import { AppError, isAppError, type ErrorCode } from '@/lib/errors';
 import { classifyAddress, type AddressClass } from './classify-address';
 
 export const KIB = 1024;

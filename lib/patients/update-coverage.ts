@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { canonicalId } from '../eligibility/coverage-on-file';
 import { PAYER_DIRECTORY } from '../eligibility/payer-directory';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { centsToNumber } from '../ledger/cents-to-number';
 import { serializableTransaction } from '../db/serializable-transaction';

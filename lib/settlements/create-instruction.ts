@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { allocateByBasisPoints } from '../money/allocate';
 import { amountTooLargeMessage, MAX_AMOUNT_CENTS } from '../money/cents';
 import { recordAudit } from '../audit/record-audit';

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import type { Prisma } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { credit, debit, type LedgerLine } from '../money/ledger';
 import { recordAudit } from '../audit/record-audit';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';

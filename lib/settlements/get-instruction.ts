@@ -2,7 +2,7 @@
 // instruction is NOT_FOUND, like one that does not exist (DECISIONS.md, Scopes and tenancy).
 import type { Deps } from '../deps';
 import type { Prisma } from '../db';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { toInstructionView, type InstructionView } from './instruction-view';
 
 type Reader = Pick<Prisma.TransactionClient, 'settlementInstruction' | 'settlementPool'>;

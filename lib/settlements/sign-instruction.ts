@@ -1,7 +1,7 @@
 // Signing: a DRAFT instruction of the clinic, not yet expired, becomes SIGNED by the caller (step-up required
 // by the route). One conditional update, so two racing signatures record one signer.
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { effectiveStatus, type InstructionView } from './instruction-view';
 import { readInstruction } from './get-instruction';

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { Deps } from '../deps';
 import type { Logger } from '../log';
 import type { WebhookReceiver } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { EventEnvelope, type WebhookReceipt } from './event-envelope';
 import { recorded, type EffectResult } from './event-effect';
 import { EVENT_EFFECTS } from './event-effects';

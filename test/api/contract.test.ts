@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildOpenApi, errorCodesOf } from '@/lib/api/build-openapi';
 import { ENDPOINTS } from '@/lib/api/registry';
-import { ERROR_STATUS } from '@/lib/http/errors';
+import { ERROR_STATUS } from '@/lib/errors';
 
 describe('the OpenAPI document', () => {
   const doc = buildOpenApi('http://localhost:3000') as any;

@@ -4,7 +4,7 @@
 // message, correlationId: IN_PROGRESS is one of our codes), with jobId and retryAfterSeconds beside them.
 import { z } from 'zod';
 import type { Db } from '../../db';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { accepted, json } from '../../http/responses';
 import { BULK_EXPORT_QUEUE } from './run-bulk-export-job';
 

@@ -2,7 +2,7 @@
 // export, its files and its job are deleted, so the status URL answers 404 from then on. A worker still exporting
 // it loses its lease at the next heartbeat and writes nothing (its completion is conditioned on the lease).
 import type { Db } from '../../db';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { accepted } from '../../http/responses';
 import { BULK_EXPORT_QUEUE } from './run-bulk-export-job';
 

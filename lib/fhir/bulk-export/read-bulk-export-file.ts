@@ -1,7 +1,7 @@
 // GET /api/fhir/bulk-files/{fileId}: one NDJSON output (or error) file of a finished export, for a signed-in
 // user of the export's clinic (the manifest says requiresAccessToken: true).
 import type { Db } from '../../db';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { FHIR_NDJSON } from '../fhir-json';
 
 export async function readBulkExportFile(deps: { db: Db }, input: { clinicId: string; fileId: string }): Promise<Response> {

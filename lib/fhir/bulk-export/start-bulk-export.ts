@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { fhirJson } from '../fhir-json';
 import { informationOutcome } from '../operation-outcome';
 import { FHIR_RESOURCE_TYPES, isFhirResourceType, RESOURCE_REGISTRY } from '../resource-registry';
