@@ -2,7 +2,7 @@
 // wrapper enforces it, the OpenAPI document is generated from it, and the route-registry tests enumerate it.
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes';
-import type { WebhookReceiver } from '../config';
+import type { Config, WebhookReceiver } from '../config';
 import type { ErrorCode } from '../errors';
 
 export type EndpointAuth =
@@ -10,6 +10,9 @@ export type EndpointAuth =
   | 'public' // no credential (health, discovery)
   | 'cron' // Authorization: Bearer CRON_SECRET
   | { signature: WebhookReceiver }; // partner webhook: HMAC of the raw body is the credential
+
+/** What a renderer may read besides the handler's result. */
+export type RenderContext = { request: Request; correlationId: string; config: Config };
 
 export type Endpoint = {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -43,6 +46,14 @@ export type Endpoint = {
   headers?: Record<string, string>;
   /** When the endpoint may also answer 302 (e.g. sending a browser back to a page): what the redirect means. */
   redirect?: string;
+  /**
+   * Turns the handler's plain result into the response, for answers that are not 200/`successStatus` JSON
+   * (cookies, redirects, FHIR content types, ETags). The domain returns values; the edge renders them. The result
+   * reaches the renderer as the handler returned it: `response` then documents the body and the renderer applies
+   * it if the body carries PHI or money. A handler that returns a Response itself bypasses the renderer.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each endpoint's renderer knows its handler's result type
+  render?: (result: any, context: RenderContext) => Response | Promise<Response>;
 };
 
 export const endpoint = <E extends Endpoint>(e: E): E => e;

@@ -98,6 +98,7 @@ async function handle<E extends Endpoint>(
     request, params, query, body, principal, rawBody, correlationId, log, deps,
   } as HandlerContext<E>);
   if (result instanceof Response) return result;
+  if (endpoint.render) return endpoint.render(result, { request, correlationId, config: deps.config });
   // Responses that carry PHI or money go through their schema, so no field leaks by accident.
   const payload = endpoint.response ? endpoint.response.parse(result) : result;
   return json(payload, { status: endpoint.successStatus ?? 200 });
