@@ -4,7 +4,7 @@
 // with any other patient logs nothing and is refused, so a log row always names a read that was allowed.
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
-import { AppError } from '../errors';
+import { refuseOutOfClinic } from '../patients/require-clinic-patients';
 
 export type PhiAccess = {
   orgId: string;
@@ -39,14 +39,6 @@ export function accessRows(access: PhiAccess, patientIds: readonly string[], now
   return { json: JSON.stringify(unique.map((patientId) => ({ id: randomUUID(), ...access, patientId, createdAt }))), count: unique.length };
 }
 
-/** @throws OUT_OF_SCOPE unless INSERT_ACCESS logged every row (it logs all or none). */
-export function requireAllLogged(logged: number, rows: { count: number }, clinicId: string): void {
-  if (logged === rows.count) return;
-  throw new AppError('OUT_OF_SCOPE', 'The patient is not enrolled in your clinic', {
-    cause: new Error(`${rows.count - logged} of ${rows.count} patient ids are not in clinic ${clinicId}`),
-  });
-}
-
 /**
  * One row per patient id (duplicates collapse to one).
  * @throws OUT_OF_SCOPE (403) when any id is not a patient of `access.clinicId` (or does not exist); nothing is
@@ -55,5 +47,6 @@ export function requireAllLogged(logged: number, rows: { count: number }, clinic
 export async function recordPhiAccess(db: PhiWriter, access: PhiAccess, patientIds: readonly string[], now: Date = new Date()): Promise<void> {
   if (patientIds.length === 0) return;
   const rows = accessRows(access, patientIds, now);
-  requireAllLogged(await db.$executeRawUnsafe(INSERT_ACCESS, rows.json), rows, access.clinicId);
+  const logged = await db.$executeRawUnsafe(INSERT_ACCESS, rows.json);
+  if (logged !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - logged, rows.count);
 }

@@ -1,6 +1,6 @@
 // A claim as the API shows it: money in integer cents (JSON numbers), dates as ISO strings.
 import { z } from 'zod';
-import { centsToNumber } from '../ledger/cents-to-number';
+import { centsToNumber } from '../money/cents-to-number';
 
 export const CLAIM_STATUSES = ['draft', 'submitted', 'paid'] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Db } from '../db';
 import { CLAIM_STATUSES, ClaimView, toClaimView } from './claim-view';
-import { requireClinicPatient } from './require-clinic-patient';
+import { requireClinicPatients } from '../patients/require-clinic-patients';
 
 export const CLAIMS_LIST_LIMIT = 100;
 
@@ -18,7 +18,7 @@ export async function listClaims(
   deps: { db: Db },
   input: z.infer<typeof ListClaimsQuery> & { clinicId: string },
 ): Promise<z.infer<typeof ClaimList>> {
-  if (input.patientId !== undefined) await requireClinicPatient(deps.db, input.clinicId, input.patientId);
+  if (input.patientId !== undefined) await requireClinicPatients(deps.db, input.clinicId, [input.patientId]);
   const rows = await deps.db.claim.findMany({
     where: { clinicId: input.clinicId, patientId: input.patientId, status: input.status },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

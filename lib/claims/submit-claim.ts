@@ -12,7 +12,7 @@ import { MAX_AMOUNT_CENTS } from '../money/cents';
 import { recordAudit } from '../audit/record-audit';
 import { compareCoverage } from '../eligibility/coverage-on-file';
 import { ClaimView, toClaimView } from './claim-view';
-import { requireClinicPatient } from './require-clinic-patient';
+import { requireClinicPatients } from '../patients/require-clinic-patients';
 import { isUniqueViolation } from './is-unique-violation';
 
 const Id = z.string().trim().min(1).max(200);
@@ -109,7 +109,7 @@ export async function submitClaim(
   } else {
     claimId = `clm_${randomUUID().replaceAll('-', '')}`;
     patientId = input.patientId!;
-    await requireClinicPatient(db, clinicId, patientId);
+    await requireClinicPatients(db, clinicId, [patientId]);
   }
   await requireRecentEligibility(deps, clinicId, patientId);
 

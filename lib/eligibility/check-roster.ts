@@ -6,12 +6,12 @@ import { z } from 'zod';
 import { recordPhiAccess } from '../audit/record-phi-access';
 import { AppError, isAppError } from '../errors';
 import type { Logger } from '../log';
+import { requireClinicPatients, type ClinicPatient } from '../patients/require-clinic-patients';
 import { askEligibility, eligibilityCacheKey, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
 import { compareCoverage } from './coverage-on-file';
 import { batchCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
-import { requireClinicPatients, type ClinicPatient } from './require-clinic-patients';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
 
 export const MAX_ROSTER_SIZE = 500;

@@ -2,8 +2,9 @@
 // claims precondition reads those rows). One query per call for a single verify; for a roster, one cache query
 // for the whole batch and rows written in small batches, so a 500-appointment day is not 1,000 round trips.
 import { randomUUID } from 'node:crypto';
-import { accessRows, INSERT_ACCESS, requireAllLogged, type PhiAccess } from '../audit/record-phi-access';
+import { accessRows, INSERT_ACCESS, type PhiAccess } from '../audit/record-phi-access';
 import type { Db, Prisma } from '../db';
+import { refuseOutOfClinic } from '../patients/require-clinic-patients';
 import type { Coverage, CoverageOnFile } from './coverage-on-file';
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -71,7 +72,7 @@ export async function loggedCheckStore(db: Db, access: PhiAccess, query: CacheQu
     LOG_ACCESS_AND_FIND_CACHED, rows.json, query.cacheKey, query.clinicId, query.patientId, query.mode,
     window.gt.toISOString(), window.lte.toISOString(),
   );
-  requireAllLogged(row!.logged, rows, access.clinicId);
+  if (row!.logged !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - row!.logged, rows.count);
   const hit = row!.createdAt ? { createdAt: row!.createdAt, result: row!.result } : null;
   return {
     coverage: { memberId: row!.coverageMemberId, payerId: row!.coveragePayerId },

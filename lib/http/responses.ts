@@ -1,6 +1,7 @@
 // Response helpers for handlers that answer something other than 200 JSON. A handler returns one of these
 // (or a plain value, sent as 200 JSON).
 import { AppError, type ErrorCode, type ErrorIssue } from '../errors';
+import { centsToNumber } from '../money/cents-to-number';
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   // A Headers object, not a plain record: several Set-Cookie lines must survive as separate headers.
@@ -16,9 +17,9 @@ export const noContent = () => new Response(null, { status: 204 });
 export const redirect = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store', ...headers } });
 
-/** BigInt columns (cents sums) are sent as JSON numbers; they stay far below 2^53. */
+/** BigInt columns (cents sums) are sent as JSON numbers, exactly: one past 2^53 throws (centsToNumber), never rounds. */
 function bigintAsNumber(_key: string, value: unknown) {
-  return typeof value === 'bigint' ? Number(value) : value;
+  return typeof value === 'bigint' ? centsToNumber(value) : value;
 }
 
 export type ErrorBody = { code: ErrorCode; message: string; correlationId: string; issues?: ErrorIssue[] };

@@ -4,7 +4,7 @@
 // deferred balance trigger (migration 20261122060400_ledger_balance_check) refuses one again at commit.
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
-import { buildPosting, type LedgerLine } from '../money/ledger';
+import { buildPosting, type LedgerLine } from './build-posting';
 
 export type LedgerPosting = {
   clinicId: string;

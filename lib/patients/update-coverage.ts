@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
-import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { canonicalId } from '../eligibility/coverage-on-file';
 import { PAYER_DIRECTORY } from '../eligibility/payer-directory';
 import { MemberId, PayerId, x12Text } from '../eligibility/x12-fields';
+import { refuseOutOfClinic } from './require-clinic-patients';
 
 export const PatientParams = z.object({ id: z.string().trim().min(1).max(200) });
 
@@ -36,8 +36,6 @@ export type CoverageView = z.infer<typeof CoverageView>;
 export type CoverageChange = CoverageBody & {
   patientId: string; clinicId: string; orgId: string; userId: string; correlationId: string;
 };
-
-const REFUSED = 'The patient is not enrolled in your clinic';
 
 /**
  * Replaces the coverage on file of a patient of the caller's clinic and records it in the audit log.
@@ -75,7 +73,7 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
   });
   if (!updated) {
     await recordAudit(db, { ...who, action: 'patients.coverage.update', outcome: 'refused', detail: { patientId: change.patientId, reason: 'not-in-clinic' } });
-    throw new AppError('OUT_OF_SCOPE', REFUSED);
+    refuseOutOfClinic(change.clinicId, 1, 1);
   }
   return {
     patientId: updated.id,

@@ -1,7 +1,7 @@
 // The caller's clinic's reconciliation variances, newest day first, at most 100.
 import { z } from 'zod';
 import type { Db } from '../db';
-import { centsToNumber } from '../ledger/cents-to-number';
+import { centsToNumber } from '../money/cents-to-number';
 
 const Cents = z.number().int();
 export const VarianceList = z.object({

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
-import { centsToNumber } from '../ledger/cents-to-number';
+import { centsToNumber } from '../money/cents-to-number';
 import { serializableTransaction } from '../db/serializable-transaction';
 import { runKeyedJob } from '../jobs/run-keyed-job';
 

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import type { Prisma } from '../db';
 import { AppError } from '../errors';
-import { credit, debit, type LedgerLine } from '../money/ledger';
+import { credit, debit, type LedgerLine } from '../ledger/build-posting';
 import { recordAudit } from '../audit/record-audit';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { postLedgerTransaction } from '../ledger/post-ledger-transaction';

@@ -2,7 +2,7 @@
 // shown is the effective one: a DRAFT or SIGNED instruction past its expiresAt reads as EXPIRED, exactly as
 // execute treats it, without a write.
 import { z } from 'zod';
-import { centsToNumber } from '../ledger/cents-to-number';
+import { centsToNumber } from '../money/cents-to-number';
 
 export const INSTRUCTION_STATUSES = ['DRAFT', 'SIGNED', 'DISBURSED', 'CANCELLED', 'EXPIRED'] as const;
 export type InstructionStatus = (typeof INSTRUCTION_STATUSES)[number];

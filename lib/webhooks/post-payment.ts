@@ -2,7 +2,7 @@
 // by what was still owed, and any excess (an overpayment) to liabilities:unapplied-payments, so no cent the
 // partner reported is dropped. Balanced by construction and checked by buildPosting and the database.
 import type { Prisma } from '../db';
-import { credit, debit, type LedgerLine } from '../money/ledger';
+import { credit, debit, type LedgerLine } from '../ledger/build-posting';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { type PaymentData, paymentTargetOf } from './payment-data';

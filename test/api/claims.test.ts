@@ -196,7 +196,7 @@ describe('POST /api/claims/submit', () => {
     const idempotencyKey = uid('key');
     const res = await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'This patient is not enrolled in your clinic', correlationId: expect.any(String) });
+    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: expect.any(String) });
     expect(await claimRows(app, { patientId })).toBe(0);
     expect(await app.db.idempotencyKey.count({ where: { key: idempotencyKey } })).toBe(0);
   });
@@ -333,7 +333,7 @@ describe('GET /api/claims', () => {
     expect(res.body.claims.filter((c: { patientId: string }) => c.patientId === patient.id)).toEqual([]);
     const filtered = await other.get(`/api/claims?patientId=${patient.id}`);
     expect(filtered.status).toBe(403);
-    expect(filtered.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'This patient is not enrolled in your clinic', correlationId: expect.any(String) });
+    expect(filtered.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: expect.any(String) });
   });
 
   it('refuses an unknown status, a caller without claims:read, and an unauthenticated caller', async () => {

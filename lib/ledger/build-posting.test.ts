@@ -1,23 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateByBasisPoints } from './allocate';
-import { asCents } from './cents';
-import { ACCOUNTS, buildPosting, credit, debit, type LedgerLine } from './ledger';
+import { allocateByBasisPoints } from '../money/allocate';
+import { asCents } from '../money/cents';
+import { buildPosting, credit, debit, type LedgerLine } from './build-posting';
+import { LEDGER_ACCOUNTS } from './ledger-accounts';
 
 const sum = (lines: readonly LedgerLine[]) => lines.reduce((total, line) => total + line.amountCents, 0n);
 
 describe('debit and credit', () => {
   it('write debits as positive and credits as negative cents', () => {
-    expect(debit(ACCOUNTS.cash, 12_500n)).toEqual({ account: 'assets:cash', amountCents: 12_500n });
-    expect(credit(ACCOUNTS.patientReceivable, 12_500n)).toEqual({
+    expect(debit(LEDGER_ACCOUNTS.cash, 12_500n)).toEqual({ account: 'assets:cash', amountCents: 12_500n });
+    expect(credit(LEDGER_ACCOUNTS.patientReceivable, 12_500n)).toEqual({
       account: 'assets:patient-receivable',
       amountCents: -12_500n,
     });
   });
 
   it('accept branded Cents as well as bigint', () => {
-    expect(debit(ACCOUNTS.fbo, asCents(300))).toEqual({ account: 'assets:fbo', amountCents: 300n });
-    expect(credit(ACCOUNTS.fbo, asCents(300))).toEqual({ account: 'assets:fbo', amountCents: -300n });
+    expect(debit(LEDGER_ACCOUNTS.fbo, asCents(300))).toEqual({ account: 'assets:fbo', amountCents: 300n });
+    expect(credit(LEDGER_ACCOUNTS.fbo, asCents(300))).toEqual({ account: 'assets:fbo', amountCents: -300n });
   });
 
   it.each<[string, bigint | number]>([
@@ -27,14 +28,14 @@ describe('debit and credit', () => {
     ['a fractional number', 1.5],
     ['NaN', NaN],
   ])('refuse %s with a RangeError', (_label, amount) => {
-    expect(() => debit(ACCOUNTS.cash, amount as bigint)).toThrow(RangeError);
-    expect(() => credit(ACCOUNTS.cash, amount as bigint)).toThrow(RangeError);
+    expect(() => debit(LEDGER_ACCOUNTS.cash, amount as bigint)).toThrow(RangeError);
+    expect(() => credit(LEDGER_ACCOUNTS.cash, amount as bigint)).toThrow(RangeError);
   });
 });
 
 describe('buildPosting', () => {
   it('accepts a patient payment: cash in, receivable down', () => {
-    const lines = [debit(ACCOUNTS.cash, 12_500n), credit(ACCOUNTS.patientReceivable, 12_500n)];
+    const lines = [debit(LEDGER_ACCOUNTS.cash, 12_500n), credit(LEDGER_ACCOUNTS.patientReceivable, 12_500n)];
     expect(buildPosting(lines)).toEqual(lines);
   });
 
@@ -44,17 +45,17 @@ describe('buildPosting', () => {
       reserveBps: 1000,
     });
     const posting = buildPosting([
-      debit(ACCOUNTS.fbo, poolCents),
-      credit(ACCOUNTS.feeRevenue, feeCents),
-      credit(ACCOUNTS.reserve, reserveCents),
-      credit(ACCOUNTS.advancesPayable, residualCents),
+      debit(LEDGER_ACCOUNTS.fbo, poolCents),
+      credit(LEDGER_ACCOUNTS.feeRevenue, feeCents),
+      credit(LEDGER_ACCOUNTS.reserve, reserveCents),
+      credit(LEDGER_ACCOUNTS.advancesPayable, residualCents),
     ]);
     expect(sum(posting)).toBe(0n);
     expect(posting).toHaveLength(4);
   });
 
   it('returns a copy, so later changes to the input cannot unbalance what was checked', () => {
-    const lines = [debit(ACCOUNTS.cash, 100n), credit(ACCOUNTS.claimsReceivable, 100n)];
+    const lines = [debit(LEDGER_ACCOUNTS.cash, 100n), credit(LEDGER_ACCOUNTS.claimsReceivable, 100n)];
     const posting = buildPosting(lines);
     (lines[0] as LedgerLine).amountCents = 999n;
     expect(posting[0]).toEqual({ account: 'assets:cash', amountCents: 100n });
@@ -62,29 +63,29 @@ describe('buildPosting', () => {
 
   it.each<[string, LedgerLine[], RegExp]>([
     ['an empty posting', [], /at least two lines/],
-    ['a single line', [debit(ACCOUNTS.cash, 100n)], /at least two lines/],
+    ['a single line', [debit(LEDGER_ACCOUNTS.cash, 100n)], /at least two lines/],
     [
       'an unbalanced posting',
-      [debit(ACCOUNTS.cash, 100n), credit(ACCOUNTS.patientReceivable, 99n)],
+      [debit(LEDGER_ACCOUNTS.cash, 100n), credit(LEDGER_ACCOUNTS.patientReceivable, 99n)],
       /unbalanced posting: debits and credits differ by 1 cents/,
     ],
     [
       'two debits',
-      [debit(ACCOUNTS.cash, 100n), debit(ACCOUNTS.patientReceivable, 100n)],
+      [debit(LEDGER_ACCOUNTS.cash, 100n), debit(LEDGER_ACCOUNTS.patientReceivable, 100n)],
       /unbalanced posting/,
     ],
     [
       'a zero-amount line, even when the rest balances',
       [
-        debit(ACCOUNTS.cash, 100n),
-        credit(ACCOUNTS.patientReceivable, 100n),
-        { account: ACCOUNTS.feeRevenue, amountCents: 0n },
+        debit(LEDGER_ACCOUNTS.cash, 100n),
+        credit(LEDGER_ACCOUNTS.patientReceivable, 100n),
+        { account: LEDGER_ACCOUNTS.feeRevenue, amountCents: 0n },
       ],
       /zero-amount line on revenue:platform-fees/,
     ],
     [
       'a line without an account',
-      [{ account: ' ', amountCents: 100n }, credit(ACCOUNTS.cash, 100n)],
+      [{ account: ' ', amountCents: 100n }, credit(LEDGER_ACCOUNTS.cash, 100n)],
       /needs an account/,
     ],
   ])('refuses %s with a RangeError', (_label, lines, message) => {
@@ -94,13 +95,13 @@ describe('buildPosting', () => {
 
   it('refuses a number amount that slipped past the types', () => {
     const lines = [
-      { account: ACCOUNTS.cash, amountCents: 100 as unknown as bigint },
-      credit(ACCOUNTS.patientReceivable, 100n),
+      { account: LEDGER_ACCOUNTS.cash, amountCents: 100 as unknown as bigint },
+      credit(LEDGER_ACCOUNTS.patientReceivable, 100n),
     ];
     expect(() => buildPosting(lines)).toThrow(/bigint/);
   });
 
-  const accounts = fc.constantFrom(...Object.values(ACCOUNTS));
+  const accounts = fc.constantFrom(...Object.values(LEDGER_ACCOUNTS));
   const nonZeroCents = fc.oneof(
     fc.bigInt({ min: 1n, max: 10n ** 15n }),
     fc.bigInt({ min: -(10n ** 15n), max: -1n }),

@@ -1,34 +1,7 @@
-// Double-entry postings as plain values: the platform's account names and a builder that refuses anything
-// that would not balance. Writing a posting (LedgerTransaction + LedgerEntry rows) belongs to the caller's
-// transaction; the database's deferred balance trigger is the second check, this is the first.
-import type { Cents } from './cents';
-
-/**
- * Account names stored in `LedgerEntry.account`. Stable once written: reconciliation and reports group by
- * them. The prefix is the account class, so the sign of a balance reads naturally (assets carry debit
- * balances, liabilities and revenue credit balances).
- */
-export const ACCOUNTS = {
-  /** Money the clinic has received into its own bank account (patient and payer payments). */
-  cash: 'assets:cash',
-  /** What patients owe on open PatientBills; a `payment.succeeded` for a bill credits it. */
-  patientReceivable: 'assets:patient-receivable',
-  /** What payers owe on submitted claims; a claim payment or ERA posting credits it. */
-  claimsReceivable: 'assets:claims-receivable',
-  /**
-   * The For-Benefit-Of bank account that holds settlement pool funds. Nightly reconciliation compares its
-   * ledger balance with the FBO position and the rail (SPEC.md, Money rule 3).
-   */
-  fbo: 'assets:fbo',
-  /** Settlement advances owed to the clinic under executed instructions until the rail confirms payment. */
-  advancesPayable: 'liabilities:advances-payable',
-  /** The platform fee taken from a settlement waterfall (`feeCents`). */
-  feeRevenue: 'revenue:platform-fees',
-  /** The part of a waterfall held back (`reserveCents`) and owed to the clinic when it is released. */
-  reserve: 'liabilities:reserve',
-} as const;
-
-export type LedgerAccount = (typeof ACCOUNTS)[keyof typeof ACCOUNTS];
+// Double-entry postings as plain values: debit and credit lines and a builder that refuses anything that would
+// not balance (account names are ledger-accounts.ts's). Writing a posting belongs to post-ledger-transaction.ts,
+// in the caller's transaction; the database's deferred balance trigger is the second check, this is the first.
+import type { Cents } from '../money/cents';
 
 /** One entry of a posting, in integer cents: debits positive, credits negative (as LedgerEntry stores it). */
 export type LedgerLine = { account: string; amountCents: bigint };
