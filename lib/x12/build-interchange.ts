@@ -28,8 +28,11 @@ const RESERVED = /[*^:~\r\n]/;
 export const REPETITION_SEPARATOR = REPETITION;
 export const COMPONENT_SEPARATOR = COMPONENT;
 
+/** One element: a simple value, or a composite's components, which are joined with the component separator. */
+export type ElementValue = string | readonly string[];
+
 /** Throws RangeError when a value holds a delimiter or an envelope value is out of range. */
-export function buildInterchange(envelope: InterchangeEnvelope, spec: TransactionSetSpec, body: readonly (readonly string[])[]): string {
+export function buildInterchange(envelope: InterchangeEnvelope, spec: TransactionSetSpec, body: readonly (readonly ElementValue[])[]): string {
   const { interchangeControlNumber: icn, groupControlNumber: gcn, transactionControlNumber: tcn } = envelope;
   if (!Number.isInteger(icn) || icn < 1 || icn > 999_999_999) throw new RangeError('interchangeControlNumber must be 1..999999999');
   if (!Number.isInteger(gcn) || gcn < 1 || gcn > 999_999_999) throw new RangeError('groupControlNumber must be 1..999999999');
@@ -60,13 +63,22 @@ export function buildInterchange(envelope: InterchangeEnvelope, spec: Transactio
   return lines.map((line) => line + TERMINATOR).join('\n') + '\n';
 }
 
-/** Elements of one segment; trailing empty elements are dropped as X12.6 requires. */
-function segment(elements: readonly string[]): string {
-  let last = elements.length - 1;
-  while (last > 0 && elements[last] === '') last--;
-  const kept = elements.slice(0, last + 1);
-  for (const value of kept) {
-    if (RESERVED.test(value)) throw new RangeError(`value for ${kept[0]} holds a delimiter character`);
-  }
-  return kept.join(ELEMENT);
+/** Elements of one segment; trailing empty elements (and components) are dropped as X12.6 requires. */
+function segment(elements: readonly ElementValue[]): string {
+  const id = elements[0] as string;
+  const written = elements.map((value) => (typeof value === 'string' ? checked(id, value) : composite(id, value)));
+  let last = written.length - 1;
+  while (last > 0 && written[last] === '') last--;
+  return written.slice(0, last + 1).join(ELEMENT);
+}
+
+function composite(id: string, components: readonly string[]): string {
+  let last = components.length - 1;
+  while (last >= 0 && components[last] === '') last--;
+  return components.slice(0, last + 1).map((component) => checked(id, component)).join(COMPONENT);
+}
+
+function checked(id: string, value: string): string {
+  if (RESERVED.test(value)) throw new RangeError(`value for ${id} holds a delimiter character`);
+  return value;
 }

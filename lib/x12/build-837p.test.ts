@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build837p, type Build837pInput } from './build-837p';
+import { formatAmount } from './format-amount';
+import { read837p } from './read-837p';
+import { readInterchange } from './read-interchange';
+
+// The golden files were written by hand from the 005010X222A1 TR3 (its examples' segment order and element
+// positions), not by the builder, so a symmetric bug in builder and reader cannot hide.
+const golden = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
+
+const clinic = {
+  senderId: 'CLINICSUBMIT',
+  receiverId: 'CLEARINGHOUSE',
+  submitter: { id: 'CLINICSUBMIT', name: 'NORTHSIDE CLINIC', contactName: 'BILLING OFFICE', phone: '5555550100' },
+  receiver: { id: 'CLEARINGHOUSE', name: 'DEMO CLEARINGHOUSE' },
+};
+const billingProvider = {
+  npi: '1234567893',
+  name: 'NORTHSIDE CLINIC',
+  taxonomyCode: '207Q00000X',
+  taxId: '123456789',
+  address: { line1: '100 MAIN ST', city: 'SPRINGFIELD', state: 'IL', postalCode: '627010001' },
+};
+const payer = { id: '60054', name: 'DEMO HEALTH PLAN' };
+
+const subscriberOneLine: Build837pInput = {
+  ...clinic,
+  interchangeControlNumber: 101,
+  groupControlNumber: 101,
+  transactionControlNumber: '0001',
+  usageIndicator: 'T',
+  createdAt: new Date('2025-03-04T14:30:00Z'),
+  batchId: 'BATCH101',
+  claim: {
+    claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    totalChargeCents: 12500,
+    placeOfService: '11',
+    diagnoses: ['J069'],
+    lines: [{ procedureCode: '99213', modifiers: [], diagnosisPointers: [1], units: 1, chargeCents: 12500, serviceDate: '2025-03-03' }],
+    billingProvider,
+    payer,
+    subscriber: {
+      memberId: 'W123456789',
+      groupNumber: 'GRP1001',
+      name: { lastName: 'DOE', firstName: 'JANE' },
+      demographics: {
+        birthDate: '1980-01-15',
+        sex: 'F',
+        address: { line1: '12 ELM ST', city: 'SPRINGFIELD', state: 'IL', postalCode: '62704' },
+      },
+    },
+    patient: null,
+  },
+};
+
+const dependentSeveralLines: Build837pInput = {
+  ...clinic,
+  interchangeControlNumber: 102,
+  groupControlNumber: 102,
+  transactionControlNumber: '0002',
+  usageIndicator: 'T',
+  createdAt: new Date('2025-03-04T14:31:00Z'),
+  batchId: 'BATCH102',
+  claim: {
+    claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+    totalChargeCents: 41075,
+    placeOfService: '11',
+    diagnoses: ['S93401A', 'J069', 'R509'],
+    lines: [
+      { procedureCode: '99214', modifiers: ['25'], diagnosisPointers: [1, 2, 3], units: 1, chargeCents: 20000, serviceDate: '2025-03-03' },
+      { procedureCode: '29540', modifiers: ['RT'], diagnosisPointers: [1], units: 1, chargeCents: 15050, serviceDate: '2025-03-03' },
+      { procedureCode: '97110', modifiers: ['GP', '59'], diagnosisPointers: [1, 3], units: 2, chargeCents: 6025, serviceDate: '2025-03-04' },
+    ],
+    billingProvider: { ...billingProvider, address: { ...billingProvider.address, line2: 'SUITE 200' } },
+    renderingProvider: { npi: '1245319599', name: { lastName: 'SMITH', firstName: 'ANNA' }, taxonomyCode: '208000000X' },
+    payer,
+    subscriber: { memberId: 'W987654321', groupNumber: 'GRP1001', name: { lastName: 'DOE', firstName: 'JOHN', middleName: 'Q' }, demographics: null },
+    patient: {
+      relationshipCode: '19',
+      name: { lastName: 'DOE', firstName: 'TIMMY' },
+      demographics: {
+        birthDate: '2015-06-07',
+        sex: 'M',
+        address: { line1: '12 ELM ST', city: 'SPRINGFIELD', state: 'IL', postalCode: '62704' },
+      },
+    },
+  },
+};
+
+const renderingProvider: Build837pInput = {
+  ...clinic,
+  interchangeControlNumber: 103,
+  groupControlNumber: 103,
+  transactionControlNumber: '0003',
+  usageIndicator: 'P',
+  createdAt: new Date('2025-03-05T09:05:00Z'),
+  batchId: 'BATCH103',
+  claim: {
+    claimId: 'clm_2c3d4e5f60718293a4b5c6d7e8f90a1b',
+    totalChargeCents: 115000,
+    placeOfService: '22',
+    diagnoses: ['M17.11', 'M25.561', 'E11.9', 'I10', 'Z79.84'],
+    lines: [
+      { procedureCode: '20610', modifiers: ['RT', '59', 'XS', '76'], diagnosisPointers: [1, 2, 3, 4], units: 1, chargeCents: 90000, serviceDate: '2025-03-04' },
+      { procedureCode: 'G0463', modifiers: [], diagnosisPointers: [5], units: 1, chargeCents: 25000, serviceDate: '2025-03-04' },
+    ],
+    billingProvider,
+    renderingProvider: { npi: '1987654328', name: { lastName: 'JONES', firstName: 'DAVID' } },
+    payer,
+    subscriber: {
+      memberId: 'W555000111',
+      name: { lastName: 'ROE', firstName: 'RICHARD', middleName: 'A' },
+      demographics: {
+        birthDate: '1961-12-30',
+        sex: 'M',
+        address: { line1: '7 OAK AVE', line2: 'APT 3', city: 'SPRINGFIELD', state: 'IL', postalCode: '62702' },
+      },
+    },
+    patient: null,
+  },
+};
+
+const cases: [string, Build837pInput][] = [
+  ['837p-subscriber-one-line.x12', subscriberOneLine],
+  ['837p-dependent-several-lines.x12', dependentSeveralLines],
+  ['837p-rendering-provider.x12', renderingProvider],
+];
+
+describe('build837p', () => {
+  it.each(cases)('writes %s byte for byte', (file, input) => {
+    expect(build837p(input)).toBe(golden(file));
+  });
+
+  it.each(cases)('reads %s back into the claim it was built from', (file, input) => {
+    const expected = structuredClone(input);
+    // The 837P carries ICD-10-CM codes without the dot (TR3 2300 HI note), so that is how they read back.
+    expected.claim.diagnoses = expected.claim.diagnoses.map((code) => code.replace('.', ''));
+    expect(read837p(golden(file))).toEqual(expected);
+  });
+
+  it('counts ST through SE in SE01 and carries the caller\'s control numbers in ISA13/IEA02, GS06/GE02 and ST02/SE02', () => {
+    const text = build837p({ ...dependentSeveralLines, interchangeControlNumber: 7, groupControlNumber: 8, transactionControlNumber: '12345' });
+    const interchange = readInterchange(text);
+    const group = interchange.groups[0]!;
+    const transaction = group.transactions[0]!;
+    const se = transaction.segments.at(-1)!;
+    expect([interchange.controlNumber, group.controlNumber, transaction.controlNumber]).toEqual(['000000007', '8', '12345']);
+    expect(se.raw).toBe(`SE*${transaction.segments.length}*12345`);
+    expect(text.endsWith('GE*1*8~\nIEA*1*000000007~\n')).toBe(true);
+    // The same claim and envelope always give the same bytes.
+    expect(build837p(dependentSeveralLines)).toBe(build837p(structuredClone(dependentSeveralLines)));
+  });
+
+  it('leaves out the rendering provider when it is the billing provider', () => {
+    const text = build837p({ ...renderingProvider, claim: { ...renderingProvider.claim, renderingProvider: { npi: billingProvider.npi, name: { lastName: 'X', firstName: 'Y' } } } });
+    expect(text).not.toContain('NM1*82');
+    expect(read837p(text).claim.renderingProvider).toBeUndefined();
+  });
+
+  it('leaves out PER02 when the contact is the submitter itself', () => {
+    const text = build837p({ ...subscriberOneLine, submitter: { ...clinic.submitter, contactName: 'NORTHSIDE CLINIC' } });
+    expect(text).toContain('\nPER*IC**TE*5555550100~\n');
+    expect(read837p(text).submitter.contactName).toBe('NORTHSIDE CLINIC');
+  });
+
+  const claim = subscriberOneLine.claim;
+  const line = claim.lines[0]!;
+  it.each<[string, Build837pInput, string]>([
+    ['a name holding the element separator', { ...subscriberOneLine, claim: { ...claim, payer: { ...payer, name: 'A*B' } } }, 'value for NM1 holds a delimiter character'],
+    ['a modifier holding the component separator', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, modifiers: ['2:'] }] } }, 'value for SV1 holds a delimiter character'],
+    ['no diagnosis', { ...subscriberOneLine, claim: { ...claim, diagnoses: [] } }, 'diagnoses must hold 1..12 codes'],
+    ['no line', { ...subscriberOneLine, claim: { ...claim, lines: [], totalChargeCents: 0 } }, 'lines must hold 1..50 service lines'],
+    ['a pointer past the diagnoses', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, diagnosisPointers: [2] }] } }, 'lines[0].diagnosisPointers must point at diagnoses'],
+    ['a total that is not the sum', { ...subscriberOneLine, claim: { ...claim, totalChargeCents: 12501 } }, 'totalChargeCents must equal the sum of the lines'],
+    ['fractional units', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, units: 1.5 }] } }, 'lines[0].units must be a positive integer'],
+    ['a malformed service date', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, serviceDate: '3/3/2025' }] } }, 'lines[0].serviceDate must be YYYY-MM-DD'],
+    ['a nine-digit NPI', { ...subscriberOneLine, claim: { ...claim, billingProvider: { ...billingProvider, npi: '123456789' } } }, 'billingProvider.npi must be 10 digits'],
+    ['a subscriber-patient without demographics', { ...subscriberOneLine, claim: { ...claim, subscriber: { ...claim.subscriber, demographics: null } } }, 'subscriber.demographics is required when the patient is the subscriber'],
+    ['PAT01 18 (self)', { ...dependentSeveralLines, claim: { ...dependentSeveralLines.claim, patient: { ...dependentSeveralLines.claim.patient!, relationshipCode: '18' } } }, 'patient.relationshipCode is not a 2000C PAT01 code'],
+    ['a ZIP+4 with a hyphen', { ...subscriberOneLine, claim: { ...claim, billingProvider: { ...billingProvider, address: { ...billingProvider.address, postalCode: '62701-0001' } } } }, 'billingProvider.address.postalCode must be 5 or 9 digits'],
+    ['a control number out of range', { ...subscriberOneLine, interchangeControlNumber: 0 }, 'interchangeControlNumber must be 1..999999999'],
+  ])('refuses %s', (_case, bad, message) => {
+    expect(() => build837p(bad)).toThrow(new RangeError(message));
+  });
+});
+
+describe('formatAmount', () => {
+  it.each([
+    [15000, '150'],
+    [15050, '150.5'],
+    [15025, '150.25'],
+    [5, '0.05'],
+    [0, '0'],
+    [100_000_000_000, '1000000000'],
+  ])('writes %i cents as %s', (cents, text) => {
+    expect(formatAmount(cents)).toBe(text);
+  });
+});
