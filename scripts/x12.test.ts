@@ -48,3 +48,36 @@ describe('npm run x12 -- read-271', () => {
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'not a readable 271: interchange is larger than 1048576 characters (1 MiB)' });
   });
 });
+
+describe('npm run x12 -- read-835', () => {
+  it('prints the one remittance of the file as one JSON object, and exits 0', async () => {
+    const result = await run(['read-835', path.join(fixtures, '835-pipes-newline.x12')]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      payerId: 'BETA01', payerName: 'BETA HEALTH', payeeNpi: '1987654325', traceNumber: 'EFT20250402009', paymentMethod: 'ACH',
+      paymentCents: 8000, paymentDate: '2025-04-02',
+      claims: [{
+        claimId: 'clm_south_0007', payerClaimId: 'BETA0000123', statusCode: '1', chargeCents: 20000, paidCents: 8000,
+        patientResponsibilityCents: 1500, adjustments: [{ group: 'PR', reason: '1', amountCents: 500 }],
+        lines: [
+          {
+            procedureCode: '97110', modifiers: ['GP', '59', 'KX'], chargeCents: 12000, paidCents: 7000, units: 3,
+            adjustments: [{ group: 'CO', reason: '45', amountCents: 4000 }, { group: 'PR', reason: '3', amountCents: 1000 }],
+          },
+          { procedureCode: '99212', modifiers: [], chargeCents: 8000, paidCents: 1500, units: 1, adjustments: [{ group: 'CO', reason: '45', amountCents: 6500 }] },
+        ],
+      }],
+      providerAdjustments: [],
+    });
+  });
+
+  it.each([
+    ['835-unbalanced.x12', 'does not balance: service line rule (SVC02 - CAS = SVC03) fails for claim "clm_paid_0001" line 2: 100.00 - 60.00 = 40.00, not 41.00'],
+    ['835-two-remittances.x12', 'the interchange holds 2 835s; read one 835 per file'],
+    ['835-empty.x12', '835 "0001" is empty: it has no claim payment (CLP)'],
+    ['271-subscriber-ppo.x12', 'transaction set "271" is not an 835'],
+  ])('exits 2 with a one-line reason for %s', async (file, reason) => {
+    const result = await run(['read-835', path.join(fixtures, file)]);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `not a readable 835: ${reason}` });
+  });
+});
