@@ -1,0 +1,220 @@
+// The scrubber's edits, as data: each is an id, a message safe to show a clinic, and a pure check that names
+// the fields that fail it. They run before a claim is sent (scrub-claim.ts); a route can list them as they are.
+// Facts that need the database (an eligibility check, an earlier claim) come in already established on the
+// input, and `today` comes in too: no edit reads the clock or does I/O.
+import { PATIENT_RELATIONSHIP_CODES } from '../../x12/build-837p';
+import type { Demographics, PersonName, PostalAddress, ProfessionalClaim } from '../../x12/professional-claim';
+import { dayNumber } from './day-number';
+import { isValidNpi } from './is-valid-npi';
+import { PLACE_OF_SERVICE_CODES } from './place-of-service-codes';
+
+export type ScrubInput = {
+  claim: ProfessionalClaim;
+  /** The clinic's date today, YYYY-MM-DD. */
+  today: string;
+  /** The payer's timely-filing limit, in days after the date of service; 365 when the payer has none on file. */
+  filingLimitDays?: number;
+  /** Whether an active eligibility check of this coverage, as it is on file now, was made within 24 hours. */
+  hasMatchingActiveCheck: boolean;
+  /** The id of a claim already submitted for the same patient, date of service and lines, or null. */
+  duplicateOf: string | null;
+};
+
+export type ScrubEdit = {
+  id: string;
+  message: string;
+  /** The paths that fail, in the claim body's terms ("lines.0.units"); empty when the claim passes. */
+  check: (input: ScrubInput) => string[];
+};
+
+export const DEFAULT_FILING_LIMIT_DAYS = 365;
+
+// ICD-10-CM: a letter, a digit, a digit or letter, then up to four more characters after an optional dot.
+const ICD_10_CM = /^[A-Z][0-9][0-9A-Z](?:\.?[0-9A-Z]{1,4})?$/i;
+// CPT: five digits, or four digits and F (Category II), T (Category III) or U (proprietary laboratory analyses).
+// HCPCS Level II: a letter and four digits.
+const PROCEDURE_CODE = /^(?:\d{4}[0-9FTU]|[A-Z]\d{4})$/;
+const MODIFIER = /^[0-9A-Z]{2}$/;
+// NUCC health care provider taxonomy: ten characters ending in X ("207Q00000X").
+const TAXONOMY = /^\d{3}[0-9A-Z]{6}X$/;
+const X12_DELIMITERS = /[*~:^\r\n]/;
+
+export const SCRUB_EDITS: readonly ScrubEdit[] = [
+  {
+    id: 'coverage-on-file',
+    message: 'The patient needs coverage on file: a payer and a member id',
+    check: ({ claim }) =>
+      blank({ 'payer.id': claim.payer.id, 'payer.name': claim.payer.name, 'subscriber.memberId': claim.subscriber.memberId }),
+  },
+  {
+    id: 'eligibility-verified',
+    message: "An active eligibility check of the patient's coverage on file within the last 24 hours is required",
+    check: ({ hasMatchingActiveCheck }) => (hasMatchingActiveCheck ? [] : ['coverage']),
+  },
+  {
+    id: 'duplicate-claim',
+    message: 'A claim for the same patient, date of service and lines was already submitted',
+    check: ({ duplicateOf }) => (duplicateOf === null ? [] : ['lines']),
+  },
+  {
+    id: 'npi-check-digit',
+    message: 'An NPI must be 10 digits with a valid check digit',
+    check: ({ claim }) => [
+      ...(isValidNpi(claim.billingProvider.npi) ? [] : ['billingProvider.npi']),
+      ...(!claim.renderingProvider || isValidNpi(claim.renderingProvider.npi) ? [] : ['renderingProvider.npi']),
+    ],
+  },
+  {
+    id: 'provider-details',
+    message:
+      'The billing provider needs a name, a taxonomy code, a 9-digit tax id and a street address with a 9-digit ZIP code; ' +
+      'a rendering provider needs a name and, if given, a valid taxonomy code',
+    check: ({ claim: { billingProvider: billing, renderingProvider: rendering } }) => [
+      ...blank({ 'billingProvider.name': billing.name }),
+      ...(TAXONOMY.test(billing.taxonomyCode) ? [] : ['billingProvider.taxonomyCode']),
+      ...(/^\d{9}$/.test(billing.taxId) ? [] : ['billingProvider.taxId']),
+      // TR3 2010AA N403: the billing provider's ZIP code must have nine digits.
+      ...incompleteAddress('billingProvider.address', billing.address, /^\d{9}$/),
+      ...(rendering ? incompleteName('renderingProvider.name', rendering.name) : []),
+      ...(rendering?.taxonomyCode === undefined || TAXONOMY.test(rendering.taxonomyCode) ? [] : ['renderingProvider.taxonomyCode']),
+    ],
+  },
+  {
+    id: 'demographics-complete',
+    message: 'The subscriber and the patient need a first and last name, and the patient a birth date, sex (F, M or U) and address',
+    check: ({ claim: { subscriber, patient }, today }) => [
+      ...incompleteName('subscriber.name', subscriber.name),
+      ...(patient
+        ? [...incompleteName('patient.name', patient.name), ...incompleteDemographics('patient.demographics', patient.demographics, today)]
+        : incompleteDemographics('subscriber.demographics', subscriber.demographics, today)),
+    ],
+  },
+  {
+    id: 'patient-relationship',
+    message: "A patient who is not the subscriber needs a relationship code: 01 spouse, 19 child, 20 employee, 21 unknown, 39 organ donor, 40 cadaver donor, 53 life partner or G8 other",
+    check: ({ claim: { patient } }) => (!patient || PATIENT_RELATIONSHIP_CODES.has(patient.relationshipCode) ? [] : ['patient.relationshipCode']),
+  },
+  {
+    id: 'diagnosis-count',
+    message: 'A claim needs 1 to 12 diagnoses',
+    check: ({ claim }) => (claim.diagnoses.length >= 1 && claim.diagnoses.length <= 12 ? [] : ['diagnoses']),
+  },
+  {
+    id: 'diagnosis-code-shape',
+    message: 'A diagnosis must be an ICD-10-CM code, such as J06.9 or S93.401A',
+    check: ({ claim }) => claim.diagnoses.flatMap((code, i) => (ICD_10_CM.test(code) ? [] : [`diagnoses.${i}`])),
+  },
+  {
+    id: 'line-count',
+    message: 'A claim needs 1 to 50 service lines',
+    check: ({ claim }) => (claim.lines.length >= 1 && claim.lines.length <= 50 ? [] : ['lines']),
+  },
+  {
+    id: 'procedure-code-shape',
+    message: 'A procedure must be a CPT code (5 digits, or 4 digits and F, T or U) or a HCPCS Level II code (a letter and 4 digits)',
+    check: ({ claim }) => claim.lines.flatMap((line, i) => (PROCEDURE_CODE.test(line.procedureCode) ? [] : [`lines.${i}.procedureCode`])),
+  },
+  {
+    id: 'modifier-shape',
+    message: 'A line takes at most 4 modifiers, each 2 letters or digits',
+    check: ({ claim }) =>
+      claim.lines.flatMap((line, i) =>
+        line.modifiers.length <= 4 && line.modifiers.every((modifier) => MODIFIER.test(modifier)) ? [] : [`lines.${i}.modifiers`],
+      ),
+  },
+  {
+    id: 'diagnosis-pointers',
+    message: "A line needs 1 to 4 diagnosis pointers, each the position (from 1) of one of the claim's diagnoses",
+    check: ({ claim }) =>
+      claim.lines.flatMap((line, i) => {
+        const pointers = line.diagnosisPointers;
+        const isValid =
+          pointers.length >= 1 &&
+          pointers.length <= 4 &&
+          pointers.every((pointer) => Number.isInteger(pointer) && pointer >= 1 && pointer <= Math.min(claim.diagnoses.length, 12));
+        return isValid ? [] : [`lines.${i}.diagnosisPointers`];
+      }),
+  },
+  {
+    id: 'units-positive',
+    message: 'Units must be a whole number above zero',
+    check: ({ claim }) => claim.lines.flatMap((line, i) => (isPositiveInteger(line.units) ? [] : [`lines.${i}.units`])),
+  },
+  {
+    id: 'charge-positive',
+    message: 'A line charge must be a whole number of cents above zero',
+    check: ({ claim }) => claim.lines.flatMap((line, i) => (isPositiveInteger(line.chargeCents) ? [] : [`lines.${i}.chargeCents`])),
+  },
+  {
+    id: 'total-equals-lines',
+    message: "The claim's total charge must equal the sum of its lines' charges",
+    check: ({ claim }) => (claim.totalChargeCents === claim.lines.reduce((sum, line) => sum + line.chargeCents, 0) ? [] : ['totalChargeCents']),
+  },
+  {
+    id: 'service-date',
+    message: 'A date of service must be a real date, not in the future',
+    check: ({ claim, today }) =>
+      claim.lines.flatMap((line, i) => {
+        const day = dayNumber(line.serviceDate);
+        return day !== null && day <= dayNumber(today)! ? [] : [`lines.${i}.serviceDate`];
+      }),
+  },
+  {
+    id: 'timely-filing',
+    message: "A date of service must be within the payer's filing limit (365 days unless the payer sets another)",
+    check: ({ claim, today, filingLimitDays = DEFAULT_FILING_LIMIT_DAYS }) =>
+      claim.lines.flatMap((line, i) => {
+        const day = dayNumber(line.serviceDate);
+        return day === null || dayNumber(today)! - day <= filingLimitDays ? [] : [`lines.${i}.serviceDate`];
+      }),
+  },
+  {
+    id: 'place-of-service',
+    message: "The place of service must be a code from CMS's Place of Service code set, such as 11 (office)",
+    check: ({ claim }) => (PLACE_OF_SERVICE_CODES.has(claim.placeOfService) ? [] : ['placeOfService']),
+  },
+  {
+    id: 'x12-characters',
+    message: 'Text cannot contain the characters * ~ : ^ or a line break: the claim format reserves them',
+    check: ({ claim }) => pathsOfStrings(claim, '').filter(([, value]) => X12_DELIMITERS.test(value)).map(([path]) => path),
+  },
+];
+
+function isPositiveInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0;
+}
+
+function blank(fields: Record<string, string>): string[] {
+  return Object.entries(fields)
+    .filter(([, value]) => value.trim() === '')
+    .map(([path]) => path);
+}
+
+function incompleteName(path: string, name: PersonName): string[] {
+  return blank({ [`${path}.lastName`]: name.lastName, [`${path}.firstName`]: name.firstName });
+}
+
+function incompleteAddress(path: string, address: PostalAddress, postalCode = /^\d{5}(?:\d{4})?$/): string[] {
+  return [
+    ...blank({ [`${path}.line1`]: address.line1, [`${path}.city`]: address.city }),
+    ...(/^[A-Z]{2}$/.test(address.state) ? [] : [`${path}.state`]),
+    ...(postalCode.test(address.postalCode) ? [] : [`${path}.postalCode`]),
+  ];
+}
+
+function incompleteDemographics(path: string, demographics: Demographics | null, today: string): string[] {
+  if (!demographics) return [path];
+  const born = dayNumber(demographics.birthDate);
+  return [
+    ...(born !== null && born <= dayNumber(today)! ? [] : [`${path}.birthDate`]),
+    ...(['F', 'M', 'U'].includes(demographics.sex) ? [] : [`${path}.sex`]),
+    ...incompleteAddress(`${path}.address`, demographics.address),
+  ];
+}
+
+/** Every string in the claim with its dotted path ("lines.0.modifiers.1"). */
+function pathsOfStrings(value: unknown, path: string): [string, string][] {
+  if (typeof value === 'string') return [[path, value]];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => pathsOfStrings(child, path === '' ? key : `${path}.${key}`));
+}
