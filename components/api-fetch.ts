@@ -1,109 +1,65 @@
-// Browser fetch for our /api routes: JSON in and out, our error body ({ code, message, correlationId, issues })
-// thrown as ApiError, and one retry after a step-up when a route answers STEP_UP_REQUIRED. The step-up itself is
-// asked of whatever prompt is registered (components/step-up-dialog.tsx registers one on mount); without a
-// prompt, or when the user cancels, the STEP_UP_REQUIRED error is thrown like any other.
-export type ApiErrorBody = { code: string; message: string; correlationId?: string; issues?: { path: string; message: string }[] };
+// The browser's one way to call our /api routes, for every screen and the sign-in and sign-out forms: a JSON or
+// form body in; the parsed JSON, or the Response itself for a streamed body, out; any non-2xx answer thrown as
+// ApiError. A route answering STEP_UP_REQUIRED opens the step-up prompt (components/step-up-prompt.ts) and is
+// sent once more after the user confirms; without a prompt, or when the user cancels, that error is thrown too.
+import { ApiError, type ApiErrorBody } from './api-error';
+import { requestStepUp } from './step-up-prompt';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiErrorBody,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(body.message);
-    this.name = 'ApiError';
-  }
-
-  get code(): string {
-    return this.body.code;
-  }
-}
-
-/** Resolves true once the user has stepped up, false if they cancelled. */
-export type StepUpPrompt = () => Promise<boolean>;
-
-let prompt: StepUpPrompt | null = null;
-let pending: Promise<boolean> | null = null;
-
-/** Installs the step-up prompt; returns the function that removes it again. */
-export function registerStepUpPrompt(next: StepUpPrompt): () => void {
-  prompt = next;
-  return () => {
-    if (prompt === next) prompt = null;
-  };
-}
-
-/**
- * Opens the registered step-up prompt (one at a time: calls made while it is open share its answer). False when
- * no prompt is registered or the user cancelled.
- */
-export function requestStepUp(): Promise<boolean> {
-  if (!prompt) return Promise.resolve(false);
-  pending ??= prompt().finally(() => {
-    pending = null;
-  });
-  return pending;
-}
-
-export type ApiFetchOptions = Omit<RequestInit, 'body'> & {
+type ApiFetchOptions = Omit<RequestInit, 'body'> & {
   /** Sent as the JSON body. */
   json?: unknown;
+  /** Sent as an application/x-www-form-urlencoded body: next-auth's endpoints take forms. */
+  form?: Record<string, string>;
   /** false: never prompt for a step-up (the step-up dialog's own calls). Default true. */
   stepUp?: boolean;
+  /** true: resolve the Response itself once its status is known, for a body read as it arrives (NDJSON). */
+  stream?: boolean;
 };
 
-/** Calls the API; resolves the parsed JSON (undefined for 204), throws ApiError for any non-2xx answer. */
-export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  const first = await send(path, options);
-  if (first.status === 401 && options.stepUp !== false) {
-    const error = await readError(first.clone());
-    if (error.code === 'STEP_UP_REQUIRED' && (await requestStepUp())) return parse<T>(await send(path, options));
+/** Resolves the successful Response, its body unread; throws ApiError for any non-2xx answer. */
+export function apiFetch(path: string, options: ApiFetchOptions & { stream: true }): Promise<Response>;
+/** Resolves the parsed JSON (undefined for 204); throws ApiError for any non-2xx answer. */
+export function apiFetch<T = unknown>(path: string, options?: ApiFetchOptions & { stream?: false }): Promise<T>;
+export async function apiFetch(path: string, options: ApiFetchOptions = {}): Promise<unknown> {
+  let response = await send(path, options);
+  if (response.status === 401 && options.stepUp !== false) {
+    const error = await readErrorBody(response.clone());
+    if (error.code === 'STEP_UP_REQUIRED' && (await requestStepUp())) response = await send(path, options);
   }
-  return parse<T>(first);
+  if (!response.ok) {
+    const retryAfter = response.headers.get('retry-after');
+    throw new ApiError(response.status, await readErrorBody(response), retryAfter ? Number(retryAfter) : undefined);
+  }
+  if (options.stream) return response;
+  return response.status === 204 ? undefined : response.json();
 }
 
 function send(path: string, options: ApiFetchOptions): Promise<Response> {
-  const { json, stepUp: _stepUp, headers, ...init } = options;
+  const { json, form, stepUp: _stepUp, stream: _stream, headers, ...init } = options;
   const merged = new Headers(headers);
-  merged.set('accept', 'application/json');
+  if (!merged.has('accept')) merged.set('accept', 'application/json');
   if (json !== undefined) merged.set('content-type', 'application/json');
   return fetch(path, {
     ...init,
     headers: merged,
-    body: json === undefined ? undefined : JSON.stringify(json),
+    // A URLSearchParams body brings its own content type.
+    body: json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form) : undefined,
     credentials: 'same-origin',
     cache: 'no-store',
   });
 }
 
-async function readError(response: Response): Promise<ApiErrorBody> {
+async function readErrorBody(response: Response): Promise<ApiErrorBody> {
   try {
     const body = (await response.json()) as Partial<ApiErrorBody>;
     if (typeof body.code === 'string' && typeof body.message === 'string') return body as ApiErrorBody;
   } catch {
     /* not our error body */
   }
-  return { code: response.status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN', message: `The request failed (${response.status})` };
-}
-
-async function parse<T>(response: Response): Promise<T> {
-  if (!response.ok) {
-    const retryAfter = response.headers.get('retry-after');
-    throw new ApiError(response.status, await readError(response), retryAfter ? Number(retryAfter) : undefined);
-  }
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
-
-/** A sentence for the UI: the server's message, plus when to retry after a 429. */
-export function describeApiError(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 429 && error.retryAfterSeconds) {
-      const minutes = Math.ceil(error.retryAfterSeconds / 60);
-      return `${error.message} (about ${minutes} minute${minutes === 1 ? '' : 's'}).`;
-    }
-    return error.message;
-  }
-  if (error instanceof Error && error.name === 'NotAllowedError') return 'The passkey prompt was cancelled or timed out.';
-  return error instanceof Error ? error.message : 'Something went wrong.';
+  // Not from our handlers (a proxy or the framework): to a screen that is an internal error, and the status says more.
+  return {
+    code: 'INTERNAL_ERROR',
+    message: `The request failed (${response.status})`,
+    correlationId: response.headers.get('x-correlation-id') ?? undefined,
+  };
 }

@@ -1,5 +1,5 @@
 'use client';
-import { signOut } from './auth-client';
+import { signOut } from './sign-out';
 
 export function SignOutButton() {
   return (

@@ -1,11 +1,13 @@
 'use client';
 // The one step-up prompt: a modal dialog that re-authenticates with the account's factors (authenticator code or
 // backup code, password, passkey) through POST /api/auth/step-up. Render <StepUpDialog /> once on a screen; it
-// registers itself with components/api-fetch.ts, so any apiFetch call answered STEP_UP_REQUIRED opens it and is
-// retried after the user confirms.
+// registers itself as the step-up prompt (components/step-up-prompt.ts), so any apiFetch call answered
+// STEP_UP_REQUIRED opens it and is retried after the user confirms.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { apiFetch, describeApiError, registerStepUpPrompt } from './api-fetch';
+import { apiFetch } from './api-fetch';
+import { describeApiError } from './describe-api-error';
+import { registerStepUpPrompt } from './step-up-prompt';
 
 type Factor = 'mfa' | 'password' | 'webauthn';
 type StepUpFactors = { factors: Factor[]; defaultFactor: 'mfa' | 'password' };

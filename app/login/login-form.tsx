@@ -1,7 +1,9 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
-import { signInWithPassword } from '@/components/auth-client';
+import { ApiError } from '@/components/api-error';
+import { describeApiError } from '@/components/describe-api-error';
+import { postNextAuthForm } from '@/components/post-next-auth-form';
 import { safeRedirectPath } from '@/lib/auth/safe-redirect-path';
 
 export function LoginForm() {
@@ -15,28 +17,22 @@ export function LoginForm() {
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const result = await signInWithPassword({
-      email: String(form.get('email') ?? ''), password: String(form.get('password') ?? ''),
-      mfaCode: needsCode ? String(form.get('mfaCode') ?? '') : undefined,
-    });
+    const mfaCode = needsCode ? String(form.get('mfaCode') ?? '') : '';
+    try {
+      await postNextAuthForm('callback/credentials', {
+        email: String(form.get('email') ?? ''), password: String(form.get('password') ?? ''), ...(mfaCode ? { mfaCode } : {}),
+      });
+    } catch (failure) {
+      setBusy(false);
+      const asksForCode = failure instanceof ApiError && failure.code === 'MFA_REQUIRED';
+      if (asksForCode) setNeedsCode(true);
+      // The first ask for a code grows the form; only a second one (the code was wrong) is an error.
+      setError(asksForCode && !needsCode ? null : describeSignInFailure(failure));
+      return;
+    }
     setBusy(false);
-    if (result.ok) {
-      // Only same-origin paths: an open redirect after sign-in would be a phishing aid.
-      window.location.assign(safeRedirectPath(params.get('callbackUrl'), window.location.origin));
-      return;
-    }
-    if (result.error.code === 'MFA_REQUIRED') {
-      setNeedsCode(true);
-      setError(needsCode ? result.error.message : null);
-      return;
-    }
-    if (result.status === 423 || result.status === 429) {
-      const minutes = Math.ceil((result.retryAfterSeconds ?? 900) / 60);
-      const what = result.status === 423 ? 'The account is locked' : 'Sign-in from this network is paused';
-      setError(`Too many failed attempts. ${what}; try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-      return;
-    }
-    setError(result.error.message);
+    // Only same-origin paths: an open redirect after sign-in would be a phishing aid.
+    window.location.assign(safeRedirectPath(params.get('callbackUrl'), window.location.origin));
   }
 
   return (
@@ -57,4 +53,13 @@ export function LoginForm() {
       <p><button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button></p>
     </form>
   );
+}
+
+function describeSignInFailure(failure: unknown): string {
+  if (failure instanceof ApiError && (failure.status === 423 || failure.status === 429)) {
+    const minutes = Math.ceil((failure.retryAfterSeconds ?? 900) / 60);
+    const what = failure.status === 423 ? 'The account is locked' : 'Sign-in from this network is paused';
+    return `Too many failed attempts. ${what}; try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  }
+  return failure instanceof ApiError ? failure.message : describeApiError(failure);
 }

@@ -3,7 +3,9 @@
 // read status, network, copays, deductible remaining, prior authorization and what to do about unknowns.
 import { useEffect, useState } from 'react';
 import type { RosterResult, RosterSummary } from '@/lib/eligibility/check-roster';
-import type { ApiError } from '@/components/auth-client';
+import { apiFetch } from '@/components/api-fetch';
+import { ApiError, type ApiErrorBody } from '@/components/api-error';
+import { describeApiError } from '@/components/describe-api-error';
 import { formatDollars } from '@/components/eligibility/format-dollars';
 import { networkLabel } from '@/components/eligibility/network-label';
 import { RejectionNote } from '@/components/eligibility/rejection-note';
@@ -15,7 +17,7 @@ type Appointment = {
   memberId: string | null; payerId: string | null; payerName: string | null; reason: string | null;
 };
 
-type ProgressLine = ({ type: 'result'; index: number } & RosterResult) | { type: 'summary'; summary: RosterSummary } | ({ type: 'error' } & ApiError);
+type ProgressLine = ({ type: 'result'; index: number } & RosterResult) | { type: 'summary'; summary: RosterSummary } | ({ type: 'error' } & ApiErrorBody);
 
 const SKIP_WORDS: Record<string, string> = {
   NO_MEMBER_ID: 'Not checked: no insurance on file (self-pay). Ask for an insurance card or collect as self-pay.',
@@ -35,19 +37,17 @@ export function RosterScreen() {
 
   useEffect(() => {
     let current = true;
-    void fetch(`/api/appointments?date=${encodeURIComponent(date)}`, { cache: 'no-store' })
-      .then(async (res) => ({ ok: res.ok, body: await res.json() }))
-      .then(({ ok, body }) => {
+    apiFetch<{ appointments: Appointment[] }>(`/api/appointments?date=${encodeURIComponent(date)}`).then(
+      (body) => {
+        if (current) setAppointments(body.appointments);
+      },
+      (failure: unknown) => {
         if (!current) return;
-        if (ok) setAppointments((body as { appointments: Appointment[] }).appointments);
-        else {
-          setError(describe(body as ApiError));
-          setAppointments([]);
-        }
-      })
-      .catch(() => {
-        if (current) setError('The appointments could not be loaded. Reload the page.');
-      });
+        setError(describeApiError(failure, { withReference: true, otherwise: 'The appointments could not be loaded. Reload the page.' }));
+        // Refused (not lost on the way): the day has no list to wait for.
+        if (failure instanceof ApiError) setAppointments([]);
+      },
+    );
     return () => {
       current = false;
     };
@@ -69,15 +69,12 @@ export function RosterScreen() {
     setSummary(null);
     setResults(new Array(appointments.length).fill(undefined));
     try {
-      const res = await fetch('/api/eligibility/roster', {
+      const res = await apiFetch('/api/eligibility/roster', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-        body: JSON.stringify({ appointments: appointments.map((a) => ({ patientId: a.patientId, start: a.start })) }),
+        headers: { accept: 'application/x-ndjson' },
+        json: { appointments: appointments.map((a) => ({ patientId: a.patientId, start: a.start })) },
+        stream: true,
       });
-      if (!res.ok) {
-        setError(describe((await res.json().catch(() => ({ code: 'INTERNAL_ERROR', message: 'The check failed' }))) as ApiError));
-        return;
-      }
       await readNdjson(res, (raw) => {
         const line = raw as ProgressLine;
         if (line.type === 'result') {
@@ -90,11 +87,13 @@ export function RosterScreen() {
         } else if (line.type === 'summary') {
           setSummary(line.summary);
         } else {
-          setError(describe(line));
+          // The server failed after streaming began: its error body comes as the last line, under a 200.
+          const { type: _type, ...body } = line;
+          throw new ApiError(res.status, body);
         }
       });
-    } catch {
-      setError('The connection was lost before every result arrived. Check again.');
+    } catch (failure) {
+      setError(describeApiError(failure, { withReference: true, otherwise: 'The connection was lost before every result arrived. Check again.' }));
     } finally {
       setRunning(false);
     }
@@ -201,8 +200,4 @@ function Counter({ name, value, testId }: { name: string; value: number; testId:
       <strong data-testid={testId} style={{ fontSize: '1.5rem' }}>{value}</strong>
     </div>
   );
-}
-
-function describe(error: ApiError): string {
-  return `${error.message}${error.correlationId ? ` (reference ${error.correlationId})` : ''}`;
 }

@@ -6,7 +6,9 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { VerifyEligibilityBody } from '@/lib/eligibility/verify-eligibility-body';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
-import type { ApiError } from '@/components/auth-client';
+import { apiFetch } from '@/components/api-fetch';
+import { ApiError } from '@/components/api-error';
+import { describeApiError } from '@/components/describe-api-error';
 import { formatDollars } from '@/components/eligibility/format-dollars';
 import { networkLabel } from '@/components/eligibility/network-label';
 import { RejectionNote } from '@/components/eligibility/rejection-note';
@@ -57,10 +59,11 @@ export function VerifyScreen() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    void (async () => {
-      const res = await fetch(`/api/appointments?date=${todayUtc()}`, { cache: 'no-store' });
-      if (res.ok) setAppointments(((await res.json()) as { appointments: Appointment[] }).appointments);
-    })();
+    // The list only fills the form in: without it the form is typed by hand, so a failure shows nothing.
+    apiFetch<{ appointments: Appointment[] }>(`/api/appointments?date=${todayUtc()}`).then(
+      (body) => setAppointments(body.appointments),
+      () => undefined,
+    );
   }, []);
 
   function pick(id: string) {
@@ -92,18 +95,13 @@ export function VerifyScreen() {
     setIssues({});
     setBusy(true);
     try {
-      const res = await fetch('/api/eligibility/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const payload = await res.json();
-      if (res.ok) {
-        setResult(payload as EligibilityResult);
-        setAsked({ patientId: parsed.data.patientId, memberId: parsed.data.memberId });
-      } else {
-        const apiError = payload as ApiError;
-        setIssues(Object.fromEntries((apiError.issues ?? []).map((i) => [i.path.replace(/^body\./, ''), i.message])));
-        setError(`${apiError.message}${apiError.correlationId ? ` (reference ${apiError.correlationId})` : ''}`);
+      setResult(await apiFetch<EligibilityResult>('/api/eligibility/verify', { method: 'POST', json: body }));
+      setAsked({ patientId: parsed.data.patientId, memberId: parsed.data.memberId });
+    } catch (failure) {
+      if (failure instanceof ApiError) {
+        setIssues(Object.fromEntries((failure.body.issues ?? []).map((i) => [i.path.replace(/^body\./, ''), i.message])));
       }
-    } catch {
-      setError('The check could not be sent. Try again.');
+      setError(describeApiError(failure, { withReference: true, otherwise: 'The check could not be sent. Try again.' }));
     } finally {
       setBusy(false);
     }
@@ -224,14 +222,10 @@ function CoverageOnFileNote({ result, asked }: { result: EligibilityResult; aske
     setState({ busy: true, saved: false, error: null });
     try {
       const body = { payerId: result.payerId, memberId: asked.memberId, ...(result.groupNumber ? { groupNumber: result.groupNumber } : {}) };
-      const res = await fetch(`/api/patients/${encodeURIComponent(asked.patientId)}/coverage`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-      });
-      if (res.ok) return setState({ busy: false, saved: true, error: null });
-      const apiError = (await res.json()) as ApiError;
-      setState({ busy: false, saved: false, error: `${apiError.message}${apiError.correlationId ? ` (reference ${apiError.correlationId})` : ''}` });
-    } catch {
-      setState({ busy: false, saved: false, error: 'The coverage could not be saved. Try again.' });
+      await apiFetch(`/api/patients/${encodeURIComponent(asked.patientId)}/coverage`, { method: 'PUT', json: body });
+      setState({ busy: false, saved: true, error: null });
+    } catch (failure) {
+      setState({ busy: false, saved: false, error: describeApiError(failure, { withReference: true, otherwise: 'The coverage could not be saved. Try again.' }) });
     }
   }
   if (result.coverageOnFile === 'match' || state.saved) {

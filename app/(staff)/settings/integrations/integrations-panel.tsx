@@ -2,6 +2,9 @@
 // The integrations screen's client side: everything goes through /api/emr-sync, as an integrator would call it.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
+import { apiFetch } from '@/components/api-fetch';
+import { ApiError } from '@/components/api-error';
+import { describeApiError } from '@/components/describe-api-error';
 
 type Connection = {
   id: string;
@@ -12,7 +15,6 @@ type Connection = {
   fhirBaseUrl: string | null;
   connectedAt: string | null;
 };
-type ApiError = { code: string; message: string; correlationId?: string; issues?: Array<{ path: string; message: string }> };
 type PullResult = { upserted: Record<string, number>; fhirStore: string; range?: { from: string; to: string } };
 
 const VENDORS: Record<Connection['vendor'], string> = {
@@ -34,22 +36,20 @@ const OAUTH_FAILURES: Record<string, string> = {
   UNPROCESSABLE: 'The EMR refused the authorization. Connect again.',
 };
 
-async function call<T>(path: string, init?: { method: string; body: unknown }): Promise<{ ok: true; body: T } | { ok: false; error: ApiError }> {
-  const res = await fetch(path, init ? { method: init.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : undefined);
-  const body = await res.json().catch(() => null);
-  if (res.ok) return { ok: true, body: body as T };
-  return { ok: false, error: (body as ApiError) ?? { code: 'INTERNAL_ERROR', message: `HTTP ${res.status}` } };
-}
+/** The connection list, or what went wrong loading it. */
+const loadConnections = (): Promise<{ connections: Connection[] } | { error: unknown }> =>
+  apiFetch<{ connections: Connection[] }>('/api/emr-sync/connections').catch((error: unknown) => ({ error }));
 
-const fetchConnections = () => call<{ connections: Connection[] }>('/api/emr-sync/connections');
-
-function ErrorMessage({ error }: { error: ApiError | null }) {
+/** What a call threw: the server's message with its field problems and reference, or why no answer came. */
+function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;
+  if (!(error instanceof ApiError)) return <div role="alert" className="error">{describeApiError(error)}</div>;
+  const { message, issues, correlationId } = error.body;
   return (
     <div role="alert" className="error">
-      {error.message}
-      {error.issues?.length ? <ul>{error.issues.map((i) => <li key={i.path}>{i.path.replace(/^body\./, '')}: {i.message}</li>)}</ul> : null}
-      {error.correlationId ? <div className="muted">Reference: <code>{error.correlationId}</code></div> : null}
+      {message}
+      {issues?.length ? <ul>{issues.map((i) => <li key={i.path}>{i.path.replace(/^body\./, '')}: {i.message}</li>)}</ul> : null}
+      {correlationId ? <div className="muted">Reference: <code>{correlationId}</code></div> : null}
     </div>
   );
 }
@@ -69,18 +69,19 @@ function Counts({ result, label }: { result: PullResult; label: string }) {
 export function IntegrationsPanel() {
   const params = useSearchParams();
   const [connections, setConnections] = useState<Connection[] | null>(null);
-  const [listError, setListError] = useState<ApiError | null>(null);
+  const [listError, setListError] = useState<unknown>(null);
 
-  const apply = useCallback((res: Awaited<ReturnType<typeof fetchConnections>>) => {
-    if (res.ok) {
-      setConnections(res.body.connections);
+  const apply = useCallback((res: Awaited<ReturnType<typeof loadConnections>>) => {
+    if ('error' in res) setListError(res.error);
+    else {
+      setConnections(res.connections);
       setListError(null);
-    } else setListError(res.error);
+    }
   }, []);
-  const load = useCallback(async () => apply(await fetchConnections()), [apply]);
+  const load = useCallback(async () => apply(await loadConnections()), [apply]);
   useEffect(() => {
     let current = true;
-    void fetchConnections().then((res) => {
+    void loadConnections().then((res) => {
       if (current) apply(res);
     });
     return () => {
@@ -119,7 +120,7 @@ export function IntegrationsPanel() {
 }
 
 function ConnectionRow({ connection: c, onChange }: { connection: Connection; onChange: () => Promise<void> }) {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [pull, setPull] = useState<PullResult | null>(null);
   const [busy, setBusy] = useState(false);
   const label = `${VENDORS[c.vendor]} ${c.id}`;
@@ -127,19 +128,28 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
   async function saveClientId(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const clientId = String(new FormData(event.currentTarget).get('clientId') ?? '').trim();
-    const res = await call(`/api/emr-sync/connections/${c.id}`, { method: 'PATCH', body: { clientId } });
-    setError(res.ok ? null : res.error);
-    if (res.ok) await onChange();
+    try {
+      await apiFetch(`/api/emr-sync/connections/${c.id}`, { method: 'PATCH', json: { clientId } });
+      setError(null);
+    } catch (failure) {
+      return setError(failure);
+    }
+    await onChange();
   }
 
   async function runPull(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const since = String(new FormData(event.currentTarget).get('since') ?? '').trim();
     setBusy(true);
-    const res = await call<PullResult>('/api/emr-sync/smart/pull', { method: 'POST', body: { connectionId: c.id, ...(since && { since }) } });
-    setBusy(false);
-    setError(res.ok ? null : res.error);
-    setPull(res.ok ? res.body : null);
+    try {
+      setPull(await apiFetch<PullResult>('/api/emr-sync/smart/pull', { method: 'POST', json: { connectionId: c.id, ...(since && { since }) } }));
+      setError(null);
+    } catch (failure) {
+      setPull(null);
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
   }
 
   return (
@@ -180,21 +190,23 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
 }
 
 function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<unknown>(null);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
     const clientId = String(data.get('clientId') ?? '').trim();
     const fhirBaseUrl = String(data.get('fhirBaseUrl') ?? '').trim();
-    const res = await call('/api/emr-sync/connections', {
-      method: 'POST', body: { vendor: data.get('vendor'), ...(clientId && { clientId }), ...(fhirBaseUrl && { fhirBaseUrl }) },
-    });
-    setError(res.ok ? null : res.error);
-    if (res.ok) {
-      form.reset();
-      await onCreated();
+    try {
+      await apiFetch('/api/emr-sync/connections', {
+        method: 'POST', json: { vendor: data.get('vendor'), ...(clientId && { clientId }), ...(fhirBaseUrl && { fhirBaseUrl }) },
+      });
+      setError(null);
+    } catch (failure) {
+      return setError(failure);
     }
+    form.reset();
+    await onCreated();
   }
   return (
     <section className="card" aria-labelledby="create-heading">
@@ -216,7 +228,7 @@ function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
 }
 
 function PartnerPull() {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<PullResult | null>(null);
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -224,10 +236,15 @@ function PartnerPull() {
     const data = new FormData(event.currentTarget);
     const [date, from, to] = ['date', 'from', 'to'].map((k) => String(data.get(k) ?? '').trim());
     setBusy(true);
-    const res = await call<PullResult>('/api/emr-sync/partner/pull', { method: 'POST', body: date ? { date } : { from, to } });
-    setBusy(false);
-    setError(res.ok ? null : res.error);
-    setResult(res.ok ? res.body : null);
+    try {
+      setResult(await apiFetch<PullResult>('/api/emr-sync/partner/pull', { method: 'POST', json: date ? { date } : { from, to } }));
+      setError(null);
+    } catch (failure) {
+      setResult(null);
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
   }
   return (
     <section className="card" aria-labelledby="partner-heading">

@@ -5,8 +5,9 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
-import { apiFetch, describeApiError } from '@/components/api-fetch';
-import { signOut } from '@/components/auth-client';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { signOut } from '@/components/sign-out';
 
 type Status = { mfaEnabled: boolean; backupCodesRemaining: number; passkeyCount: number };
 type Passkey = { id: string; name: string | null; deviceType: string; backedUp: boolean; createdAt: string; lastUsedAt: string | null };
