@@ -74,6 +74,8 @@ test('enrol MFA from the QR screen, sign in with a code, then turn it off after 
   await expect(page.getByRole('status')).toContainText('Two-step verification is off');
 
   await page.getByRole('button', { name: 'Sign in again' }).click();
+  // The button signs out, then navigates to /login itself: wait for that before signIn() opens /login too.
+  await expect(page).toHaveURL(/\/login/);
   await signIn(page, email); // no code asked any more
 });
 
