@@ -1,11 +1,10 @@
 // FHIR errors: every /api/fhir/* error is an OperationOutcome (FHIR R4 operationoutcome.html), as FHIR clients
 // expect. It carries the same facts as our JSON error body: our code in issue[0].details.coding (system
 // ERROR_CODE_SYSTEM), the client-safe message in details.text, the correlation id in diagnostics (and the
-// x-correlation-id header), and one more issue per invalid field with its path in `expression`.
+// x-correlation-id header), and one more issue per invalid field with its path in `expression`. Builds the
+// resource only; lib/http/fhir-response.ts sends it.
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../errors';
-import type { ErrorBody } from '../http/responses';
-import { fhirJson } from './fhir-json';
+import type { ErrorCode, ErrorIssue } from '../errors';
 
 export const ERROR_CODE_SYSTEM = 'urn:clinic-revenue-platform:error-code';
 
@@ -47,7 +46,10 @@ export const OperationOutcomeSchema = z.looseObject({
   })).min(1),
 });
 
-export function buildOperationOutcome(body: ErrorBody): OperationOutcome {
+/** The facts of one error, as our JSON error body carries them. */
+type ErrorFacts = { code: ErrorCode; message: string; correlationId: string; issues?: ErrorIssue[] };
+
+export function buildOperationOutcome(body: ErrorFacts): OperationOutcome {
   const main: OperationOutcomeIssue = {
     severity: body.code === 'INTERNAL_ERROR' ? 'fatal' : 'error',
     code: ISSUE_TYPE[body.code] ?? 'exception',
@@ -63,17 +65,4 @@ export function buildOperationOutcome(body: ErrorBody): OperationOutcome {
 /** An informational OperationOutcome (e.g. the body of a bulk export kick-off). */
 export function informationOutcome(text: string): OperationOutcome {
   return { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', details: { text } }] };
-}
-
-/**
- * Rewrites one of the route wrapper's JSON error responses as an OperationOutcome with the same status and
- * headers (Retry-After, WWW-Authenticate...). Anything that is not such an error is returned unchanged.
- */
-export async function asOperationOutcomeResponse(response: Response): Promise<Response> {
-  if (response.status < 400 || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
-  const body = (await response.clone().json().catch(() => null)) as ErrorBody | null;
-  if (!body || typeof body.code !== 'string' || !(body.code in ERROR_STATUS)) return response;
-  const headers = new Headers(response.headers);
-  headers.delete('content-type');
-  return fhirJson(buildOperationOutcome(body), { status: response.status, headers });
 }

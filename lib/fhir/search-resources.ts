@@ -1,13 +1,12 @@
-// GET /api/fhir/{type}: FHIR R4 type-level search over the clinic's resources, answered as a searchset Bundle
-// with self and next links. Supports the parameters the registry lists for the type (_id, _lastUpdated,
-// patient) plus _count; any other parameter is ignored and left out of the self link, as FHIR's lenient
-// handling says (http.html#search).
+// GET /api/fhir/{type}: FHIR R4 type-level search over the clinic's resources, as a searchset Bundle with self
+// and next links. Supports the parameters the registry lists for the type (_id, _lastUpdated, patient) plus
+// _count; any other parameter is ignored and left out of the self link, as FHIR's lenient handling says
+// (http.html#search).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import type { Clock } from '../clock';
-import type { FhirSearchQuery, FhirStore, LastUpdatedBound } from './fhir-store';
-import { fhirJson } from './fhir-json';
+import type { FhirSearchQuery, FhirStore, LastUpdatedBound, StoredResource } from './fhir-store';
 import { parseLastUpdated } from './parse-last-updated';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, supportsSearchParam, type FhirResourceType } from './resource-registry';
 
@@ -24,10 +23,20 @@ export type FhirSearchParams = z.infer<typeof FhirSearchParams>;
 
 type Deps = { fhirStore: FhirStore; clock: Clock; config: { appUrl: string } };
 
+export type SearchsetBundle = {
+  resourceType: 'Bundle';
+  id: string;
+  meta: { lastUpdated: string };
+  type: 'searchset';
+  total?: number;
+  link: { relation: string; url: string }[];
+  entry: { fullUrl: string; resource: StoredResource; search: { mode: 'match' } }[];
+};
+
 export async function searchResources(
   deps: Deps,
   input: { clinicId: string; resourceType: FhirResourceType; params: FhirSearchParams },
-): Promise<Response> {
+): Promise<SearchsetBundle> {
   const { resourceType, params } = input;
   const applied = new URLSearchParams();
   const query: FhirSearchQuery = { resourceType, count: Math.min(params._count ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
@@ -63,7 +72,7 @@ export async function searchResources(
   const link = [{ relation: 'self', url: `${base}/${resourceType}?${applied}${params._cursor ? `&_cursor=${encodeURIComponent(params._cursor)}` : ''}` }];
   if (page.nextCursor) link.push({ relation: 'next', url: `${base}/${resourceType}?${applied}&_cursor=${encodeURIComponent(page.nextCursor)}` });
 
-  return fhirJson({
+  return {
     resourceType: 'Bundle',
     id: randomUUID(),
     meta: { lastUpdated: deps.clock().toISOString() },
@@ -75,7 +84,7 @@ export async function searchResources(
       resource,
       search: { mode: 'match' },
     })),
-  });
+  };
 }
 
 function invalid(param: string, message: string): never {

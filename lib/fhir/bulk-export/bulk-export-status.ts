@@ -1,16 +1,14 @@
-// GET /api/fhir/bulk-status/{jobId}: 202 with Retry-After and { code: IN_PROGRESS, jobId, retryAfterSeconds }
-// while the job runs (SPEC Events 9), then 200 with the Bulk Data Access manifest plus `status` (completed or
-// failed). Jobs of another clinic are not found. The in-progress body is also our error-body shape (code,
-// message, correlationId: IN_PROGRESS is one of our codes), with jobId and retryAfterSeconds beside them.
+// GET /api/fhir/bulk-status/{jobId}: where an export stands. While the job runs: in progress, queued or exporting,
+// with how long to wait before polling again (the edge answers 202 with Retry-After and X-Progress, SPEC Events
+// 9); then the Bulk Data Access manifest plus `status` (completed or failed). Jobs of another clinic are not found.
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
-import { accepted, json } from '../../http/responses';
 import { BULK_EXPORT_QUEUE } from './run-bulk-export-job';
 
-export const BULK_FILES_PATH = '/api/fhir/bulk-files';
+const BULK_FILES_PATH = '/api/fhir/bulk-files';
 /** How long a client should wait between polls. The job worker looks for work every second. */
-export const BULK_RETRY_AFTER_SECONDS = 1;
+const BULK_RETRY_AFTER_SECONDS = 1;
 
 export const BulkExportManifest = z.object({
   transactionTime: z.string(),
@@ -21,14 +19,16 @@ export const BulkExportManifest = z.object({
   status: z.enum(['completed', 'failed']),
 });
 
-export const BulkExportInProgress = z.object({
-  code: z.literal('IN_PROGRESS'), message: z.string(), correlationId: z.string(), jobId: z.string(), retryAfterSeconds: z.number(),
-});
+export type BulkExportManifest = z.infer<typeof BulkExportManifest>;
+
+export type BulkExportStatus =
+  | { state: 'in-progress'; jobId: string; progress: 'queued' | 'exporting'; retryAfterSeconds: number }
+  | { state: 'finished'; manifest: BulkExportManifest };
 
 export async function getBulkExportStatus(
   deps: { db: Db; config: { appUrl: string } },
-  input: { clinicId: string; jobId: string; correlationId: string },
-): Promise<Response> {
+  input: { clinicId: string; jobId: string },
+): Promise<BulkExportStatus> {
   const job = await deps.db.bulkExportJob.findFirst({
     where: { id: input.jobId, clinicId: input.clinicId },
     include: { files: { select: { id: true, resourceType: true, count: true }, orderBy: { id: 'asc' } } },
@@ -36,16 +36,12 @@ export async function getBulkExportStatus(
   if (!job) throw new AppError('NOT_FOUND', 'No such export');
   if (job.status === 'running') {
     const work = await deps.db.job.findUnique({ where: { queue_key: { queue: BULK_EXPORT_QUEUE, key: job.id } }, select: { state: true } });
-    return accepted(
-      {
-        code: 'IN_PROGRESS', message: 'The export is still running', correlationId: input.correlationId,
-        jobId: job.id, retryAfterSeconds: BULK_RETRY_AFTER_SECONDS,
-      } satisfies z.infer<typeof BulkExportInProgress>,
-      { 'retry-after': String(BULK_RETRY_AFTER_SECONDS), 'x-progress': work?.state === 'running' ? 'exporting' : 'queued' },
-    );
+    return {
+      state: 'in-progress', jobId: job.id, progress: work?.state === 'running' ? 'exporting' : 'queued', retryAfterSeconds: BULK_RETRY_AFTER_SECONDS,
+    };
   }
   const url = (fileId: string) => `${deps.config.appUrl}${BULK_FILES_PATH}/${fileId}`;
-  const manifest: z.infer<typeof BulkExportManifest> = {
+  const manifest: BulkExportManifest = {
     transactionTime: job.transactionTime.toISOString(),
     request: job.request,
     requiresAccessToken: true,
@@ -53,5 +49,5 @@ export async function getBulkExportStatus(
     error: job.files.filter((f) => f.resourceType === 'OperationOutcome').map((f) => ({ type: 'OperationOutcome' as const, url: url(f.id) })),
     status: job.status === 'completed' ? 'completed' : 'failed',
   };
-  return json(manifest);
+  return { state: 'finished', manifest };
 }

@@ -1,14 +1,13 @@
 // Kick-off of a FHIR Bulk Data export (GET /api/fhir/$export and /api/fhir/Patient/$export, Bulk Data Access
 // "Bulk Data Kick-off Request"): validates the request, records a durable BulkExportJob (status running, no
-// lease yet) and its job on the bulk-export queue, and answers 202 with Content-Location. The work happens
-// outside the request, on the job worker of any instance (run-bulk-export-job.ts), so a restart picks it up again.
+// lease yet) and its job on the bulk-export queue, and returns the status URL to poll (the edge answers 202 with it
+// as Content-Location). The work happens outside the request, on the job worker of any instance
+// (run-bulk-export-job.ts), so a restart picks it up again.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
-import { fhirJson } from '../fhir-json';
-import { informationOutcome } from '../operation-outcome';
 import { FHIR_RESOURCE_TYPES, isFhirResourceType, RESOURCE_REGISTRY } from '../resource-registry';
 import { enqueueJob } from '../../jobs/enqueue-job';
 import { BULK_EXPORT_QUEUE, MAX_ATTEMPTS } from './run-bulk-export-job';
@@ -17,7 +16,7 @@ import { BULK_EXPORT_QUEUE, MAX_ATTEMPTS } from './run-bulk-export-job';
 const OUTPUT_FORMATS = ['application/fhir+ndjson', 'application/ndjson', 'ndjson'];
 /** Unfinished exports a clinic may have at once; more is 429 (each holds a worker and a copy of the data). */
 export const MAX_RUNNING_EXPORTS_PER_CLINIC = 5;
-export const BULK_STATUS_PATH = '/api/fhir/bulk-status';
+const BULK_STATUS_PATH = '/api/fhir/bulk-status';
 
 export const BulkExportQuery = z.object({
   _outputFormat: z.string().refine((v) => OUTPUT_FORMATS.includes(v), 'Only application/fhir+ndjson is supported').optional(),
@@ -28,10 +27,12 @@ export type BulkExportQuery = z.infer<typeof BulkExportQuery>;
 
 export type BulkExportLevel = 'system' | 'patient';
 
+export type BulkExportStarted = { jobId: string; statusUrl: string };
+
 export async function startBulkExport(
   deps: { db: Db; clock: Clock; config: { appUrl: string } },
   input: { clinicId: string; userId: string; level: BulkExportLevel; query: BulkExportQuery; prefer: string | null; requestUrl: string; correlationId: string },
-): Promise<Response> {
+): Promise<BulkExportStarted> {
   // The Bulk Data spec makes the asynchronous pattern mandatory for $export.
   if (!/(^|[,;\s])respond-async($|[,;\s])/.test(input.prefer ?? '')) {
     throw new AppError('VALIDATION_FAILED', 'A bulk export needs the header Prefer: respond-async', {
@@ -77,8 +78,5 @@ export async function startBulkExport(
     // The work itself is a job (lib/jobs), keyed by the export's id, in the same transaction as the export row.
     await enqueueJob(tx, { queue: BULK_EXPORT_QUEUE, key: id, maxAttempts: MAX_ATTEMPTS, correlationId: input.correlationId }, now);
   }, { maxWait: 10_000, timeout: 10_000 });
-  return fhirJson(informationOutcome('The export has started; poll the Content-Location URL for its status'), {
-    status: 202,
-    headers: { 'content-location': `${deps.config.appUrl}${BULK_STATUS_PATH}/${id}` },
-  });
+  return { jobId: id, statusUrl: `${deps.config.appUrl}${BULK_STATUS_PATH}/${id}` };
 }

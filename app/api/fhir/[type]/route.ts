@@ -1,7 +1,9 @@
 // GET /api/fhir/{type}: search the clinic's resources of one type (searchset Bundle; patients:read).
 import { route } from '@/lib/http/route';
+import { renderFhir } from '@/lib/http/fhir-response';
+import { requireFhirStore } from '@/lib/deps';
 import { searchFhirResources } from '@/lib/fhir/endpoints';
 import { searchResources } from '@/lib/fhir/search-resources';
 
-export const GET = route(searchFhirResources, ({ params, query, principal, deps }) =>
-  searchResources(deps, { clinicId: principal.clinicId, resourceType: params.type, params: query }));
+export const GET = route({ ...searchFhirResources, render: renderFhir }, ({ params, query, actor, deps }) =>
+  searchResources({ ...deps, fhirStore: requireFhirStore(deps) }, { clinicId: actor.clinicId, resourceType: params.type, params: query }));

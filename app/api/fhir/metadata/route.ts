@@ -1,7 +1,7 @@
 // GET /api/fhir/metadata: public; the FHIR R4 CapabilityStatement generated from the resource registry.
 import { route } from '@/lib/http/route';
+import { renderFhir } from '@/lib/http/fhir-response';
 import { getCapabilityStatement } from '@/lib/fhir/endpoints';
 import { buildCapabilityStatement } from '@/lib/fhir/capability-statement';
-import { fhirJson } from '@/lib/fhir/fhir-json';
 
-export const GET = route(getCapabilityStatement, ({ deps }) => fhirJson(buildCapabilityStatement(deps.config.appUrl)));
+export const GET = route({ ...getCapabilityStatement, render: renderFhir }, ({ deps }) => buildCapabilityStatement(deps.config.appUrl));

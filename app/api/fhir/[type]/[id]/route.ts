@@ -1,7 +1,9 @@
-// GET /api/fhir/{type}/{id}: read one of the clinic's resources (patients:read).
+// GET /api/fhir/{type}/{id}: read one of the clinic's resources (patients:read), with ETag and Last-Modified.
 import { route } from '@/lib/http/route';
+import { renderFhirRead } from '@/lib/http/fhir-response';
+import { requireFhirStore } from '@/lib/deps';
 import { readFhirResource } from '@/lib/fhir/endpoints';
 import { readResource } from '@/lib/fhir/read-resource';
 
-export const GET = route(readFhirResource, ({ params, principal, deps }) =>
-  readResource(deps, { clinicId: principal.clinicId, resourceType: params.type, id: params.id }));
+export const GET = route({ ...readFhirResource, render: renderFhirRead }, ({ params, actor, deps }) =>
+  readResource({ fhirStore: requireFhirStore(deps) }, { clinicId: actor.clinicId, resourceType: params.type, id: params.id }));
