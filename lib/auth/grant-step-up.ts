@@ -1,21 +1,21 @@
 // POST /api/auth/step-up: re-authenticates the signed-in user with one factor (password, mfa = TOTP or backup
 // code, or webauthn in two phases) and mints the 300 s step-up claim, bound to org, user and sessionVersion.
 // Every attempt is audited with its correlation id; failures count against the per-user factor limit.
-// Does not decide which routes need the claim (endpoint `stepUp: true`, checked by the wrapper).
+// Does not decide which routes need the claim (endpoint `stepUp: true`, checked by the wrapper), nor how the
+// claim and the ceremony pointer reach the browser (lib/http: cookies).
 import { z } from 'zod';
 import { requireSealKey, requireStepUpSecret, requireWebAuthn } from '../config';
 import type { Deps } from '../deps';
 import { AppError, isAppError } from '../errors';
-import { json } from '../http/responses';
 import { recordAudit } from '../audit/record-audit';
-import { buildCookie, withCookies } from './auth-cookies';
 import { assertFactorAttemptsLeft, releaseFactorAttempt, reserveFactorAttempt } from './factor-rate-limit';
 import { verifyPassword } from './password';
 import type { Principal } from './principal';
 import { verifySecondFactor } from './second-factor';
-import { mintStepUpClaim, STEP_UP_COOKIE, STEP_UP_TTL_SECONDS, type StepUpFactor } from './step-up';
+import { STEP_UP_TTL_SECONDS } from './rate-limit-policy';
+import { mintStepUpClaim, type StepUpFactor } from './step-up';
 import { buildPasskeyAssertionOptions, verifyPasskeyAssertion } from './verify-passkey-assertion';
-import { clearCeremonyCookie, consumeWebAuthnChallenge, issueWebAuthnChallenge } from './webauthn-challenge';
+import { consumeWebAuthnChallenge, issueWebAuthnChallenge, type CeremonyStarted } from './webauthn-challenge';
 import { AuthenticationResponseJson, CeremonyOptions } from './webauthn-schemas';
 
 export const StepUpBody = z.object({
@@ -38,7 +38,14 @@ export const StepUpGranted = z.object({
 
 export const StepUpAnswer = z.union([StepUpGranted, CeremonyOptions]);
 
-type Input = { principal: Principal; headers: Headers; correlationId: string; body: StepUpBody };
+/**
+ * The claim granted (its token and lifetime are in `body`; `ceremonyEnded` when a passkey's challenge was spent
+ * on it), or a passkey ceremony started.
+ */
+export type StepUpOutcome = { kind: 'granted'; body: z.infer<typeof StepUpGranted>; ceremonyEnded: boolean } | CeremonyStarted;
+
+/** `sealedPointer`: the ceremony pointer the browser kept from step options (webauthn verify only). */
+type Input = { principal: Principal; correlationId: string; body: StepUpBody; sealedPointer: string | undefined };
 type User = { id: string; passwordHash: string; mfaEnabled: boolean; mfaSecretSealed: string | null; mfaLastTimeStep: bigint | null; passkeyCount: number };
 
 const FAILURE_MESSAGES: Record<StepUpFactor, string> = {
@@ -50,13 +57,13 @@ const FAILURE_MESSAGES: Record<StepUpFactor, string> = {
 const invalidField = (path: string, message: string) =>
   new AppError('VALIDATION_FAILED', message, { issues: [{ path: `body.${path}`, message }] });
 
-export async function grantStepUp(deps: Deps, input: Input): Promise<Response> {
+export async function grantStepUp(deps: Deps, input: Input): Promise<StepUpOutcome> {
   const { db, config } = deps;
   const { principal, body } = input;
   const now = deps.clock();
   const trail = auditTrail(deps, input);
 
-  const stepUpSecret = await trail.configured(requireStepUpSecret);
+  const stepUpSecret = await trail.configured(() => requireStepUpSecret(config));
   const row = await db.user.findUnique({
     where: { id: principal.userId },
     select: { id: true, passwordHash: true, mfaEnabled: true, mfaSecretSealed: true, mfaLastTimeStep: true, _count: { select: { passkeys: true } } },
@@ -66,30 +73,24 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<Response> {
   const factor: StepUpFactor = body.factor ?? (user.mfaEnabled ? 'mfa' : 'password');
   trail.factor = factor;
 
-  if (factor !== 'webauthn') return verifyAndMint(await prepareSecretCheck(factor), []);
+  if (factor !== 'webauthn') return verifyAndMint(await prepareSecretCheck(factor));
 
-  const rp = await trail.configured(requireWebAuthn);
+  const rp = await trail.configured(() => requireWebAuthn(config));
   const authSecret = config.authSecret!; // the wrapper has just verified the session with it
   if (user.passkeyCount === 0) return trail.refuse('no-passkeys', invalidField('factor', 'This account has no passkey; choose another factor'));
   if (body.step === 'options') {
     await assertFactorAttemptsLeft(db, 'step-up', user.id, now).catch((error) => trail.refuse('rate-limited', error));
     const options = await buildPasskeyAssertionOptions(db, user.id, rp);
-    const cookie = await issueWebAuthnChallenge(deps, { challenge: options.challenge, userId: user.id, purpose: 'step-up', now, authSecret, appUrl: config.appUrl });
+    const ceremony = await issueWebAuthnChallenge(deps, { challenge: options.challenge, userId: user.id, purpose: 'step-up', now, authSecret });
     await trail.record('success', undefined, 'step-up.challenge');
-    return withCookies(json(CeremonyOptions.parse({ options })), [cookie]);
+    return { kind: 'ceremony-started', body: CeremonyOptions.parse({ options }), ceremony };
   }
   if (body.step !== 'verify') return trail.refuse('missing-step', invalidField('step', 'step must be options or verify for a passkey'));
-  // The ceremony cookie is spent by this call: every answer from here on clears it, success or refusal.
-  const cleared = clearCeremonyCookie('step-up', config.appUrl);
-  try {
-    const response = body.response;
-    if (!response) return await trail.refuse('missing-response', invalidField('response', 'response is required to verify a passkey'));
-    const challenge = await consumeWebAuthnChallenge(deps, { headers: input.headers, userId: user.id, purpose: 'step-up', now, authSecret })
-      .catch((error) => trail.refuse('challenge-missing', error));
-    return await verifyAndMint(() => verifyPasskeyAssertion(db, { userId: user.id, response, challenge, rp, now }), [cleared]);
-  } catch (error) {
-    throw isAppError(error) ? withHeader(error, 'set-cookie', cleared) : error;
-  }
+  const response = body.response;
+  if (!response) return trail.refuse('missing-response', invalidField('response', 'response is required to verify a passkey'));
+  const challenge = await consumeWebAuthnChallenge(deps, { sealedPointer: input.sealedPointer, userId: user.id, purpose: 'step-up', now, authSecret })
+    .catch((error) => trail.refuse('challenge-missing', error));
+  return verifyAndMint(() => verifyPasskeyAssertion(db, { userId: user.id, response, challenge, rp, now }));
 
   /** The password or mfa check, after the body and configuration have been found able to run it. */
   async function prepareSecretCheck(secretFactor: 'password' | 'mfa'): Promise<() => Promise<boolean>> {
@@ -101,11 +102,11 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<Response> {
     if (!user.mfaEnabled) return trail.refuse('mfa-not-enabled', invalidField('factor', 'This account has no authenticator app; choose another factor'));
     const token = body.token?.trim();
     if (!token) return trail.refuse('missing-token', invalidField('token', 'Enter the code from your authenticator app or a backup code'));
-    const sealKey = await trail.configured(requireSealKey);
+    const sealKey = await trail.configured(() => requireSealKey(config));
     return () => verifySecondFactor(deps, user, token, { sealKey, now });
   }
 
-  async function verifyAndMint(verify: () => Promise<boolean>, extraCookies: string[]): Promise<Response> {
+  async function verifyAndMint(verify: () => Promise<boolean>): Promise<StepUpOutcome> {
     // The slot is taken before the check, so parallel guesses cannot outrun the limit; success gives it back.
     const attempt = await reserveFactorAttempt(db, 'step-up', user.id, now).catch((error) => trail.refuse('rate-limited', error));
     if (!(await verify())) return trail.refuse('factor-did-not-verify', new AppError('INVALID_CREDENTIALS', FAILURE_MESSAGES[factor]));
@@ -113,8 +114,7 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<Response> {
     const { token, expiresAt } = await mintStepUpClaim(principal, factor, stepUpSecret, now);
     await trail.record('success');
     const granted = StepUpGranted.parse({ ok: true, stepUpToken: token, expiresAt: expiresAt.toISOString(), ttlSeconds: STEP_UP_TTL_SECONDS });
-    const claimCookie = buildCookie(STEP_UP_COOKIE, token, { maxAgeSeconds: STEP_UP_TTL_SECONDS, path: '/', appUrl: config.appUrl });
-    return withCookies(json(granted), [claimCookie, ...extraCookies]);
+    return { kind: 'granted', body: granted, ceremonyEnded: factor === 'webauthn' };
   }
 }
 
@@ -145,8 +145,4 @@ function auditTrail(deps: Deps, input: Input) {
     },
   };
   return trail;
-}
-
-function withHeader(error: AppError, name: string, value: string): AppError {
-  return new AppError(error.code, error.message, { ...error.options, headers: { ...error.options.headers, [name]: value } });
 }

@@ -1,18 +1,17 @@
 // POST /api/auth/webauthn/register: passkey registration in two phases. `options` issues a user- and
 // purpose-bound challenge (webauthn-challenge.ts) with the user's passkeys excluded; `verify` spends that
 // challenge first, then persists a credential only from a verified attestation. The route itself needs a step-up
-// claim: a hijacked session must not be able to plant its own passkey and then step up with it.
+// claim: a hijacked session must not be able to plant its own passkey and then step up with it. How the pointer
+// reaches the browser (a cookie) is lib/http's.
 import { generateRegistrationOptions, verifyRegistrationResponse, type AuthenticatorTransport } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { requireAuthSecret, requireWebAuthn } from '../config';
 import type { Deps } from '../deps';
-import { AppError, isAppError } from '../errors';
-import { json } from '../http/responses';
+import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
-import { withCookies } from './auth-cookies';
 import { assertFactorAttemptsLeft, releaseFactorAttempt, reserveFactorAttempt } from './factor-rate-limit';
 import type { Principal } from './principal';
-import { clearCeremonyCookie, consumeWebAuthnChallenge, issueWebAuthnChallenge } from './webauthn-challenge';
+import { consumeWebAuthnChallenge, issueWebAuthnChallenge, type CeremonyStarted } from './webauthn-challenge';
 import { CeremonyOptions, RegistrationResponseJson } from './webauthn-schemas';
 
 export const RegisterPasskeyBody = z.object({
@@ -28,14 +27,18 @@ export const PasskeyRegistered = z.object({ ok: z.literal(true), credentialId: z
 
 export const RegisterPasskeyAnswer = z.union([CeremonyOptions, PasskeyRegistered]);
 
-type Input = { principal: Principal; headers: Headers; correlationId: string; body: RegisterPasskeyBody };
+/** A ceremony started, or the passkey saved (which always spends the ceremony's challenge). */
+export type PasskeyRegistrationOutcome = CeremonyStarted | { kind: 'registered'; body: z.infer<typeof PasskeyRegistered> };
 
-export async function registerPasskey(deps: Deps, input: Input): Promise<Response> {
-  const rp = requireWebAuthn(); // 503 before the ceremony starts or any row is touched
+/** `sealedPointer`: the ceremony pointer the browser kept from step options (verify only). */
+type Input = { principal: Principal; correlationId: string; body: RegisterPasskeyBody; sealedPointer: string | undefined };
+
+export async function registerPasskey(deps: Deps, input: Input): Promise<PasskeyRegistrationOutcome> {
+  const rp = requireWebAuthn(deps.config); // 503 before the ceremony starts or any row is touched
   return input.body.step === 'options' ? startRegistration(deps, input, rp) : finishRegistration(deps, input, rp);
 }
 
-async function startRegistration(deps: Deps, input: Input, rp: ReturnType<typeof requireWebAuthn>): Promise<Response> {
+async function startRegistration(deps: Deps, input: Input, rp: ReturnType<typeof requireWebAuthn>): Promise<CeremonyStarted> {
   const { db, config } = deps;
   const { principal } = input;
   const now = deps.clock();
@@ -53,56 +56,50 @@ async function startRegistration(deps: Deps, input: Input, rp: ReturnType<typeof
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransport[] })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
   });
-  const cookie = await issueWebAuthnChallenge(deps, {
-    challenge: options.challenge, userId: principal.userId, purpose: 'register', now, authSecret: requireAuthSecret(), appUrl: config.appUrl,
+  const ceremony = await issueWebAuthnChallenge(deps, {
+    challenge: options.challenge, userId: principal.userId, purpose: 'register', now, authSecret: requireAuthSecret(config),
   });
-  return withCookies(json(CeremonyOptions.parse({ options })), [cookie]);
+  return { kind: 'ceremony-started', body: CeremonyOptions.parse({ options }), ceremony };
 }
 
-async function finishRegistration(deps: Deps, input: Input, rp: ReturnType<typeof requireWebAuthn>): Promise<Response> {
+async function finishRegistration(deps: Deps, input: Input, rp: ReturnType<typeof requireWebAuthn>): Promise<PasskeyRegistrationOutcome> {
   const { db, config } = deps;
   const { principal, correlationId, body } = input;
   const now = deps.clock();
-  const cleared = clearCeremonyCookie('register', config.appUrl);
   const audit = (outcome: 'success' | 'failure' | 'refused', detail: Record<string, string>, tx: Pick<typeof db, 'auditLog'> = db) =>
     recordAudit(tx, { action: 'passkey.register', outcome, correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId, detail });
-  try {
-    const response = body.response;
-    if (!response) {
-      throw new AppError('VALIDATION_FAILED', 'response is required to verify a passkey', { issues: [{ path: 'body.response', message: 'Required for step verify' }] });
-    }
-    // Spent before it is checked: a replayed verify finds no challenge, whatever the outcome of this one.
-    const challenge = await consumeWebAuthnChallenge(deps, {
-      headers: input.headers, userId: principal.userId, purpose: 'register', now, authSecret: requireAuthSecret(),
-    });
-    const attempt = await reserveFactorAttempt(db, 'webauthn', principal.userId, now).catch(async (error) => {
-      await audit('refused', { reason: 'rate-limited' });
-      throw error;
-    });
-    const verified = await verifyAttestation(response, challenge, rp);
-    if (!verified) {
-      await audit('failure', { reason: 'attestation-did-not-verify' });
-      throw new AppError('INVALID_CREDENTIALS', 'The passkey could not be verified; nothing was saved');
-    }
-    await releaseFactorAttempt(db, attempt);
-    const { credential, credentialDeviceType, credentialBackedUp } = verified;
-    await db.$transaction(async (tx) => {
-      const taken = await tx.webAuthnCredential.findUnique({ where: { id: credential.id }, select: { id: true } });
-      if (taken) throw new AppError('VALIDATION_FAILED', 'This passkey is already registered', { issues: [{ path: 'body.response.id', message: 'Already registered' }] });
-      await tx.webAuthnCredential.create({
-        data: {
-          id: credential.id, userId: principal.userId, publicKey: new Uint8Array(credential.publicKey), counter: BigInt(credential.counter),
-          transports: response.response.transports ?? [], deviceType: credentialDeviceType, backedUp: credentialBackedUp, name: body.name ?? null,
-        },
-      });
-      await audit('success', { credentialId: credential.id }, tx);
-    });
-    const registered = PasskeyRegistered.parse({ ok: true, credentialId: credential.id, deviceType: credentialDeviceType, backedUp: credentialBackedUp });
-    return withCookies(json(registered), [cleared]);
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    throw new AppError(error.code, error.message, { ...error.options, headers: { ...error.options.headers, 'set-cookie': cleared } });
+  const response = body.response;
+  if (!response) {
+    throw new AppError('VALIDATION_FAILED', 'response is required to verify a passkey', { issues: [{ path: 'body.response', message: 'Required for step verify' }] });
   }
+  // Spent before it is checked: a replayed verify finds no challenge, whatever the outcome of this one.
+  const challenge = await consumeWebAuthnChallenge(deps, {
+    sealedPointer: input.sealedPointer, userId: principal.userId, purpose: 'register', now, authSecret: requireAuthSecret(config),
+  });
+  const attempt = await reserveFactorAttempt(db, 'webauthn', principal.userId, now).catch(async (error) => {
+    await audit('refused', { reason: 'rate-limited' });
+    throw error;
+  });
+  const verified = await verifyAttestation(response, challenge, rp);
+  if (!verified) {
+    await audit('failure', { reason: 'attestation-did-not-verify' });
+    throw new AppError('INVALID_CREDENTIALS', 'The passkey could not be verified; nothing was saved');
+  }
+  await releaseFactorAttempt(db, attempt);
+  const { credential, credentialDeviceType, credentialBackedUp } = verified;
+  await db.$transaction(async (tx) => {
+    const taken = await tx.webAuthnCredential.findUnique({ where: { id: credential.id }, select: { id: true } });
+    if (taken) throw new AppError('VALIDATION_FAILED', 'This passkey is already registered', { issues: [{ path: 'body.response.id', message: 'Already registered' }] });
+    await tx.webAuthnCredential.create({
+      data: {
+        id: credential.id, userId: principal.userId, publicKey: new Uint8Array(credential.publicKey), counter: BigInt(credential.counter),
+        transports: response.response.transports ?? [], deviceType: credentialDeviceType, backedUp: credentialBackedUp, name: body.name ?? null,
+      },
+    });
+    await audit('success', { credentialId: credential.id }, tx);
+  });
+  const registered = PasskeyRegistered.parse({ ok: true, credentialId: credential.id, deviceType: credentialDeviceType, backedUp: credentialBackedUp });
+  return { kind: 'registered', body: registered };
 }
 
 /** The library's verdict, or null for anything it refuses or cannot parse (garbage never persists). */

@@ -1,14 +1,11 @@
 // The step-up claim: a short-lived HS256 JWT under STEP_UP_SECRET, bound to org, user and sessionVersion, so a
-// claim of user A never serves user B and dies with the session. Carried as the httpOnly cookie svc-step-up or
-// the x-svc-step-up header. Minted by POST /api/auth/step-up; required by gated routes through the wrapper.
+// claim of user A never serves user B and dies with the session. Minted by POST /api/auth/step-up; required by
+// gated routes through the wrapper. How it travels (cookie or header) is lib/http/step-up-cookie.ts's.
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError, isAppError } from '../errors';
 import type { Principal } from './principal';
-import { readCookie } from './session-token';
+import { STEP_UP_TTL_SECONDS } from './rate-limit-policy';
 
-export const STEP_UP_COOKIE = 'svc-step-up';
-export const STEP_UP_HEADER = 'x-svc-step-up';
-export const STEP_UP_TTL_SECONDS = 300;
 const AUDIENCE = 'svc-step-up';
 
 export type StepUpFactor = 'password' | 'mfa' | 'webauthn';
@@ -32,15 +29,14 @@ export async function mintStepUpClaim(
   return { token, expiresAt };
 }
 
-export function stepUpRequired(message = 'Confirm it is you to continue'): AppError {
+function stepUpRequired(message = 'Confirm it is you to continue'): AppError {
   return new AppError('STEP_UP_REQUIRED', message, {
     headers: { 'www-authenticate': 'Bearer error="insufficient_user_authentication", error_description="A recent step-up authentication is required"' },
   });
 }
 
-/** Throws STEP_UP_REQUIRED unless the request carries a valid, unexpired claim for this principal's session. */
-export async function requireStepUp(headers: Headers, principal: Principal, secret: string, now: Date): Promise<void> {
-  const token = headers.get(STEP_UP_HEADER) ?? readCookie(headers, STEP_UP_COOKIE);
+/** Throws STEP_UP_REQUIRED unless `token` (the claim the request carries) is valid and unexpired for this session. */
+export async function requireStepUp(token: string | undefined, principal: Principal, secret: string, now: Date): Promise<void> {
   if (!token) throw stepUpRequired();
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {

@@ -41,6 +41,7 @@ export type AuthenticationResponseJson = z.infer<typeof AuthenticationResponseJs
 
 /** Options for navigator.credentials.create/get, passed to the browser as the library builds them. */
 export const CeremonyOptions = z.object({ options: z.looseObject({ challenge: z.string() }) });
+export type CeremonyOptions = z.infer<typeof CeremonyOptions>;
 
 /** A passkey as the API shows it: never the public key or the signature counter. */
 export const Passkey = z.object({
