@@ -1,5 +1,6 @@
 // Integer cents: the only money unit inside the platform. Decimal strings are converted digit by digit,
-// never through a float, so "0.29" is 29 cents and not 28.999999.
+// never through a float (decimal.ts), so "0.29" is 29 cents and not 28.999999.
+import { decimalToCents, readDecimal } from './decimal';
 
 declare const centsBrand: unique symbol;
 export type Cents = number & { readonly [centsBrand]: true };
@@ -25,17 +26,18 @@ export const MAX_SAFE_SUM_CENTS = Number.MAX_SAFE_INTEGER;
 /** The message for an amount over MAX_AMOUNT_CENTS, naming the field as the client sent it. */
 export const amountTooLargeMessage = (field: string) => `${field} must be at most ${MAX_AMOUNT_CENTS} cents (1,000,000,000.00 USD)`;
 
-const DECIMAL = /^(-)?(\d+)(?:\.(\d{0,2}))?$/;
-
 /** "1500", "1500.5", "-0.29" to cents. Throws RangeError for anything else, including a third decimal place. */
 export function parseDecimalToCents(value: string): Cents {
-  const match = DECIMAL.exec(value.trim());
-  if (!match) throw new RangeError(`not a decimal amount with at most 2 places: ${JSON.stringify(value)}`);
-  const [, sign, whole = '0', fraction = ''] = match;
-  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
-  if (cents > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large');
-  const result = Number(cents);
-  return (sign && result !== 0 ? -result : result) as Cents;
+  const text = value.trim();
+  const isNegative = text.startsWith('-');
+  const decimal = readDecimal(isNegative ? text.slice(1) : text);
+  // Stricter than the reader: a whole part is required ("0.5", never ".5"), and at most two places.
+  if (!decimal || decimal.whole === '' || decimal.fraction.length > 2) {
+    throw new RangeError(`not a decimal amount with at most 2 places: ${JSON.stringify(value)}`);
+  }
+  const cents = decimalToCents(decimal)!;
+  if (cents > Number.MAX_SAFE_INTEGER) throw new RangeError('amount too large');
+  return (isNegative && cents !== 0 ? -cents : cents) as Cents;
 }
 
 /** Cents to a decimal string with two places ("1500.00"), for display and wire formats that need dollars. */
