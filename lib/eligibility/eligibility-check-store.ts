@@ -28,35 +28,63 @@ export interface EligibilityCheckStore {
   record(row: CheckRow): Promise<void>;
 }
 
-const cacheWindow = (now: Date) => ({ gt: new Date(now.getTime() - CACHE_TTL_MS), lte: now });
+// The cache rule, written once for every store: the newest cacheable check of each (cacheKey, patientId) a
+// clinic made in a mode within the 24 h before `now`. Parameters from $first: the cache keys and the patient
+// ids (JSON arrays of text), clinicId, mode, then the window's open start and closed end (UTC ISO text, as
+// timestamp(3) stores Prisma's dates). A key may stand with any of the patients; callers look up their pair.
+const newestCachedChecks = (first: number) => {
+  const $ = (offset: number) => `$${first + offset}`;
+  return `SELECT DISTINCT ON ("cacheKey", "patientId") "cacheKey", "patientId", "createdAt", "result"
+    FROM "EligibilityCheck"
+    WHERE "cacheKey" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(0)}::jsonb)))
+      AND "patientId" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(1)}::jsonb)))
+      AND "clinicId" = ${$(2)} AND "mode" = ${$(3)} AND "cacheable"
+      AND "createdAt" > ${$(4)}::timestamp(3) AND "createdAt" <= ${$(5)}::timestamp(3)
+    ORDER BY "cacheKey", "patientId", "createdAt" DESC`;
+};
+
+type CacheLookup = { cacheKey: string; patientId: string };
+type CacheBatch = { clinicId: string; mode: string; now: Date; lookups: readonly CacheLookup[] };
+
+const cacheWindowStart = (now: Date) => new Date(now.getTime() - CACHE_TTL_MS);
+
+function newestCachedChecksParams(batch: CacheBatch): unknown[] {
+  const distinct = (values: string[]) => JSON.stringify([...new Set(values)]);
+  return [
+    distinct(batch.lookups.map((l) => l.cacheKey)), distinct(batch.lookups.map((l) => l.patientId)),
+    batch.clinicId, batch.mode, cacheWindowStart(batch.now).toISOString(), batch.now.toISOString(),
+  ];
+}
+
+type CachedRow = CachedCheck & { cacheKey: string; patientId: string };
+
+/** The newest cached check of each lookup, by `${cacheKey}|${patientId}`. */
+async function findNewestCachedChecks(db: Db, batch: CacheBatch): Promise<Map<string, CachedCheck>> {
+  if (batch.lookups.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<CachedRow[]>(newestCachedChecks(1), ...newestCachedChecksParams(batch));
+  return new Map(rows.map(({ cacheKey, patientId, ...hit }) => [`${cacheKey}|${patientId}`, hit]));
+}
 
 export function databaseCheckStore(db: Db): EligibilityCheckStore {
   return {
-    findCached: ({ cacheKey, clinicId, patientId, mode, now }) =>
-      db.eligibilityCheck.findFirst({
-        where: { cacheKey, clinicId, patientId, mode, cacheable: true, createdAt: cacheWindow(now) },
-        orderBy: { createdAt: 'desc' },
-        select: { createdAt: true, result: true },
-      }),
+    async findCached({ cacheKey, clinicId, patientId, mode, now }) {
+      const found = await findNewestCachedChecks(db, { clinicId, mode, now, lookups: [{ cacheKey, patientId }] });
+      return found.get(`${cacheKey}|${patientId}`) ?? null;
+    },
     async record(row) {
       await db.eligibilityCheck.create({ data: row });
     },
   };
 }
 
-// $1 the PHI access rows (INSERT_ACCESS's parameter); $2.. the cache query, as databaseCheckStore.findCached asks it.
-// The patient's coverage on file comes along (same clinic only): the answer is compared with it.
+// $1 the PHI access rows (INSERT_ACCESS's parameter), $2..$7 the cache query's, $8 the patient id: the patient's
+// coverage on file comes along (same clinic only), and the answer is compared with it.
 const LOG_ACCESS_AND_FIND_CACHED = `WITH logged AS (${INSERT_ACCESS} RETURNING 1)
   SELECT (SELECT count(*) FROM logged)::int AS "logged", hit."createdAt", hit."result",
     p."coverageMemberId", p."coveragePayerId"
   FROM (SELECT 1) AS one
-  LEFT JOIN "Patient" AS p ON p."id" = $4 AND p."clinicId" = $3
-  LEFT JOIN LATERAL (
-    SELECT "createdAt", "result" FROM "EligibilityCheck"
-    WHERE "cacheKey" = $2 AND "clinicId" = $3 AND "patientId" = $4 AND "mode" = $5 AND "cacheable"
-      AND "createdAt" > $6::timestamp(3) AND "createdAt" <= $7::timestamp(3)
-    ORDER BY "createdAt" DESC LIMIT 1
-  ) AS hit ON true`;
+  LEFT JOIN "Patient" AS p ON p."id" = $8 AND p."clinicId" = $4
+  LEFT JOIN LATERAL (${newestCachedChecks(2)}) AS hit ON true`;
 
 /**
  * A store for one verify: the PHI access is logged, the cache read and the patient's coverage on file read in
@@ -64,14 +92,19 @@ const LOG_ACCESS_AND_FIND_CACHED = `WITH logged AS (${INSERT_ACCESS} RETURNING 1
  * (bench/load). Logging scopes the patient: OUT_OF_SCOPE, with nothing logged, when the patient is not the
  * clinic's. Rows are written as databaseCheckStore writes them.
  */
-export async function loggedCheckStore(db: Db, access: PhiAccess, query: CacheQuery): Promise<EligibilityCheckStore & { coverage: Coverage }> {
+export async function loggedCheckStore(
+  db: Db,
+  access: PhiAccess,
+  query: CacheQuery,
+): Promise<EligibilityCheckStore & { coverage: Coverage }> {
   const rows = accessRows(access, [query.patientId], query.now);
-  const window = cacheWindow(query.now);
-  type Row = { logged: number; createdAt: Date | null; result: unknown; coverageMemberId: string | null; coveragePayerId: string | null };
-  const [row] = await db.$queryRawUnsafe<Row[]>(
-    LOG_ACCESS_AND_FIND_CACHED, rows.json, query.cacheKey, query.clinicId, query.patientId, query.mode,
-    window.gt.toISOString(), window.lte.toISOString(),
-  );
+  type Row = {
+    logged: number; createdAt: Date | null; result: unknown;
+    coverageMemberId: string | null; coveragePayerId: string | null;
+  };
+  const { cacheKey, patientId } = query;
+  const cache = newestCachedChecksParams({ ...query, lookups: [{ cacheKey, patientId }] });
+  const [row] = await db.$queryRawUnsafe<Row[]>(LOG_ACCESS_AND_FIND_CACHED, rows.json, ...cache, query.patientId);
   if (row!.logged !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - row!.logged, rows.count);
   const hit = row!.createdAt ? { createdAt: row!.createdAt, result: row!.result } : null;
   return {
@@ -92,22 +125,8 @@ const MAX_BATCH = 100;
  * made up front, and rows are written with createMany in batches. `record` still resolves only after its own
  * row is in the database, so a result is never reported before it is recorded.
  */
-export async function batchCheckStore(
-  db: Db,
-  batch: { clinicId: string; mode: string; now: Date; lookups: { cacheKey: string; patientId: string }[] },
-): Promise<EligibilityCheckStore> {
-  const keys = [...new Set(batch.lookups.map((l) => l.cacheKey))];
-  const rows = keys.length === 0 ? [] : await db.eligibilityCheck.findMany({
-    where: { cacheKey: { in: keys }, clinicId: batch.clinicId, mode: batch.mode, cacheable: true, createdAt: cacheWindow(batch.now) },
-    orderBy: { createdAt: 'desc' },
-    select: { cacheKey: true, patientId: true, createdAt: true, result: true },
-  });
-  const newest = new Map<string, CachedCheck>();
-  for (const row of rows) {
-    const key = `${row.cacheKey}|${row.patientId}`;
-    if (!newest.has(key)) newest.set(key, { createdAt: row.createdAt, result: row.result });
-  }
-
+export async function batchCheckStore(db: Db, batch: CacheBatch): Promise<EligibilityCheckStore> {
+  const newest = await findNewestCachedChecks(db, batch);
   let pending: { row: CheckRow; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
@@ -125,7 +144,7 @@ export async function batchCheckStore(
     // Answers only for the batch it was built for; a query outside it is a cache miss.
     findCached: async ({ cacheKey, patientId, now }) => {
       const hit = newest.get(`${cacheKey}|${patientId}`);
-      return hit && hit.createdAt > cacheWindow(now).gt ? hit : null;
+      return hit && hit.createdAt > cacheWindowStart(now) ? hit : null;
     },
     record(row) {
       return new Promise<void>((resolve, reject) => {
