@@ -195,48 +195,50 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
 let cached: Config | undefined;
 
+/** The process's config. Called by the composition root (lib/deps.ts), start-up, middleware and scripts only. */
 export function getConfig(): Config {
   cached ??= parseConfig(process.env);
   return cached;
 }
 
-// ---- Feature accessors: each refuses before any work, with a neutral message (the log names the key). ----
+// ---- Feature accessors: each refuses before any work, with a neutral message (the log names the key). They take
+// the config they check (deps.config): only the composition root and start-up call getConfig(). ----
 
 function refuse(code: 'NOT_CONFIGURED' | 'DEPENDENCY_UNAVAILABLE', message: string, missing: string): never {
   throw new AppError(code, message, { cause: new Error(`unconfigured: ${missing}`) });
 }
 
-export function requireAuthSecret(): string {
-  return getConfig().authSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', 'AUTH_SECRET');
+export function requireAuthSecret(config: Pick<Config, 'authSecret'>): string {
+  return config.authSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', 'AUTH_SECRET');
 }
 
-export function requireStepUpSecret(): string {
-  return getConfig().stepUpSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Step-up authentication is not available', 'STEP_UP_SECRET');
+export function requireStepUpSecret(config: Pick<Config, 'stepUpSecret'>): string {
+  return config.stepUpSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Step-up authentication is not available', 'STEP_UP_SECRET');
 }
 
-export function requireSealKey(): Buffer {
-  return getConfig().sealKey ?? refuse('DEPENDENCY_UNAVAILABLE', 'Secure storage is not available', 'SEAL_KEY');
+export function requireSealKey(config: Pick<Config, 'sealKey'>): Buffer {
+  return config.sealKey ?? refuse('DEPENDENCY_UNAVAILABLE', 'Secure storage is not available', 'SEAL_KEY');
 }
 
-export function requireWebAuthn(): NonNullable<Config['webauthn']> {
-  return getConfig().webauthn ?? refuse('DEPENDENCY_UNAVAILABLE', 'Passkeys are not available', 'WEBAUTHN_RP_ID');
+export function requireWebAuthn(config: Pick<Config, 'webauthn'>): NonNullable<Config['webauthn']> {
+  return config.webauthn ?? refuse('DEPENDENCY_UNAVAILABLE', 'Passkeys are not available', 'WEBAUTHN_RP_ID');
 }
 
-export function requireSmart(): NonNullable<Config['smart']> {
-  return getConfig().smart ?? refuse('NOT_CONFIGURED', 'SMART Backend Services is not configured', 'SMART_CLIENT_ID');
+export function requireSmart(config: Pick<Config, 'smart'>): NonNullable<Config['smart']> {
+  return config.smart ?? refuse('NOT_CONFIGURED', 'SMART Backend Services is not configured', 'SMART_CLIENT_ID');
 }
 
-export function requirePartnerApi(): NonNullable<Config['partnerApi']> {
-  return getConfig().partnerApi ?? refuse('NOT_CONFIGURED', 'The partner API is not configured', 'PARTNER_API_URL');
+export function requirePartnerApi(config: Pick<Config, 'partnerApi'>): NonNullable<Config['partnerApi']> {
+  return config.partnerApi ?? refuse('NOT_CONFIGURED', 'The partner API is not configured', 'PARTNER_API_URL');
 }
 
-export function requireCronSecret(): string {
-  return getConfig().cronSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Scheduled jobs are not available', 'CRON_SECRET');
+export function requireCronSecret(config: Pick<Config, 'cronSecret'>): string {
+  return config.cronSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Scheduled jobs are not available', 'CRON_SECRET');
 }
 
 /** The payment receiver moves money (503 when unset); the others are integrations (501). */
-export function requireWebhookSecrets(receiver: WebhookReceiver): string[] {
-  const secrets = getConfig().webhookSecrets[receiver];
+export function requireWebhookSecrets(config: Pick<Config, 'webhookSecrets'>, receiver: WebhookReceiver): string[] {
+  const secrets = config.webhookSecrets[receiver];
   if (secrets) return secrets;
   return receiver === 'payment'
     ? refuse('DEPENDENCY_UNAVAILABLE', 'This webhook receiver is not available', 'WEBHOOK_SECRET_PAYMENT')
@@ -244,6 +246,6 @@ export function requireWebhookSecrets(receiver: WebhookReceiver): string[] {
 }
 
 /** SVC_HALT=1 halts every money route. */
-export function assertNotHalted(): void {
-  if (getConfig().halted) refuse('DEPENDENCY_UNAVAILABLE', 'Money movement is halted', 'SVC_HALT=1');
+export function assertNotHalted(config: Pick<Config, 'halted'>): void {
+  if (config.halted) refuse('DEPENDENCY_UNAVAILABLE', 'Money movement is halted', 'SVC_HALT=1');
 }

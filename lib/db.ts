@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './db/generated/client';
-import { getConfig, type Config } from './config';
+import type { Config } from './config';
 
 export type Db = PrismaClient;
 export type { Prisma } from './db/generated/client';
@@ -36,8 +36,9 @@ export async function openDb(database: Config['database']): Promise<PrismaClient
   return new PrismaClient({ adapter: new PrismaPGlite(pglite) });
 }
 
-export function getDb(): Promise<PrismaClient> {
-  globalForDb.__db ??= openDb(getConfig().database).catch((error) => {
+/** The process's client; the first caller's database settings win (config is read once per process anyway). */
+export function getDb(database: Config['database']): Promise<PrismaClient> {
+  globalForDb.__db ??= openDb(database).catch((error) => {
     globalForDb.__db = undefined; // let the next request try again (e.g. PostgreSQL restarting)
     throw error;
   });

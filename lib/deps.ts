@@ -1,10 +1,11 @@
-// Composition root: the real adapters, built from config the first time a route needs them, so an
-// unconfigured integration fails only on the routes that use it. Domain code receives what it needs from
-// here as its first argument and never imports adapters itself.
+// Composition root: the real adapters, built from config. Domain code receives what it needs from here as its
+// first argument and never imports adapters (nor this module, at runtime) itself. The edge (lib/http, server
+// components) and start-up call getDeps(); only here, start-up, middleware and scripts call getConfig().
 import { getConfig, type Config } from './config';
 import { getDb, type Db } from './db';
 import { systemClock, type Clock } from './clock';
 import { AppError } from './errors';
+import { createLogger, type Logger } from './log';
 import { coreTransport } from './eligibility/core-transport';
 import { sandboxPayer } from './eligibility/sandbox-payer';
 import type { PayerTransport } from './eligibility/payer-transport';
@@ -16,25 +17,37 @@ export type Deps = {
   db: Db;
   clock: Clock;
   config: Config;
-  /**
-   * The eligibility payer, built on first read: the live CAQH CORE transport when ELIGIBILITY_CORE_* is set,
-   * else the sandbox payer in sandbox mode. Production without a live transport throws AppError
-   * DEPENDENCY_UNAVAILABLE, so a route that reads it first refuses before any work (no writes, no network).
-   */
-  readonly payer: PayerTransport;
-  /** The FHIR store, built on first read: external over REST when FHIR_STORE_URL is set, else embedded. */
-  readonly fhirStore: FhirStore;
+  /** The process's root logger; a request logs through a child carrying its correlation id. */
+  log: Logger;
   /** Every outside call goes through it (lib/outbound/egress.ts): the egress policy for SVC_ENV and EMR_ALLOWED_ORIGINS. */
-  readonly egress: Egress;
+  egress: Egress;
 };
 
-const globalForDeps = globalThis as unknown as { __payer?: PayerTransport; __egress?: Egress };
-// Per module instance: instrumentation (the bulk export worker) and the route handlers are separate bundles,
-// and each builds its own store. (Their AppErrors still agree: isAppError checks a brand, not instanceof.)
+// One per process (its connection pools and the logger are shared by every request and by both bundles).
+const perProcess = globalThis as unknown as { __payer?: PayerTransport; __egress?: Egress; __log?: Logger };
+// Per module instance: instrumentation (the job worker) and the route handlers are separate bundles, and each
+// builds its own store. (Their AppErrors still agree: isAppError checks a brand, not instanceof.)
 let fhirStore: FhirStore | undefined;
 
-function buildPayer(config: Config, clock: Clock): PayerTransport {
-  if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock, egress: egressFor(config) });
+export async function getDeps(): Promise<Deps> {
+  const config = getConfig();
+  perProcess.__log ??= createLogger(config.logLevel);
+  perProcess.__egress ??= createEgress({ mode: config.mode, allowedOrigins: config.emrAllowedOrigins });
+  return { db: await getDb(config.database), clock: systemClock, config, log: perProcess.__log, egress: perProcess.__egress };
+}
+
+/**
+ * The eligibility payer, built once per process: the live CAQH CORE transport when ELIGIBILITY_CORE_* is set, else
+ * the sandbox payer in sandbox mode. Production without a live transport throws AppError DEPENDENCY_UNAVAILABLE, so
+ * a route that asks for it before calling the domain refuses before any work (no writes, no network).
+ */
+export function requirePayer(deps: Pick<Deps, 'config' | 'clock' | 'egress'>): PayerTransport {
+  perProcess.__payer ??= buildPayer(deps);
+  return perProcess.__payer;
+}
+
+function buildPayer({ config, clock, egress }: Pick<Deps, 'config' | 'clock' | 'egress'>): PayerTransport {
+  if (config.eligibilityCore) return coreTransport({ ...config.eligibilityCore, clock, egress });
   // Sandbox behaviour is keyed on SVC_ENV alone: production never answers with demo coverage.
   if (config.mode === 'sandbox') return sandboxPayer(clock);
   throw new AppError('DEPENDENCY_UNAVAILABLE', 'Eligibility checks are not configured', {
@@ -42,30 +55,8 @@ function buildPayer(config: Config, clock: Clock): PayerTransport {
   });
 }
 
-// One per process: its connection pools are shared by every request.
-function egressFor(config: Config): Egress {
-  globalForDeps.__egress ??= createEgress({ mode: config.mode, allowedOrigins: config.emrAllowedOrigins });
-  return globalForDeps.__egress;
-}
-
-export async function getDeps(): Promise<Deps> {
-  const config = getConfig();
-  const clock = systemClock;
-  const db = await getDb();
-  return {
-    db,
-    clock,
-    config,
-    get payer() {
-      globalForDeps.__payer ??= buildPayer(config, clock);
-      return globalForDeps.__payer;
-    },
-    get fhirStore() {
-      fhirStore ??= buildFhirStore(config, db);
-      return fhirStore;
-    },
-    get egress() {
-      return egressFor(config);
-    },
-  };
+/** The FHIR store, built once per bundle: external over REST when FHIR_STORE_URL is set, else embedded. */
+export function requireFhirStore(deps: Pick<Deps, 'config' | 'db'>): FhirStore {
+  fhirStore ??= buildFhirStore(deps.config, deps.db);
+  return fhirStore;
 }

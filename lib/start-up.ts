@@ -1,21 +1,23 @@
 // Server start (called from instrumentation.ts): parse config (a malformed value stops the server here),
-// log the mode and any feature a partial configuration switched off, and in sandbox make sure the demo tenant
-// exists.
-import { getConfig } from './config';
-import { getDb } from './db';
-import { getLogger } from './log';
+// log the mode and any feature a partial configuration switched off, start the FHIR side and the job worker,
+// and in sandbox make sure the demo tenant exists.
+import { getDeps, requireFhirStore } from './deps';
 import { ensureDemoTenant } from './demo/demo-tenant';
 import { startFhirServices } from './fhir/start-fhir-services';
 
 export async function startUp(): Promise<void> {
-  const config = getConfig();
-  const log = getLogger();
+  const deps = await getDeps();
+  const { config, log } = deps;
   log.info({ mode: config.mode, database: config.database.kind }, `starting in ${config.mode} mode`);
   // A partly configured feature is off, not fatal: said once here, and its routes answer their typed 501/503.
   for (const warning of config.warnings) log.warn({ config: 'partial' }, warning);
-  await startFhirServices(config, log);
+  // Only what the jobs need, read again on every tick (the worker outlives this call).
+  await startFhirServices(config, log, async () => {
+    const { db, clock } = await getDeps();
+    return { db, clock, fhirStore: requireFhirStore({ config, db }) };
+  });
   if (config.mode !== 'sandbox') return;
-  const { created } = await ensureDemoTenant({ db: await getDb(), now: new Date(), sealKey: config.sealKey }, config.mode);
+  const { created } = await ensureDemoTenant({ db: deps.db, now: new Date(), sealKey: config.sealKey }, config.mode);
   log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');
 }
 

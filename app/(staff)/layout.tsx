@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { findCurrentPrincipal } from '@/lib/auth/current-principal';
+import { findCurrentPrincipal } from '@/lib/http/find-current-principal';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StepUpDialog } from '@/components/step-up-dialog';
 

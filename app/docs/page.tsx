@@ -1,7 +1,7 @@
 // /docs: the OpenAPI document rendered for integrators, server-side from the same builder that serves
 // /api/openapi.json (no CDN, no client script). Public, like the document itself.
 import { buildOpenApi } from '@/lib/api/build-openapi';
-import { getConfig } from '@/lib/config';
+import { getDeps } from '@/lib/deps';
 
 export const dynamic = 'force-dynamic';
 
@@ -33,8 +33,8 @@ function authOf(op: Operation): string {
   return 'public';
 }
 
-export default function DocsPage() {
-  const doc = buildOpenApi(getConfig().appUrl) as { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> };
+export default async function DocsPage() {
+  const doc = buildOpenApi((await getDeps()).config.appUrl) as { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> };
   const entries = Object.entries(doc.paths).sort(([a], [b]) => a.localeCompare(b));
   return (
     <main>

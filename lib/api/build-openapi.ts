@@ -2,7 +2,7 @@
 // enforces, so a route documents itself by being written. next-auth's own endpoints are described by hand.
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
-import type { Endpoint } from '../http/endpoint';
+import type { Endpoint } from '../endpoint';
 import { ENDPOINTS } from './registry';
 import { OperationOutcomeSchema } from '../fhir/operation-outcome';
 import { FHIR_JSON } from '../fhir/fhir-json';

@@ -1,7 +1,7 @@
 // Every endpoint of the API, in one list: the OpenAPI document is generated from it, and the route tests
 // check that each app/api route file is in it (and answers 401 without a session unless public).
 // Each domain owns an `endpoints.ts` beside its code; add the domain's list here.
-import type { Endpoint } from '../http/endpoint';
+import type { Endpoint } from '../endpoint';
 import { healthEndpoints } from '../health/endpoints';
 import { appointmentEndpoints } from '../appointments/endpoints';
 import { authEndpoints } from '../auth/endpoints';

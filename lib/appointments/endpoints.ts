@@ -1,4 +1,4 @@
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { AppointmentList, ListAppointmentsQuery } from './list-appointments';
 
 export const getAppointments = endpoint({

@@ -1,4 +1,5 @@
-// POST /api/auth/mfa: enable (confirm a secret from GET /api/auth/mfa with a code) or disable (step-up + code).
+// POST /api/auth/mfa: enable (confirm a secret from GET /api/auth/mfa with a code) or disable (step-up + code; the
+// endpoint's stepUpWhen makes the wrapper check the claim first).
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { disableMfa } from './disable-mfa';
@@ -19,7 +20,7 @@ export const MfaChanged = z.union([
   z.object({ ok: z.literal(true) }),
 ]);
 
-export function changeMfa(deps: Deps, input: { principal: Principal; headers: Headers; correlationId: string; body: ChangeMfaBody }) {
+export function changeMfa(deps: Deps, input: { principal: Principal; correlationId: string; body: ChangeMfaBody }) {
   const { body, ...rest } = input;
   return body.action === 'enable'
     ? enableMfa(deps, { ...rest, secret: body.secret, token: body.token })

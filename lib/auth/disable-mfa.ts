@@ -1,24 +1,22 @@
 // Turning MFA off: needs a recent step-up claim AND a valid code (TOTP or an unused backup code), then drops the
-// sealed secret and the backup codes and bumps sessionVersion, in one transaction with its audit row.
+// sealed secret and the backup codes and bumps sessionVersion, in one transaction with its audit row. The claim is
+// the wrapper's to check (postMfa's stepUpWhen), before this runs and so before any code is spent.
 import type { Deps } from '../deps';
-import { requireSealKey, requireStepUpSecret } from '../config';
+import { requireSealKey } from '../config';
 import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { releaseFactorAttempt, reserveFactorAttempt } from './factor-rate-limit';
 import type { Principal } from './principal';
 import { verifySecondFactor } from './second-factor';
-import { requireStepUp } from './step-up';
 
 export async function disableMfa(
   deps: Deps,
-  input: { principal: Principal; headers: Headers; token: string; correlationId: string },
+  input: { principal: Principal; token: string; correlationId: string },
 ): Promise<{ ok: true }> {
   const { db } = deps;
   const { principal, correlationId } = input;
   const now = deps.clock();
-  const sealKey = requireSealKey();
-  // The wrapper cannot gate one action of a route, so the claim is checked here, before anything is read.
-  await requireStepUp(input.headers, principal, requireStepUpSecret(), now);
+  const sealKey = requireSealKey(deps.config);
   const audit = (outcome: 'success' | 'failure' | 'refused', reason?: string, tx: Pick<typeof db, 'auditLog'> = db) =>
     recordAudit(tx, {
       action: 'mfa.disable', outcome, correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId,

@@ -26,7 +26,7 @@ export async function enableMfa(
   const { db } = deps;
   const { principal, correlationId } = input;
   const now = deps.clock();
-  const sealKey = requireSealKey(); // 503 before any read or write
+  const sealKey = requireSealKey(deps.config); // 503 before any read or write
   const audit = (outcome: 'success' | 'failure' | 'refused', reason?: string, tx: Pick<typeof db, 'auditLog'> = db) =>
     recordAudit(tx, {
       action: 'mfa.enable', outcome, correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId,

@@ -1,7 +1,7 @@
 // The auth surface beyond next-auth's own sign-in: step-up, TOTP MFA, passkeys (SPEC "Authentication",
 // DECISIONS "Sessions, step-up, factors").
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { ChangeMfaBody, MfaChanged } from './change-mfa';
 import { StepUpFactors } from './describe-step-up-factors';
 import { StepUpAnswer, StepUpBody } from './grant-step-up';
@@ -32,7 +32,7 @@ export const getMfaEnrolment = endpoint({
 export const postMfa = endpoint({
   method: 'POST', path: '/api/auth/mfa', tags: ['auth'], auth: 'session',
   summary: 'enable (secret + code; returns 10 backup codes once, ends every session) or disable (step-up claim + code)',
-  body: ChangeMfaBody, response: MfaChanged,
+  body: ChangeMfaBody, response: MfaChanged, stepUpWhen: (body: ChangeMfaBody) => body.action === 'disable',
   errors: ['NOT_FOUND', 'RATE_LIMITED', 'STEP_UP_REQUIRED', 'DEPENDENCY_UNAVAILABLE'],
 });
 

@@ -5,6 +5,7 @@
 // burst of parallel attempts cannot get more checks through than the limit: each reservation is one conditional
 // UPDATE (the count only moves while it is below the limit).
 import type { Db } from '../db';
+import { isUniqueViolation } from '../db/is-unique-violation';
 import { AppError } from '../errors';
 
 export type WindowLimit = { failures: number; windowSeconds: number };
@@ -53,7 +54,7 @@ export async function reserveWindowSlot(db: Db, key: string, limit: WindowLimit,
       await db.rateLimitCounter.create({ data: { key, windowStart: now, count: 1 } });
       return { key, windowStart: now };
     } catch (error) {
-      if ((error as { code?: string }).code !== 'P2002') throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
   }
   throw new AppError('RATE_LIMITED', 'Too many attempts at once; try again shortly', { retryAfterSeconds: 1 });

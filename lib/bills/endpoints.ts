@@ -1,5 +1,5 @@
 // Patient bills: read one, with its payments' ledger transactions.
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { BillParams, BillView } from './get-bill';
 
 export const getBillEndpoint = endpoint({

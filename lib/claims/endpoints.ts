@@ -1,5 +1,5 @@
 // Claims: submit (inline-create or submit a draft) and the clinic's list.
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { ClaimSubmitted, SubmitClaimBody } from './submit-claim';
 import { ClaimList, ListClaimsQuery } from './list-claims';
 

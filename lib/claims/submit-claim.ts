@@ -13,7 +13,7 @@ import { recordAudit } from '../audit/record-audit';
 import { compareCoverage } from '../eligibility/coverage-on-file';
 import { ClaimView, toClaimView } from './claim-view';
 import { requireClinicPatients } from '../patients/require-clinic-patients';
-import { isUniqueViolation } from './is-unique-violation';
+import { isUniqueViolation } from '../db/is-unique-violation';
 
 const Id = z.string().trim().min(1).max(200);
 

@@ -1,5 +1,4 @@
-import { endpoint } from '../http/endpoint';
-import { NDJSON_TYPE } from '../http/ndjson';
+import { endpoint, NDJSON_TYPE } from '../endpoint';
 import { RosterBody, RosterProgressLine, RosterResponse } from './check-roster';
 import { EligibilityResult } from './eligibility-result';
 import { VerifyEligibilityBody } from './verify-eligibility-body';

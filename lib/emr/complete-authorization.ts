@@ -47,7 +47,7 @@ export async function completeAuthorization(
   const connection = await deps.db.emrConnection.findFirst({ where: { id: pending.connectionId, clinicId: input.clinicId } });
   if (!connection?.clientId) throw invalidState();
   const tokenPlan = planTokenEndpoint(connection, deps.config);
-  const sealKey = requireSealKey();
+  const sealKey = requireSealKey(deps.config);
 
   const now = deps.clock();
   const consumed = await deps.db.oAuthState.updateMany({

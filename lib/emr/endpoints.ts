@@ -1,7 +1,7 @@
 // EMR sync: connections, the browser OAuth round trip (SMART App Launch v2), the SMART Backend Services and
 // partner pulls, and the JWK Set EMRs use to verify our client assertions.
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { CallbackQuery, CallbackResult } from './complete-authorization';
 import { ConnectionEnvelope, CreateConnectionBody } from './create-connection';
 import { ConnectionList } from './list-connections';

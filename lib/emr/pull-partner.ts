@@ -55,7 +55,7 @@ export async function pullPartner(
   input: PartnerPullBody & { clinicId: string; correlationId: string },
 ): Promise<z.infer<typeof PartnerPullResult>> {
   // The credential check first (501), then the operator's binding (403): both before any call or write.
-  const partner = requirePartnerApi();
+  const partner = requirePartnerApi(deps.config);
   const accountId = requirePartnerAccount(deps.config, input.clinicId);
   const range = rangeOf(input);
   const result = await runPull(deps, { clinicId: input.clinicId, connectionId: null, kind: 'partner-api', correlationId: input.correlationId }, async () => ({

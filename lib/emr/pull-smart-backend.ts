@@ -36,7 +36,7 @@ export async function pullSmartBackend(
 ): Promise<PullResult> {
   // Fail closed before any work: no key, no database read, no network call. Then the operator's binding: a clinic
   // that is not linked gets 403 with nothing read or written.
-  const smart = requireSmart();
+  const smart = requireSmart(deps.config);
   const groupId = requireSmartBackendGroup(deps.config, input.clinicId);
   const connection = await getClinicConnection(deps.db, { clinicId: input.clinicId, id: input.connectionId }, {
     missing: invalidConnection('No such connection'),

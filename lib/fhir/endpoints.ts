@@ -3,7 +3,7 @@
 // and file endpoints answer JSON and NDJSON as that spec fixes them (manifest, SPEC's IN_PROGRESS body), so their
 // errors are the API's JSON error body. Read, search and export need patients:read: they are clinical PHI.
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { BulkExportManifest } from './bulk-export/bulk-export-status';
 import { BulkExportQuery } from './bulk-export/start-bulk-export';
 import { FHIR_JSON, FHIR_NDJSON } from './fhir-json';

@@ -2,21 +2,20 @@
 // (not at the first pull), and the job worker starts with the bulk export queue (jobs are durable rows; a restart
 // or another instance resumes them).
 import type { Config } from '../config';
-import { getDeps } from '../deps';
+import type { Db } from '../db';
+import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { importSigningKey } from '../emr/jwks';
 import { startJobWorker } from '../jobs/start-job-worker';
 import { bulkExportHandler } from './bulk-export/run-bulk-export-job';
+import type { FhirStore } from './fhir-store';
 
-export async function startFhirServices(config: Config, log: Logger): Promise<void> {
+/** `loadJobDeps` is called on every worker tick (the composition root's, passed in by start-up). */
+export async function startFhirServices(
+  config: Config,
+  log: Logger,
+  loadJobDeps: () => Promise<{ db: Db; clock: Clock; fhirStore: FhirStore }>,
+): Promise<void> {
   if (config.smart) await importSigningKey(config.smart.privateKeyPem);
-  // Only what the jobs need: spreading Deps would also build every other lazily built adapter.
-  startJobWorker(
-    async () => {
-      const { db, clock, fhirStore } = await getDeps();
-      return { db, clock, fhirStore };
-    },
-    (deps) => [bulkExportHandler(deps)],
-    log.child({ worker: 'jobs' }),
-  );
+  startJobWorker(loadJobDeps, (deps) => [bulkExportHandler(deps)], log.child({ worker: 'jobs' }));
 }

@@ -1,6 +1,6 @@
 // Public discovery endpoints: health and the OpenAPI document.
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { Health } from './check-health';
 
 export const getHealth = endpoint({

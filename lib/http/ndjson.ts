@@ -1,7 +1,7 @@
 // Streams newline-delimited JSON (application/x-ndjson): one JSON value per line, flushed as it is produced,
 // for long operations whose client shows progress (the eligibility roster). Errors before the first line are
 // the caller's to throw as usual; this only carries a run that has already passed every check.
-export const NDJSON_TYPE = 'application/x-ndjson';
+import { NDJSON_TYPE } from '../endpoint';
 
 /** True when the client lists application/x-ndjson in Accept (JSON stays the default). */
 export function acceptsNdjson(request: Request): boolean {

@@ -1,5 +1,5 @@
 // Patients: the coverage on file that eligibility checks are compared with.
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { CoverageBody, CoverageView, PatientParams } from './update-coverage';
 
 export const putPatientCoverageEndpoint = endpoint({

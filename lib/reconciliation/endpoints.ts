@@ -1,5 +1,5 @@
 // Reconciliation: the nightly job (cron bearer) and the clinic's variances.
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { ReconcileQuery, ReconciliationRun } from './reconcile-day';
 import { VarianceList } from './list-variances';
 

@@ -1,6 +1,6 @@
 // Settlement: instructions (create a DRAFT, sign it, read it), the encounter gate and the console's execute.
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { InstructionView } from './instruction-view';
 import { CreateInstructionBody } from './create-instruction';
 import { ExecuteInstructionBody } from './execute-instruction';

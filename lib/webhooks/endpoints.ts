@@ -2,7 +2,7 @@
 // verifies X-Svc-Signature over the raw body under the receiver's secret(s) before anything parses it. Every
 // POST also needs X-Svc-Delivery, the delivery's idempotency key (docs/webhooks.md); the signed envelope id is
 // a second one, since the header is not signed.
-import { endpoint } from '../http/endpoint';
+import { endpoint } from '../endpoint';
 import { EventEnvelope, FaxProbeReceipt, WebhookReceipt } from './event-envelope';
 
 const receiverErrors = ['VALIDATION_FAILED' as const];

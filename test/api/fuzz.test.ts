@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import { ENDPOINTS } from '@/lib/api/registry';
-import type { Endpoint } from '@/lib/http/endpoint';
+import type { Endpoint } from '@/lib/endpoint';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { getAppointments } from '@/lib/appointments/endpoints';
 import { listAppointments } from '@/lib/appointments/list-appointments';
 
-export const GET = route(getAppointments, ({ query, principal, deps }) =>
-  listAppointments(deps, { clinicId: principal.clinicId, date: query.date }));
+export const GET = route(getAppointments, ({ query, actor, deps }) =>
+  listAppointments(deps, { clinicId: actor.clinicId, date: query.date }));

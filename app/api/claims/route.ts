@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { listClaimsEndpoint } from '@/lib/claims/endpoints';
 import { listClaims } from '@/lib/claims/list-claims';
 
-export const GET = route(listClaimsEndpoint, ({ query, principal, deps }) =>
-  listClaims(deps, { ...query, clinicId: principal.clinicId }));
+export const GET = route(listClaimsEndpoint, ({ query, actor, deps }) =>
+  listClaims(deps, { ...query, clinicId: actor.clinicId }));

@@ -1,15 +1,15 @@
 // /settings/integrations: the clinic's EMR connections over the same /api/emr-sync routes integrators use: list,
 // create, add a client id, Connect (the browser OAuth round trip) and run a pull. The registration values an
 // EMR asks for (redirect URI, scopes, JWKS URL) are shown from APP_URL so an admin can copy them.
-import { getConfig } from '@/lib/config';
+import { getDeps } from '@/lib/deps';
 import { BROWSER_OAUTH_SCOPE, redirectUriFor } from '@/lib/emr/oauth-endpoints';
 import { BACKEND_SERVICES_SCOPE } from '@/lib/emr/pull-smart-backend';
 import { IntegrationsPanel } from './integrations-panel';
 
 export const metadata = { title: 'Integrations · Clinic Revenue Platform' };
 
-export default function IntegrationsPage() {
-  const { appUrl } = getConfig();
+export default async function IntegrationsPage() {
+  const { appUrl } = (await getDeps()).config;
   return (
     <>
       <h1>Integrations</h1>

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { getBillEndpoint } from '@/lib/bills/endpoints';
 import { getBill } from '@/lib/bills/get-bill';
 
-export const GET = route(getBillEndpoint, ({ params, principal, deps }) =>
-  getBill(deps, { clinicId: principal.clinicId, billId: params.id }));
+export const GET = route(getBillEndpoint, ({ params, actor, deps }) =>
+  getBill(deps, { clinicId: actor.clinicId, billId: params.id }));

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { submitClaimEndpoint } from '@/lib/claims/endpoints';
 import { submitClaim } from '@/lib/claims/submit-claim';
 
-export const POST = route(submitClaimEndpoint, ({ body, principal, deps, correlationId }) =>
-  submitClaim(deps, { ...body, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId }));
+export const POST = route(submitClaimEndpoint, ({ body, actor, deps }) =>
+  submitClaim(deps, { ...body, ...actor }));

@@ -3,9 +3,9 @@
 import { route } from '@/lib/http/route';
 import { callbackEndpoint } from '@/lib/emr/endpoints';
 import { completeAuthorization } from '@/lib/emr/complete-authorization';
-import { prefersHtml, withBrowserOutcome } from '@/lib/emr/browser-outcome';
+import { prefersHtml, withBrowserOutcome } from '@/lib/http/browser-outcome';
 
-export const GET = route(callbackEndpoint, ({ query, principal, deps, correlationId, log, request }) =>
+export const GET = route(callbackEndpoint, ({ query, actor, deps, correlationId, log, request }) =>
   withBrowserOutcome({ wantsHtml: prefersHtml(request.headers), appUrl: deps.config.appUrl, correlationId, log },
-    () => completeAuthorization(deps, { ...query, clinicId: principal.clinicId, userId: principal.userId, correlationId }),
+    () => completeAuthorization(deps, { ...query, ...actor }),
     (result) => ({ oauth: 'connected', connectionId: result.connectionId })));

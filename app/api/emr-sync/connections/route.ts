@@ -4,7 +4,7 @@ import { createConnectionEndpoint, listConnectionsEndpoint } from '@/lib/emr/end
 import { listConnections } from '@/lib/emr/list-connections';
 import { createConnection } from '@/lib/emr/create-connection';
 
-export const GET = route(listConnectionsEndpoint, ({ principal, deps }) => listConnections(deps, { clinicId: principal.clinicId }));
+export const GET = route(listConnectionsEndpoint, ({ actor, deps }) => listConnections(deps, { clinicId: actor.clinicId }));
 
-export const POST = route(createConnectionEndpoint, ({ body, principal, deps, correlationId }) =>
-  createConnection(deps, { ...body, clinicId: principal.clinicId, userId: principal.userId, correlationId }));
+export const POST = route(createConnectionEndpoint, ({ body, actor, deps }) =>
+  createConnection(deps, { ...body, ...actor }));

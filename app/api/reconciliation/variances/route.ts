@@ -3,4 +3,4 @@ import { route } from '@/lib/http/route';
 import { listVariancesEndpoint } from '@/lib/reconciliation/endpoints';
 import { listVariances } from '@/lib/reconciliation/list-variances';
 
-export const GET = route(listVariancesEndpoint, ({ principal, deps }) => listVariances(deps, { clinicId: principal.clinicId }));
+export const GET = route(listVariancesEndpoint, ({ actor, deps }) => listVariances(deps, { clinicId: actor.clinicId }));

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { createInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { createInstruction } from '@/lib/settlements/create-instruction';
 
-export const POST = route(createInstructionEndpoint, ({ body, principal, deps, correlationId }) =>
-  createInstruction(deps, { ...body, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId }));
+export const POST = route(createInstructionEndpoint, ({ body, actor, deps }) =>
+  createInstruction(deps, { ...body, ...actor }));

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { updateConnectionEndpoint } from '@/lib/emr/endpoints';
 import { updateConnection } from '@/lib/emr/update-connection';
 
-export const PATCH = route(updateConnectionEndpoint, ({ params, body, principal, deps, correlationId }) =>
-  updateConnection(deps, { ...body, id: params.id, clinicId: principal.clinicId, userId: principal.userId, correlationId }));
+export const PATCH = route(updateConnectionEndpoint, ({ params, body, actor, deps }) =>
+  updateConnection(deps, { ...body, id: params.id, ...actor }));

@@ -3,7 +3,5 @@ import { route } from '@/lib/http/route';
 import { putPatientCoverageEndpoint } from '@/lib/patients/endpoints';
 import { updateCoverage } from '@/lib/patients/update-coverage';
 
-export const PUT = route(putPatientCoverageEndpoint, ({ params, body, principal, deps, correlationId }) =>
-  updateCoverage(deps, {
-    ...body, patientId: params.id, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId,
-  }));
+export const PUT = route(putPatientCoverageEndpoint, ({ params, body, actor, deps }) =>
+  updateCoverage(deps, { ...body, patientId: params.id, ...actor }));

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { settlementGateEndpoint } from '@/lib/settlements/endpoints';
 import { clearSettlementGate } from '@/lib/settlements/clear-settlement-gate';
 
-export const POST = route(settlementGateEndpoint, ({ params, principal, deps, correlationId }) =>
-  clearSettlementGate(deps, { clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, encounterId: params.encounterId, correlationId }));
+export const POST = route(settlementGateEndpoint, ({ params, actor, deps }) =>
+  clearSettlementGate(deps, { ...actor, encounterId: params.encounterId }));

@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { getInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { getInstruction } from '@/lib/settlements/get-instruction';
 
-export const GET = route(getInstructionEndpoint, ({ params, principal, deps }) =>
-  getInstruction(deps, { clinicId: principal.clinicId, instructionId: params.id }));
+export const GET = route(getInstructionEndpoint, ({ params, actor, deps }) =>
+  getInstruction(deps, { clinicId: actor.clinicId, instructionId: params.id }));

@@ -3,7 +3,5 @@ import { route } from '@/lib/http/route';
 import { executeInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { executeInstruction } from '@/lib/settlements/execute-instruction';
 
-export const POST = route(executeInstructionEndpoint, ({ params, body, principal, deps, correlationId }) =>
-  executeInstruction(deps, {
-    ...body, clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, instructionId: params.id, correlationId,
-  }));
+export const POST = route(executeInstructionEndpoint, ({ params, body, actor, deps }) =>
+  executeInstruction(deps, { ...body, ...actor, instructionId: params.id }));

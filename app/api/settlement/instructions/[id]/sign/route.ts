@@ -3,5 +3,5 @@ import { route } from '@/lib/http/route';
 import { signInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { signInstruction } from '@/lib/settlements/sign-instruction';
 
-export const POST = route(signInstructionEndpoint, ({ params, principal, deps, correlationId }) =>
-  signInstruction(deps, { clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, instructionId: params.id, correlationId }));
+export const POST = route(signInstructionEndpoint, ({ params, actor, deps }) =>
+  signInstruction(deps, { ...actor, instructionId: params.id }));

@@ -1,9 +1,10 @@
 // An endpoint's contract: method, path, who may call it and the zod schemas of its input and output. The
-// wrapper enforces it, the OpenAPI document is generated from it, and the route-registry tests enumerate it.
+// wrapper (lib/http/route.ts) enforces it, the OpenAPI document is generated from it, and the route-registry
+// tests enumerate it. Shared by every domain's endpoints.ts, so it lives beside lib/errors.ts, not in lib/http.
 import type { z } from 'zod';
-import type { Scope } from '../auth/scopes';
-import type { Config, WebhookReceiver } from '../config';
-import type { ErrorCode } from '../errors';
+import type { Scope } from './auth/scopes';
+import type { WebhookReceiver } from './config';
+import type { ErrorCode } from './errors';
 
 export type EndpointAuth =
   | 'session' // a staff session (cookie or bearer); tenancy comes from it
@@ -11,8 +12,8 @@ export type EndpointAuth =
   | 'cron' // Authorization: Bearer CRON_SECRET
   | { signature: WebhookReceiver }; // partner webhook: HMAC of the raw body is the credential
 
-/** What a renderer may read besides the handler's result. */
-export type RenderContext = { request: Request; correlationId: string; config: Config };
+/** Newline-delimited JSON, for an endpoint that streams (`produces` with `streamLine`). */
+export const NDJSON_TYPE = 'application/x-ndjson';
 
 export type Endpoint = {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -24,6 +25,12 @@ export type Endpoint = {
   scope?: Scope;
   /** Money movement, MFA and credential changes: a recent step-up claim is required. */
   stepUp?: boolean;
+  /**
+   * For an endpoint where only some requests need the claim (POST /api/auth/mfa: disable, not enable): checked
+   * with the parsed body, after parsing and before the handler, with the same 401 STEP_UP_REQUIRED as `stepUp`.
+   * Annotate the parameter with the body's type.
+   */
+  stepUpWhen?: (body: never) => boolean;
   /** Refused with 503 while SVC_HALT=1. */
   money?: boolean;
   params?: z.ZodType;
@@ -40,20 +47,15 @@ export type Endpoint = {
    * asks for it: the schema of one streamed line. `response` then describes the JSON form.
    */
   streamLine?: z.ZodType;
-  /** 'operation-outcome': 4xx/5xx bodies are FHIR OperationOutcome resources (FHIR routes whose successes are FHIR). */
+  /**
+   * 'operation-outcome': 4xx/5xx bodies are FHIR OperationOutcome resources (FHIR routes whose successes are FHIR).
+   * The endpoint says which format; lib/http/error-response.ts renders it.
+   */
   errorFormat?: 'operation-outcome';
   /** Headers set on every response of this endpoint, errors included (e.g. Referrer-Policy on the OAuth routes). */
   headers?: Record<string, string>;
   /** When the endpoint may also answer 302 (e.g. sending a browser back to a page): what the redirect means. */
   redirect?: string;
-  /**
-   * Turns the handler's plain result into the response, for answers that are not 200/`successStatus` JSON
-   * (cookies, redirects, FHIR content types, ETags). The domain returns values; the edge renders them. The result
-   * reaches the renderer as the handler returned it: `response` then documents the body and the renderer applies
-   * it if the body carries PHI or money. A handler that returns a Response itself bypasses the renderer.
-   */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each endpoint's renderer knows its handler's result type
-  render?: (result: any, context: RenderContext) => Response | Promise<Response>;
 };
 
 export const endpoint = <E extends Endpoint>(e: E): E => e;

@@ -1,6 +1,7 @@
-// The signed-in principal for server components (layout, pages): the same check the API wrapper runs.
-import type { Principal } from './principal';
-import { authenticate } from './authenticate';
+// The signed-in principal for server components (layout, pages): the same check the API wrapper runs, with
+// "not signed in" (or sign-in unavailable) as null instead of an error response.
+import type { Principal } from '../auth/principal';
+import { authenticate } from '../auth/authenticate';
 import { getDeps } from '../deps';
 import { isAppError } from '../errors';
 
