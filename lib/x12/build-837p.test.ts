@@ -5,6 +5,7 @@ import { build837p, type Build837pInput } from './build-837p';
 import { formatAmount } from './format-amount';
 import { read837p } from './read-837p';
 import { readInterchange } from './read-interchange';
+import { X12ReadError } from './x12-read-error';
 
 // The golden files were written by hand from the 005010X222A1 TR3 (its examples' segment order and element
 // positions), not by the builder, so a symmetric bug in builder and reader cannot hide.
@@ -138,6 +139,11 @@ describe('build837p', () => {
     // The 837P carries ICD-10-CM codes without the dot (TR3 2300 HI note), so that is how they read back.
     expected.claim.diagnoses = expected.claim.diagnoses.map((code) => code.replace('.', ''));
     expect(read837p(golden(file))).toEqual(expected);
+  });
+
+  it('reads nothing but its own shape: a segment out of place is an unreadable 837P', () => {
+    const text = golden('837p-subscriber-one-line.x12').replace('NM1*40*2*', 'NM1*PR*2*');
+    expect(() => read837p(text)).toThrow(new X12ReadError('unreadable', 'segment 5: expected NM1*40, found NM1'));
   });
 
   it('counts ST through SE in SE01 and carries the caller\'s control numbers in ISA13/IEA02, GS06/GE02 and ST02/SE02', () => {

@@ -41,7 +41,6 @@ export function build837p(input: Build837pInput): string {
   const { claim, submitter, receiver } = input;
   assertWritable(input);
   const at = input.createdAt;
-  const pad = (n: number) => String(n).padStart(2, '0');
   const bhtDate = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}`;
   const bhtTime = `${pad(at.getUTCHours())}${pad(at.getUTCMinutes())}`;
   const { billingProvider: billing, subscriber, patient } = claim;
@@ -129,9 +128,6 @@ function demographics(value: Demographics): Segment[] {
 
 function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   const { lines, diagnoses } = claim;
-  const require = (condition: boolean, message: string) => {
-    if (!condition) throw new RangeError(message);
-  };
   require(batchId.length >= 1 && batchId.length <= BATCH_ID_MAX, 'batchId must be 1..50 characters');
   require(/^\d{10}$/.test(submitter.phone), 'submitter.phone must be 10 digits');
   require(claim.claimId.length >= 1 && claim.claimId.length <= CLAIM_ID_MAX, 'claimId must be 1..38 characters');
@@ -140,12 +136,13 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   require(lines.length >= 1 && lines.length <= 50, 'lines must hold 1..50 service lines');
   let sumCents = 0;
   lines.forEach((line, i) => {
-    require(line.modifiers.length <= 4, `lines[${i}].modifiers must hold at most 4 modifiers`);
+    // Messages built only on failure: this runs for every line of every claim.
     const pointers = line.diagnosisPointers;
-    require(pointers.length >= 1 && pointers.length <= 4, `lines[${i}].diagnosisPointers must hold 1..4 pointers`);
-    require(pointers.every((p) => Number.isInteger(p) && p >= 1 && p <= diagnoses.length), `lines[${i}].diagnosisPointers must point at diagnoses`);
-    require(Number.isSafeInteger(line.units) && line.units > 0, `lines[${i}].units must be a positive integer`);
-    require(Number.isSafeInteger(line.chargeCents) && line.chargeCents > 0, `lines[${i}].chargeCents must be positive integer cents`);
+    if (line.modifiers.length > 4) throw new RangeError(`lines[${i}].modifiers must hold at most 4 modifiers`);
+    if (pointers.length < 1 || pointers.length > 4) throw new RangeError(`lines[${i}].diagnosisPointers must hold 1..4 pointers`);
+    if (!pointers.every((p) => Number.isInteger(p) && p >= 1 && p <= diagnoses.length)) throw new RangeError(`lines[${i}].diagnosisPointers must point at diagnoses`);
+    if (!isPositiveInteger(line.units)) throw new RangeError(`lines[${i}].units must be a positive integer`);
+    if (!isPositiveInteger(line.chargeCents)) throw new RangeError(`lines[${i}].chargeCents must be positive integer cents`);
     sumCents += line.chargeCents;
   });
   require(claim.totalChargeCents === sumCents, 'totalChargeCents must equal the sum of the lines');
@@ -161,6 +158,18 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
     require(subscriber.demographics !== null, 'subscriber.demographics is required when the patient is the subscriber');
     assertDemographics(subscriber.demographics!, 'subscriber.demographics');
   }
+}
+
+function require(condition: boolean, message: string): void {
+  if (!condition) throw new RangeError(message);
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+function isPositiveInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0;
 }
 
 function assertDemographics(value: Demographics, field: string): void {

@@ -40,7 +40,6 @@ export function buildInterchange(envelope: InterchangeEnvelope, spec: Transactio
   if (envelope.senderId.length > 15 || envelope.receiverId.length > 15) throw new RangeError('ISA06/ISA08 ids are at most 15 characters');
 
   const at = envelope.createdAt;
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
   const ccyymmdd = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}`;
   const hhmm = `${pad(at.getUTCHours())}${pad(at.getUTCMinutes())}`;
   const isaControl = pad(icn, 9);
@@ -60,25 +59,45 @@ export function buildInterchange(envelope: InterchangeEnvelope, spec: Transactio
     segment(['GE', '1', String(gcn)]),
     segment(['IEA', '1', isaControl]),
   ];
-  return lines.map((line) => line + TERMINATOR).join('\n') + '\n';
+  return lines.join(`${TERMINATOR}\n`) + `${TERMINATOR}\n`;
 }
 
 /** Elements of one segment; trailing empty elements (and components) are dropped as X12.6 requires. */
 function segment(elements: readonly ElementValue[]): string {
   const id = elements[0] as string;
-  const written = elements.map((value) => (typeof value === 'string' ? checked(id, value) : composite(id, value)));
-  let last = written.length - 1;
-  while (last > 0 && written[last] === '') last--;
-  return written.slice(0, last + 1).join(ELEMENT);
+  let text = id;
+  let pending = ''; // separators owed to empty elements, written only once a value follows them
+  for (let i = 1; i < elements.length; i++) {
+    const value = elements[i]!;
+    const written = typeof value === 'string' ? checked(id, value) : composite(id, value);
+    pending += ELEMENT;
+    if (written !== '') {
+      text += pending + written;
+      pending = '';
+    }
+  }
+  return text;
 }
 
 function composite(id: string, components: readonly string[]): string {
-  let last = components.length - 1;
-  while (last >= 0 && components[last] === '') last--;
-  return components.slice(0, last + 1).map((component) => checked(id, component)).join(COMPONENT);
+  let text = checked(id, components[0] ?? '');
+  let pending = ''; // as in segment()
+  for (let i = 1; i < components.length; i++) {
+    const written = checked(id, components[i]!);
+    pending += COMPONENT;
+    if (written !== '') {
+      text += pending + written;
+      pending = '';
+    }
+  }
+  return text;
 }
 
 function checked(id: string, value: string): string {
-  if (RESERVED.test(value)) throw new RangeError(`value for ${id} holds a delimiter character`);
+  if (value !== '' && RESERVED.test(value)) throw new RangeError(`value for ${id} holds a delimiter character`);
   return value;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
 }

@@ -1,6 +1,7 @@
 // Reads an 837P of the shape build-837p.ts writes (one claim, the same loops and segments) back into that
 // builder's input: the round-trip tests prove the two agree, and the sandbox clearinghouse reads what it was sent.
 // It is not a general 837P reader: a segment we never write, or one out of our order, is an error.
+import { decimalToCents, readDecimal } from '../money/decimal';
 import type { Build837pInput } from './build-837p';
 import { element } from './element';
 import type { Demographics, PersonName, PostalAddress, ProfessionalClaim, ServiceLine } from './professional-claim';
@@ -146,11 +147,12 @@ function fromD8(value: string): string {
   return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
 }
 
-/** An X12 R amount with at most two places, digit by digit (never through a float). */
+/** An X12 R amount in integer cents, through the one decimal reader (never a float). */
 function readCents(value: string): number {
-  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(value);
-  if (!match) return fail('an amount is not a decimal with at most 2 places');
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  const decimal = readDecimal(value);
+  const cents = decimal && decimalToCents(decimal);
+  if (cents === null || !Number.isSafeInteger(cents)) return fail('an amount is not a decimal number of cents');
+  return cents;
 }
 
 /** BHT04 (CCYYMMDD) and BHT05 (HHMM), the creation time build-837p.ts stamps, as UTC. */

@@ -9,5 +9,9 @@ export type ScrubIssue = { path: string; message: string; edit: string };
 /** Every issue, in the order of SCRUB_EDITS; none when the claim may be sent. Throws RangeError on a bad `today`. */
 export function scrubClaim(input: ScrubInput): ScrubIssue[] {
   if (dayNumber(input.today) === null) throw new RangeError('today must be a YYYY-MM-DD date');
-  return SCRUB_EDITS.flatMap((edit) => edit.check(input).map((path) => ({ path, message: edit.message, edit: edit.id })));
+  const issues: ScrubIssue[] = [];
+  for (const edit of SCRUB_EDITS) {
+    for (const path of edit.check(input)) issues.push({ path, message: edit.message, edit: edit.id });
+  }
+  return issues;
 }

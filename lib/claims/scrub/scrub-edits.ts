@@ -3,7 +3,7 @@
 // Facts that need the database (an eligibility check, an earlier claim) come in already established on the
 // input, and `today` comes in too: no edit reads the clock or does I/O.
 import { PATIENT_RELATIONSHIP_CODES } from '../../x12/build-837p';
-import type { Demographics, PersonName, PostalAddress, ProfessionalClaim } from '../../x12/professional-claim';
+import type { Demographics, PersonName, PostalAddress, ProfessionalClaim, ServiceLine } from '../../x12/professional-claim';
 import { dayNumber } from './day-number';
 import { isValidNpi } from './is-valid-npi';
 import { PLACE_OF_SERVICE_CODES } from './place-of-service-codes';
@@ -43,8 +43,13 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'coverage-on-file',
     message: 'The patient needs coverage on file: a payer and a member id',
-    check: ({ claim }) =>
-      blank({ 'payer.id': claim.payer.id, 'payer.name': claim.payer.name, 'subscriber.memberId': claim.subscriber.memberId }),
+    check: ({ claim }) => {
+      const failed: string[] = [];
+      requireText(failed, 'payer.id', claim.payer.id);
+      requireText(failed, 'payer.name', claim.payer.name);
+      requireText(failed, 'subscriber.memberId', claim.subscriber.memberId);
+      return failed;
+    },
   },
   {
     id: 'eligibility-verified',
@@ -59,39 +64,52 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'npi-check-digit',
     message: 'An NPI must be 10 digits with a valid check digit',
-    check: ({ claim }) => [
-      ...(isValidNpi(claim.billingProvider.npi) ? [] : ['billingProvider.npi']),
-      ...(!claim.renderingProvider || isValidNpi(claim.renderingProvider.npi) ? [] : ['renderingProvider.npi']),
-    ],
+    check: ({ claim: { billingProvider: billing, renderingProvider: rendering } }) => {
+      const failed: string[] = [];
+      if (!isValidNpi(billing.npi)) failed.push('billingProvider.npi');
+      if (rendering && !isValidNpi(rendering.npi)) failed.push('renderingProvider.npi');
+      return failed;
+    },
   },
   {
     id: 'provider-details',
     message:
       'The billing provider needs a name, a taxonomy code, a 9-digit tax id and a street address with a 9-digit ZIP code; ' +
       'a rendering provider needs a name and, if given, a valid taxonomy code',
-    check: ({ claim: { billingProvider: billing, renderingProvider: rendering } }) => [
-      ...blank({ 'billingProvider.name': billing.name }),
-      ...(TAXONOMY.test(billing.taxonomyCode) ? [] : ['billingProvider.taxonomyCode']),
-      ...(/^\d{9}$/.test(billing.taxId) ? [] : ['billingProvider.taxId']),
+    check: ({ claim: { billingProvider: billing, renderingProvider: rendering } }) => {
+      const failed: string[] = [];
+      requireText(failed, 'billingProvider.name', billing.name);
+      requireMatch(failed, 'billingProvider.taxonomyCode', billing.taxonomyCode, TAXONOMY);
+      requireMatch(failed, 'billingProvider.taxId', billing.taxId, /^\d{9}$/);
       // TR3 2010AA N403: the billing provider's ZIP code must have nine digits.
-      ...incompleteAddress('billingProvider.address', billing.address, /^\d{9}$/),
-      ...(rendering ? incompleteName('renderingProvider.name', rendering.name) : []),
-      ...(rendering?.taxonomyCode === undefined || TAXONOMY.test(rendering.taxonomyCode) ? [] : ['renderingProvider.taxonomyCode']),
-    ],
+      requireAddress(failed, 'billingProvider.address', billing.address, /^\d{9}$/);
+      if (rendering) {
+        requireName(failed, 'renderingProvider.name', rendering.name);
+        if (rendering.taxonomyCode !== undefined) requireMatch(failed, 'renderingProvider.taxonomyCode', rendering.taxonomyCode, TAXONOMY);
+      }
+      return failed;
+    },
   },
   {
     id: 'demographics-complete',
     message: 'The subscriber and the patient need a first and last name, and the patient a birth date, sex (F, M or U) and address',
-    check: ({ claim: { subscriber, patient }, today }) => [
-      ...incompleteName('subscriber.name', subscriber.name),
-      ...(patient
-        ? [...incompleteName('patient.name', patient.name), ...incompleteDemographics('patient.demographics', patient.demographics, today)]
-        : incompleteDemographics('subscriber.demographics', subscriber.demographics, today)),
-    ],
+    check: ({ claim: { subscriber, patient }, today }) => {
+      const failed: string[] = [];
+      requireName(failed, 'subscriber.name', subscriber.name);
+      if (patient) {
+        requireName(failed, 'patient.name', patient.name);
+        requireDemographics(failed, 'patient.demographics', patient.demographics, today);
+      } else {
+        requireDemographics(failed, 'subscriber.demographics', subscriber.demographics, today);
+      }
+      return failed;
+    },
   },
   {
     id: 'patient-relationship',
-    message: "A patient who is not the subscriber needs a relationship code: 01 spouse, 19 child, 20 employee, 21 unknown, 39 organ donor, 40 cadaver donor, 53 life partner or G8 other",
+    message:
+      'A patient who is not the subscriber needs a relationship code: 01 spouse, 19 child, 20 employee, 21 unknown, ' +
+      '39 organ donor, 40 cadaver donor, 53 life partner or G8 other',
     check: ({ claim: { patient } }) => (!patient || PATIENT_RELATIONSHIP_CODES.has(patient.relationshipCode) ? [] : ['patient.relationshipCode']),
   },
   {
@@ -102,7 +120,11 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'diagnosis-code-shape',
     message: 'A diagnosis must be an ICD-10-CM code, such as J06.9 or S93.401A',
-    check: ({ claim }) => claim.diagnoses.flatMap((code, i) => (ICD_10_CM.test(code) ? [] : [`diagnoses.${i}`])),
+    check: ({ claim }) => {
+      const failed: string[] = [];
+      claim.diagnoses.forEach((code, i) => requireMatch(failed, `diagnoses.${i}`, code, ICD_10_CM));
+      return failed;
+    },
   },
   {
     id: 'line-count',
@@ -112,38 +134,34 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'procedure-code-shape',
     message: 'A procedure must be a CPT code (5 digits, or 4 digits and F, T or U) or a HCPCS Level II code (a letter and 4 digits)',
-    check: ({ claim }) => claim.lines.flatMap((line, i) => (PROCEDURE_CODE.test(line.procedureCode) ? [] : [`lines.${i}.procedureCode`])),
+    check: ({ claim }) => failingLines(claim.lines, 'procedureCode', (line) => PROCEDURE_CODE.test(line.procedureCode)),
   },
   {
     id: 'modifier-shape',
     message: 'A line takes at most 4 modifiers, each 2 letters or digits',
     check: ({ claim }) =>
-      claim.lines.flatMap((line, i) =>
-        line.modifiers.length <= 4 && line.modifiers.every((modifier) => MODIFIER.test(modifier)) ? [] : [`lines.${i}.modifiers`],
-      ),
+      failingLines(claim.lines, 'modifiers', (line) => line.modifiers.length <= 4 && line.modifiers.every((modifier) => MODIFIER.test(modifier))),
   },
   {
     id: 'diagnosis-pointers',
     message: "A line needs 1 to 4 diagnosis pointers, each the position (from 1) of one of the claim's diagnoses",
-    check: ({ claim }) =>
-      claim.lines.flatMap((line, i) => {
-        const pointers = line.diagnosisPointers;
-        const isValid =
-          pointers.length >= 1 &&
-          pointers.length <= 4 &&
-          pointers.every((pointer) => Number.isInteger(pointer) && pointer >= 1 && pointer <= Math.min(claim.diagnoses.length, 12));
-        return isValid ? [] : [`lines.${i}.diagnosisPointers`];
-      }),
+    check: ({ claim }) => {
+      const diagnosisCount = Math.min(claim.diagnoses.length, 12);
+      const isPointer = (pointer: number) => Number.isInteger(pointer) && pointer >= 1 && pointer <= diagnosisCount;
+      return failingLines(claim.lines, 'diagnosisPointers', ({ diagnosisPointers: pointers }) =>
+        pointers.length >= 1 && pointers.length <= 4 && pointers.every(isPointer),
+      );
+    },
   },
   {
     id: 'units-positive',
     message: 'Units must be a whole number above zero',
-    check: ({ claim }) => claim.lines.flatMap((line, i) => (isPositiveInteger(line.units) ? [] : [`lines.${i}.units`])),
+    check: ({ claim }) => failingLines(claim.lines, 'units', (line) => isPositiveInteger(line.units)),
   },
   {
     id: 'charge-positive',
     message: 'A line charge must be a whole number of cents above zero',
-    check: ({ claim }) => claim.lines.flatMap((line, i) => (isPositiveInteger(line.chargeCents) ? [] : [`lines.${i}.chargeCents`])),
+    check: ({ claim }) => failingLines(claim.lines, 'chargeCents', (line) => isPositiveInteger(line.chargeCents)),
   },
   {
     id: 'total-equals-lines',
@@ -153,20 +171,24 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'service-date',
     message: 'A date of service must be a real date, not in the future',
-    check: ({ claim, today }) =>
-      claim.lines.flatMap((line, i) => {
+    check: ({ claim, today }) => {
+      const todayDay = dayNumber(today)!;
+      return failingLines(claim.lines, 'serviceDate', (line) => {
         const day = dayNumber(line.serviceDate);
-        return day !== null && day <= dayNumber(today)! ? [] : [`lines.${i}.serviceDate`];
-      }),
+        return day !== null && day <= todayDay;
+      });
+    },
   },
   {
     id: 'timely-filing',
     message: "A date of service must be within the payer's filing limit (365 days unless the payer sets another)",
-    check: ({ claim, today, filingLimitDays = DEFAULT_FILING_LIMIT_DAYS }) =>
-      claim.lines.flatMap((line, i) => {
+    check: ({ claim, today, filingLimitDays = DEFAULT_FILING_LIMIT_DAYS }) => {
+      const todayDay = dayNumber(today)!;
+      return failingLines(claim.lines, 'serviceDate', (line) => {
         const day = dayNumber(line.serviceDate);
-        return day === null || dayNumber(today)! - day <= filingLimitDays ? [] : [`lines.${i}.serviceDate`];
-      }),
+        return day === null || todayDay - day <= filingLimitDays; // an unreal date is service-date's failure
+      });
+    },
   },
   {
     id: 'place-of-service',
@@ -176,7 +198,11 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'x12-characters',
     message: 'Text cannot contain the characters * ~ : ^ or a line break: the claim format reserves them',
-    check: ({ claim }) => pathsOfStrings(claim, '').filter(([, value]) => X12_DELIMITERS.test(value)).map(([path]) => path),
+    check: ({ claim }) => {
+      const failed: string[] = [];
+      findReservedCharacters(failed, '', claim);
+      return failed;
+    },
   },
 ];
 
@@ -184,37 +210,54 @@ function isPositiveInteger(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0;
 }
 
-function blank(fields: Record<string, string>): string[] {
-  return Object.entries(fields)
-    .filter(([, value]) => value.trim() === '')
-    .map(([path]) => path);
+function requireText(failed: string[], path: string, value: string): void {
+  if (value.trim() === '') failed.push(path);
 }
 
-function incompleteName(path: string, name: PersonName): string[] {
-  return blank({ [`${path}.lastName`]: name.lastName, [`${path}.firstName`]: name.firstName });
+function requireMatch(failed: string[], path: string, value: string, pattern: RegExp): void {
+  if (!pattern.test(value)) failed.push(path);
 }
 
-function incompleteAddress(path: string, address: PostalAddress, postalCode = /^\d{5}(?:\d{4})?$/): string[] {
-  return [
-    ...blank({ [`${path}.line1`]: address.line1, [`${path}.city`]: address.city }),
-    ...(/^[A-Z]{2}$/.test(address.state) ? [] : [`${path}.state`]),
-    ...(postalCode.test(address.postalCode) ? [] : [`${path}.postalCode`]),
-  ];
+function requireName(failed: string[], path: string, name: PersonName): void {
+  requireText(failed, `${path}.lastName`, name.lastName);
+  requireText(failed, `${path}.firstName`, name.firstName);
 }
 
-function incompleteDemographics(path: string, demographics: Demographics | null, today: string): string[] {
-  if (!demographics) return [path];
+function requireAddress(failed: string[], path: string, address: PostalAddress, postalCode = /^\d{5}(?:\d{4})?$/): void {
+  requireText(failed, `${path}.line1`, address.line1);
+  requireText(failed, `${path}.city`, address.city);
+  requireMatch(failed, `${path}.state`, address.state, /^[A-Z]{2}$/);
+  requireMatch(failed, `${path}.postalCode`, address.postalCode, postalCode);
+}
+
+function requireDemographics(failed: string[], path: string, demographics: Demographics | null, today: string): void {
+  if (!demographics) {
+    failed.push(path);
+    return;
+  }
   const born = dayNumber(demographics.birthDate);
-  return [
-    ...(born !== null && born <= dayNumber(today)! ? [] : [`${path}.birthDate`]),
-    ...(['F', 'M', 'U'].includes(demographics.sex) ? [] : [`${path}.sex`]),
-    ...incompleteAddress(`${path}.address`, demographics.address),
-  ];
+  if (born === null || born > dayNumber(today)!) failed.push(`${path}.birthDate`);
+  if (demographics.sex !== 'F' && demographics.sex !== 'M' && demographics.sex !== 'U') failed.push(`${path}.sex`);
+  requireAddress(failed, `${path}.address`, demographics.address);
 }
 
-/** Every string in the claim with its dotted path ("lines.0.modifiers.1"). */
-function pathsOfStrings(value: unknown, path: string): [string, string][] {
-  if (typeof value === 'string') return [[path, value]];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, child]) => pathsOfStrings(child, path === '' ? key : `${path}.${key}`));
+/** "lines.<i>.<field>" for each line that is not valid. */
+function failingLines(lines: readonly ServiceLine[], field: keyof ServiceLine, isValid: (line: ServiceLine) => boolean): string[] {
+  const failed: string[] = [];
+  lines.forEach((line, i) => {
+    if (!isValid(line)) failed.push(`lines.${i}.${field}`);
+  });
+  return failed;
+}
+
+/** Adds the dotted path ("lines.0.modifiers.1") of every string under `value` that holds an X12 delimiter. */
+function findReservedCharacters(failed: string[], path: string, value: object): void {
+  for (const key in value) {
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (typeof child === 'string') {
+      if (X12_DELIMITERS.test(child)) failed.push(path + key);
+    } else if (child !== null && typeof child === 'object') {
+      findReservedCharacters(failed, `${path}${key}.`, child);
+    }
+  }
 }
