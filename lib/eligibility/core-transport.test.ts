@@ -1,4 +1,5 @@
 // The live CORE adapter against a fake payer speaking CAQH CORE Connectivity over loopback HTTP.
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import { FAKE_PAYER_ERROR_TEXT, startFakePayer, type FakePayer } from '@/test/fakes/core-payer';
@@ -298,6 +299,8 @@ IEA*1*000000001~
       ErrorCode: 'Success',
       ErrorMessage: 'Envelope was processed successfully.',
     };
+    const multipart = (boundary: string, body: string) =>
+      new Blob([body], { type: `multipart/form-data; boundary=${boundary}` });
     const { Payload: _payload, ...withoutPayload } = good;
     const { ErrorCode: _errorCode, ...withoutErrorCode } = good;
 
@@ -314,6 +317,48 @@ IEA*1*000000001~
       const error = await failureOf(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }));
 
       expect(describeFailure(error)).toEqual(FAILURE);
+    });
+
+    it.each([
+      ['a Payload sent as a file part', () => {
+        const form = envelope(withoutPayload);
+        form.set('Payload', new Blob(['ISA*00*...~']), 'payload.x12');
+        return new Response(form);
+      }],
+      ['a multipart body cut short', () => new Response(multipart('cut', '--cut\r\nContent-Disposition: form-data; name="ErrorCode"\r\n\r\nSuccess'))],
+      ['a part without a field name', () => new Response(multipart('nn', '--nn\r\nContent-Type: text/plain\r\n\r\nSuccess\r\n--nn--\r\n'))],
+      ['a multipart type without a boundary', () => new Response('--x\r\n', { headers: { 'content-type': 'multipart/form-data; charset=utf-8' } })],
+    ])('%s', async (_name, respond) => {
+      const transport = transportFor(fake, { egress: answering(respond) });
+
+      const error = await failureOf(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }));
+
+      expect(describeFailure(error)).toEqual(FAILURE);
+    });
+
+    it('reads a quoted boundary and a repeated field (the first wins) as FormData does, and skips a preamble and an epilogue (RFC 2046)', async () => {
+      const parts = Object.entries({ ...good, Payload: 'ISA*FIRST~' }).map(([name, value]) => `--b:1\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      const body = `${parts.join('')}--b:1\r\nContent-Disposition: form-data; name="Payload"\r\n\r\nISA*SECOND~\r\n--b:1--\r\n`;
+      const respond = (text: string) => () => new Response(text, { headers: { 'content-type': 'multipart/form-data; boundary="b:1"' } });
+      expect((await respond(body)().formData()).get('Payload')).toBe('ISA*FIRST~');
+
+      for (const text of [body, `a preamble\r\n${body}an epilogue`]) {
+        const transport = transportFor(fake, { egress: answering(respond(text)) });
+        await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe('ISA*FIRST~');
+      }
+    });
+
+    it('returns the Payload FormData reads from the same body, whatever the field values', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), async (payloadTail, message) => {
+          const respond = () => new Response(envelope({ ...good, Payload: `ISA${payloadTail}`, ErrorMessage: message }));
+          const expected = (await respond().formData()).get('Payload');
+          const transport = transportFor(fake, { egress: answering(respond) });
+
+          await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe(expected);
+        }),
+        { numRuns: 200 },
+      );
     });
 
     it('accepts a TA1 under the rule-spelled PayloadType', async () => {

@@ -153,6 +153,18 @@ describe('egress: every call', () => {
     expect(error.cause).toMatchObject({ reason: 'connect', error: { code: 'ECONNREFUSED' } });
   });
 
+  it("closes an idle keep-alive socket before the server's announced Keep-Alive timeout, so no call races its close", async () => {
+    const s = await server();
+    s.answer('/x', { status: 200, headers: { 'keep-alive': 'timeout=2' }, body: '{}' });
+    const egress = createEgress(sandbox);
+    await egress.request(call(`${s.origin}/x`));
+    await egress.request(call(`${s.origin}/x`));
+    expect(s.connections).toBe(1); // reused while fresh
+    await new Promise((resolve) => setTimeout(resolve, 1_300)); // past the hint less a second, short of the server's close
+    await egress.request(call(`${s.origin}/x`));
+    expect(s.connections).toBe(2);
+  });
+
   it('refuses credentials in the URL and schemes other than http(s)', async () => {
     for (const url of ['https://user:pw@ehr.example/x', 'ftp://ehr.example/x', 'file:///etc/passwd', 'not a url']) {
       const error = await rejection(createEgress(sandbox).request(call(url)));

@@ -98,6 +98,13 @@ export function loggableUrl(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
+// Idle sockets are kept for reuse, and closed by us first: after IDLE_SOCKET_MS, or a second before the server's
+// own `Keep-Alive: timeout=N`, so a request never goes out on a socket the server is closing (ECONNRESET). Node
+// reads that hint only when the agent has a timeout; on a socket in use, the timeout only notifies, the
+// request's own deadline stands.
+const IDLE_SOCKET_MS = 30_000;
+const KEEP_ALIVE: http.AgentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+
 const systemResolve = async (hostname: string): Promise<ResolvedAddress[]> =>
   (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
@@ -106,8 +113,8 @@ export function createEgress(policy: EgressPolicy): Egress {
   const allowedOrigins = new Set(policy.allowedOrigins);
   // Separate pools per target, so a socket an operator call opened is never reused by a tenant call.
   const agents = {
-    operator: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
-    tenant: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+    operator: { http: new http.Agent(KEEP_ALIVE), https: new https.Agent(KEEP_ALIVE) },
+    tenant: { http: new http.Agent(KEEP_ALIVE), https: new https.Agent(KEEP_ALIVE) },
   };
 
   async function open(req: EgressRequest): Promise<EgressStream> {
