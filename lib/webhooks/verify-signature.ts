@@ -53,15 +53,3 @@ export function verifySignature(
   }
   return isValid;
 }
-
-/**
- * A receiver's secrets from its env value: a comma list (`new,old`) so secrets can rotate. Entries are
- * trimmed and empty ones dropped, so `"a, b,"` is `["a", "b"]` and `""` is `[]` (the caller treats no
- * secrets as unconfigured).
- */
-export function parseSecretList(value: string): string[] {
-  return value
-    .split(',')
-    .map((secret) => secret.trim())
-    .filter((secret) => secret.length > 0);
-}
