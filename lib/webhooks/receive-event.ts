@@ -4,32 +4,33 @@
 // deliveryId) and per (receiver, envelope id) and is inserted first: a concurrent copy of the delivery waits on
 // it and then finds it, a later copy finds it at once, and either way answers `duplicate: true` having changed
 // nothing. The envelope id is what the signature covers; X-Svc-Delivery is not signed, so the same signed
-// body under a new delivery id is a duplicate too (DECISIONS.md, Trust boundaries).
+// body under a new delivery id is a duplicate too (DECISIONS.md, Trust boundaries). An effect with a
+// one-statement common case (`applyWithDelivery`) writes the row and itself at once, or nothing; then the
+// transaction runs as above.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { Db } from '../db';
 import type { Deps } from '../deps';
 import type { Logger } from '../log';
 import type { WebhookReceiver } from '../config';
 import { AppError } from '../errors';
+import { deliveryParams, insertDeliverySql, type DeliveryRow } from './delivery-row';
 import { EventEnvelope, type WebhookReceipt } from './event-envelope';
-import { recorded, type EffectResult } from './event-effect';
+import { applied, recorded, type EffectResult, type EventEffect, type VerifiedEvent } from './event-effect';
 import { EVENT_EFFECTS } from './event-effects';
 
 export const DELIVERY_HEADER = 'x-svc-delivery';
 const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
-// First statement of every delivery's transaction: the row is the idempotency lock. A concurrent copy of the
-// same delivery (same delivery id or same envelope id) waits here until the first commits, then inserts
-// nothing: ON CONFLICT without a target covers both unique keys. Exported for bench/webhook-ingest.
-export const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "receiver", "deliveryId", "eventType", "clinicId", "outcome", "correlationId", "receivedAt", "envelopeId")
-  VALUES ($1, $2, $3, $4, $5, 'applied', $6, $7, $8) ON CONFLICT DO NOTHING`;
+// First statement of every delivery's transaction: the row is the idempotency lock (delivery-row.ts).
+const INSERT_DELIVERY = insertDeliverySql(1);
 
 // A delivery waits on a row lock only while a concurrent copy of itself commits, but 50 copies share the
 // pool's connections: give the transaction room beyond Prisma's 2 s default wait.
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 
 /** @throws VALIDATION_FAILED (400) when the header is missing or not a usable id. */
-export function requireDeliveryId(header: string | null): string {
+function requireDeliveryId(header: string | null): string {
   const value = header?.trim();
   if (value && DELIVERY_ID.test(value)) return value;
   throw new AppError('VALIDATION_FAILED', 'The X-Svc-Delivery header is required', {
@@ -68,26 +69,18 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
   const effect = known?.receiver === receiver ? known : undefined;
   const data = effect ? parseEventData(effect.data, envelope) : undefined;
   const now = deps.clock();
+  const delivery: DeliveryRow = {
+    id: `whd_${randomUUID().replaceAll('-', '')}`, receiver, deliveryId, eventType: envelope.type, clinicId: envelope.clinicId,
+    correlationId: input.correlationId, receivedAt: now, envelopeId: envelope.id,
+  };
+  const event: VerifiedEvent<unknown> = {
+    eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId, createdAt: envelope.createdAt, data,
+    deliveryId, correlationId: input.correlationId, now,
+  };
 
-  const result = await deps.db.$transaction(async (tx): Promise<EffectResult | 'duplicate'> => {
-    // Provisional outcome `applied` (the common case), rewritten below in this transaction when the effect
-    // did not apply. Raw SQL: this runs for every delivery, and a constant statement is the cheapest path.
-    const count = await tx.$executeRawUnsafe(
-      INSERT_DELIVERY, `whd_${randomUUID().replaceAll('-', '')}`, receiver, deliveryId, envelope.type, envelope.clinicId, input.correlationId, now,
-      envelope.id,
-    );
-    if (count === 0) return 'duplicate';
-    const outcome = effect
-      ? await effect.apply(tx, {
-        eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId, createdAt: envelope.createdAt, data,
-        deliveryId, correlationId: input.correlationId, now,
-      })
-      : recorded('event type not handled by this receiver');
-    if (outcome.outcome !== 'applied') {
-      await tx.webhookDelivery.update({ where: { receiver_deliveryId: { receiver, deliveryId } }, data: { outcome: outcome.outcome } });
-    }
-    return outcome;
-  }, TRANSACTION_OPTIONS);
+  // The effect's one-statement common case first, if it has one; when that wrote nothing, the transaction decides.
+  const isApplied = effect?.applyWithDelivery !== undefined && (await effect.applyWithDelivery(deps.db, delivery, event));
+  const result = isApplied ? applied() : await applyInTransaction(deps.db, delivery, effect, event);
 
   const logged = { receiver, deliveryId, eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId };
   if (result === 'duplicate') {
@@ -97,4 +90,24 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
   input.log.info({ ...logged, outcome: result.outcome, reason: 'reason' in result ? result.reason : undefined }, 'webhook delivery processed');
   if (result.outcome === 'stale') return { received: true, stale: true };
   return { received: true, duplicate: false, ...result };
+}
+
+/**
+ * The delivery row, then the effect, in one transaction: a duplicate finds the row and changes nothing. The row
+ * is written as `applied` and rewritten here when the effect did not apply.
+ */
+function applyInTransaction(
+  db: Db, delivery: DeliveryRow, effect: EventEffect | undefined, event: VerifiedEvent<unknown>,
+): Promise<EffectResult | 'duplicate'> {
+  return db.$transaction(async (tx): Promise<EffectResult | 'duplicate'> => {
+    const count = await tx.$executeRawUnsafe(INSERT_DELIVERY, ...deliveryParams(delivery));
+    if (count === 0) return 'duplicate';
+    const outcome = effect ? await effect.apply(tx, event) : recorded('event type not handled by this receiver');
+    if (outcome.outcome !== 'applied') {
+      await tx.webhookDelivery.update({
+        where: { receiver_deliveryId: { receiver: delivery.receiver, deliveryId: delivery.deliveryId } }, data: { outcome: outcome.outcome },
+      });
+    }
+    return outcome;
+  }, TRANSACTION_OPTIONS);
 }

@@ -1,27 +1,31 @@
 // Writes a partner payment: the Payment row (keyed by the partner's paymentId) and, for a success, the money on
-// its bill or claim, in ONE statement, and only when that bill or claim belongs to the event's clinic. A
-// statement that matched nothing wrote nothing; findPaymentRefusal then explains why (a separate, rare read).
-// All SQL here is constant text; every value is a bound parameter.
-import type { Prisma } from '../db';
+// its bill or claim and the ledger posting, in ONE statement, and only when that bill or claim belongs to the
+// event's clinic. A statement that matched nothing wrote nothing; findPaymentRefusal then explains why (a
+// separate, rare read). All SQL here is constant text; every value is a bound parameter.
+import { randomUUID } from 'node:crypto';
+import type { Db, Prisma } from '../db';
+import { deliveryParams, insertDeliverySql, type DeliveryRow } from './delivery-row';
 import { MAX_BILL_CENTS, MAX_CLAIM_PAID_CENTS, type PaymentData, type PaymentTarget, paymentTargetOf } from './payment-data';
+import { postPaymentSql } from './post-payment';
 
-/** The target after the payment was added: what it is owed in total and what has been paid now. */
-export type AppliedPayment = { owedCents: bigint; paidCents: bigint };
+type Kind = PaymentTarget['kind'];
 
-// $1 paymentId, $2 clinicId, $3 billId, $4 claimId, $5 amountCents.
+// Parameters of every statement here: $1 paymentId, $2 clinicId, $3 billId, $4 claimId, $5 amountCents; for a
+// success also $6 the update time, $7 the ledger transaction id, $8 correlationId (and the delivery row after).
+
 // A bill must be able to hold the amount (paidCents is a 32-bit column: refused, never truncated); a claim
 // must have been submitted (a draft never reached a payer, so a payment naming one is misrouted) and able to
 // hold the amount under MAX_CLAIM_PAID_CENTS, so the total GET /api/claims reports stays a safe integer.
-const TARGET_QUALIFIES: Record<PaymentTarget['kind'], string> = {
+const TARGET_QUALIFIES: Record<Kind, string> = {
   bill: `EXISTS (SELECT 1 FROM "PatientBill" b WHERE b."id" = $3 AND b."clinicId" = $2 AND b."paidCents" + $5::bigint <= ${MAX_BILL_CENTS})`,
   claim: `EXISTS (SELECT 1 FROM "Claim" c WHERE c."id" = $4 AND c."clinicId" = $2 AND c."status" <> 'draft' AND c."paidCents" + $5::bigint <= ${MAX_CLAIM_PAID_CENTS})`,
 };
 
 // Adds the amount and sets the status from the new total in one UPDATE, under the row lock, so concurrent
 // payments of one bill cannot lose an update. Partial payments accumulate; paid once paidCents reaches
-// what is owed ($6 is the update time). Runs only when the CTE `payment` produced a row. The amount stays
-// bigint until the row qualifies: casting the parameter itself to int would fail before the WHERE decides.
-const ADD_TO_TARGET: Record<PaymentTarget['kind'], string> = {
+// what is owed. Runs only when the CTE `payment` produced a row. The amount stays bigint until the row
+// qualifies: casting the parameter itself to int would fail before the WHERE decides.
+const ADD_TO_TARGET: Record<Kind, string> = {
   bill: `UPDATE "PatientBill"
     SET "paidCents" = ("paidCents" + $5::bigint)::int,
         "status" = CASE WHEN "paidCents" + $5::bigint >= "amountCents" THEN 'paid' ELSE 'open' END, "updatedAt" = $6
@@ -34,46 +38,86 @@ const ADD_TO_TARGET: Record<PaymentTarget['kind'], string> = {
     RETURNING "totalChargeCents" AS "owedCents", "paidCents"`,
 };
 
-/** Exported for bench/webhook-ingest, which sends this exact statement directly through pg. */
-export const RECORD_SUCCEEDED = (kind: PaymentTarget['kind']) => `WITH payment AS (
-    INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
-    SELECT $1, $2, $3, $4, $5::bigint, 'USD', 'succeeded' WHERE ${TARGET_QUALIFIES[kind]}
-    ON CONFLICT ("id") DO NOTHING RETURNING 1
-  ) ${ADD_TO_TARGET[kind]}`;
+// A success once `payment` (a CTE that returns a row when the Payment row was written) has run: the money on
+// the target, then the ledger posting. Answers how many targets were paid: 1 or 0.
+const applySucceeded = (kind: Kind, payment: string) => `WITH ${payment},
+  target AS (${ADD_TO_TARGET[kind]}),
+  ${postPaymentSql(kind)}
+  SELECT COUNT(*)::int AS "paid" FROM target`;
 
-const PROMOTE_FAILED = (kind: PaymentTarget['kind']) => `WITH payment AS (
+const INSERT_SUCCEEDED = `INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
+  SELECT $1, $2, $3, $4, $5::bigint, 'USD', 'succeeded'`;
+
+const RECORD_SUCCEEDED = (kind: Kind) => applySucceeded(kind, `payment AS (
+    ${INSERT_SUCCEEDED} WHERE ${TARGET_QUALIFIES[kind]} ON CONFLICT ("id") DO NOTHING RETURNING 1
+  )`);
+
+// The common delivery whole: the delivery row (from $9, delivery-row.ts) written only when the paymentId is
+// new and the target qualifies, as this statement sees the database, and the payment only after the delivery
+// row. A concurrent delivery of the same paymentId, which this statement cannot see, makes the Payment insert
+// fail on its key (no ON CONFLICT on purpose), and the whole statement with it: nothing is half written.
+const RECORD_DELIVERED_SUCCEEDED = (kind: Kind) => applySucceeded(kind, `delivery AS (
+    ${insertDeliverySql(9, `${TARGET_QUALIFIES[kind]} AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."id" = $1)`)}
+  ), payment AS (
+    ${INSERT_SUCCEEDED} WHERE EXISTS (SELECT 1 FROM delivery) RETURNING 1
+  )`);
+
+const PROMOTE_FAILED = (kind: Kind) => applySucceeded(kind, `payment AS (
     UPDATE "Payment" SET "status" = 'succeeded', "amountCents" = $5::bigint
     WHERE "id" = $1 AND "clinicId" = $2 AND "status" = 'failed'
       AND "billId" IS NOT DISTINCT FROM $3 AND "claimId" IS NOT DISTINCT FROM $4 AND ${TARGET_QUALIFIES[kind]}
     RETURNING 1
-  ) ${ADD_TO_TARGET[kind]}`;
+  )`);
 
-const RECORD_FAILED = (kind: PaymentTarget['kind']) => `INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
+const RECORD_FAILED = (kind: Kind) => `INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
   SELECT $1, $2, $3, $4, $5::bigint, 'USD', 'failed' WHERE ${TARGET_QUALIFIES[kind]}
   ON CONFLICT ("id") DO NOTHING`;
 
 const paymentParams = (clinicId: string, data: PaymentData) =>
   [data.paymentId, clinicId, data.billId ?? null, data.claimId ?? null, BigInt(data.amountCents)] as const;
 
+/** What a success needs beyond the payment: when it happened and the correlation id its ledger posting carries. */
+export type SucceededPayment = { clinicId: string; data: PaymentData; now: Date; correlationId: string };
+
+const succeededParams = ({ clinicId, data, now, correlationId }: SucceededPayment) =>
+  [...paymentParams(clinicId, data), now, `ltx_${randomUUID().replaceAll('-', '')}`, correlationId] as const;
+
+async function paid(query: Promise<{ paid: number }[]>): Promise<boolean> {
+  const [row] = await query;
+  return row?.paid === 1;
+}
+
 /**
- * A new succeeded payment: inserts the Payment row and adds the amount to its bill or claim.
- * @returns the target's totals after the payment, or null when nothing was written (the paymentId exists
- *   already, or the target is not in the clinic or does not qualify).
+ * A new succeeded payment: inserts the Payment row, adds the amount to its bill or claim and posts the ledger.
+ * @returns false when nothing was written (the paymentId exists already, or the target is not in the clinic or
+ *   does not qualify).
  */
-export async function recordSucceededPayment(tx: Prisma.TransactionClient, clinicId: string, data: PaymentData, now: Date): Promise<AppliedPayment | null> {
-  const [row] = await tx.$queryRawUnsafe<AppliedPayment[]>(RECORD_SUCCEEDED(paymentTargetOf(data).kind), ...paymentParams(clinicId, data), now);
-  return row ?? null;
+export function recordSucceededPayment(tx: Prisma.TransactionClient, payment: SucceededPayment): Promise<boolean> {
+  const kind = paymentTargetOf(payment.data).kind;
+  return paid(tx.$queryRawUnsafe(RECORD_SUCCEEDED(kind), ...succeededParams(payment)));
+}
+
+/**
+ * A first delivery of a new succeeded payment, whole, in one statement outside any transaction: the delivery
+ * row with outcome `applied`, then what {@link recordSucceededPayment} writes.
+ * @returns false when nothing was written: the delivery is a duplicate, the paymentId exists already, or the
+ *   target does not qualify; the caller decides which in a transaction.
+ * @throws a unique violation (nothing written) when a concurrent delivery wrote the same paymentId first.
+ */
+export function recordDeliveredSucceededPayment(db: Db, delivery: DeliveryRow, payment: SucceededPayment): Promise<boolean> {
+  const kind = paymentTargetOf(payment.data).kind;
+  return paid(db.$queryRawUnsafe(RECORD_DELIVERED_SUCCEEDED(kind), ...succeededParams(payment), ...deliveryParams(delivery)));
 }
 
 /**
  * A payment the partner reported as failed and now reports as succeeded (a retry under the same paymentId):
- * it becomes succeeded and its amount is added to the target, once, when it still names the same target and
- * that target still qualifies.
- * @returns the target's totals after the payment, or null when nothing was written.
+ * it becomes succeeded, its amount is added to the target and posted, once, when it still names the same
+ * target and that target still qualifies.
+ * @returns false when nothing was written.
  */
-export async function promoteFailedPayment(tx: Prisma.TransactionClient, clinicId: string, data: PaymentData, now: Date): Promise<AppliedPayment | null> {
-  const [row] = await tx.$queryRawUnsafe<AppliedPayment[]>(PROMOTE_FAILED(paymentTargetOf(data).kind), ...paymentParams(clinicId, data), now);
-  return row ?? null;
+export function promoteFailedPayment(tx: Prisma.TransactionClient, payment: SucceededPayment): Promise<boolean> {
+  const kind = paymentTargetOf(payment.data).kind;
+  return paid(tx.$queryRawUnsafe(PROMOTE_FAILED(kind), ...succeededParams(payment)));
 }
 
 /** A failed payment: the Payment row with status failed; no money moves. @returns true when inserted. */
