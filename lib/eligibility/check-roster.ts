@@ -9,14 +9,14 @@ import type { Logger } from '../log';
 import { requireClinicPatients, type ClinicPatient } from '../patients/require-clinic-patients';
 import { askEligibility, eligibilityCacheKey, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
 import { compareCoverage } from './coverage-on-file';
-import { batchCheckStore } from './eligibility-check-store';
+import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
 
-export const MAX_ROSTER_SIZE = 500;
-export const MAX_CONCURRENCY = 20;
-export const DEFAULT_CONCURRENCY = 5;
+const MAX_ROSTER_SIZE = 500;
+const MAX_CONCURRENCY = 20;
+const DEFAULT_CONCURRENCY = 5;
 
 const RosterAppointment = z.object({
   patientId: z.string({ error: 'patientId is required' }).trim().min(1, { error: 'patientId is required' }).max(100),
@@ -42,7 +42,7 @@ export const RosterBody = z.object({
 });
 export type RosterBody = z.infer<typeof RosterBody>;
 
-export const SkipReason = z.enum(['NO_MEMBER_ID', 'NO_PAYER_ID']);
+const SkipReason = z.enum(['NO_MEMBER_ID', 'NO_PAYER_ID']);
 
 export const RosterResult = z.object({
   appointment: z.object({ patientId: z.string(), start: z.string().nullable() }),
@@ -97,6 +97,29 @@ const CANCELLED: NotRead = {
   followUp: 'Run the check again',
 };
 
+/** What prepareRoster settled before any payer call; a run is planned and looked up from it alone. */
+type RosterPlan = {
+  deps: EligibilityDeps & { log?: Logger };
+  context: RosterContext;
+  body: RosterBody;
+  patients: Map<string, ClinicPatient>;
+  provider: { npi: string; name: string };
+};
+
+type RunOptions = NonNullable<Parameters<RosterRun['run']>[0]>;
+
+/** The appointment as a result repeats it. */
+type Echo = RosterResult['appointment'];
+
+/** One appointment of a run: skipped for a reason, or the inquiry to send. */
+type PlannedLookup = { index: number; echo: Echo } & (
+  | { skip: z.infer<typeof SkipReason> }
+  | { inquiry: EligibilityInquiry }
+);
+
+/** An answer, the write of its row, and what to report instead if that write fails. */
+type Asked = { result: RosterResult; recorded: Promise<void>; fallback: RosterResult };
+
 /**
  * Validates the whole batch before any payer call: DEPENDENCY_UNAVAILABLE when no transport is configured,
  * OUT_OF_SCOPE when any patient is not this clinic's, VALIDATION_FAILED when no provider NPI is known. Logs
@@ -118,104 +141,117 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
   const providerName = body.provider?.name ?? (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
   await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, body.appointments.map((a) => a.patientId), deps.clock());
 
-  const checkDeps: EligibilityDeps = { db: deps.db, clock: deps.clock, payer, config: deps.config };
+  const plan: RosterPlan = {
+    deps: { db: deps.db, clock: deps.clock, payer, config: deps.config, log: deps.log },
+    context, body, patients, provider: { npi, name: providerName },
+  };
+  return { run: (options) => runRoster(plan, options) };
+}
 
-  type Planned =
-    | { index: number; echo: RosterResult['appointment']; skip: z.infer<typeof SkipReason> }
-    | { index: number; echo: RosterResult['appointment']; inquiry: EligibilityInquiry };
+async function runRoster(plan: RosterPlan, { onResult, signal }: RunOptions = {}): Promise<RosterResponse> {
+  const { deps, context, body } = plan;
+  const now = deps.clock();
+  const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
+  const inquiries = planned.flatMap((p) => ('inquiry' in p ? [p.inquiry] : []));
+  const lookups = inquiries.map((inquiry) => ({ cacheKey: eligibilityCacheKey(inquiry), patientId: inquiry.patientId }));
+  const store = await batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, lookups });
 
+  // The pool caps lookups in flight to the payer; writing a row and reporting the result happen outside
+  // it, so a slot starts the next 270 while the previous answer is being recorded.
+  const limit = pLimit(body.concurrency);
+  const results = await Promise.all(
+    planned.map(async (p) => {
+      const result = 'inquiry' in p
+        ? await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal)).then(settle)
+        : { appointment: p.echo, skipped: true, skipReason: p.skip };
+      onResult?.(p.index, result);
+      return result;
+    }),
+  );
+  return { summary: summarize(results), results };
+}
+
+function planLookup(plan: RosterPlan, appointment: RosterBody['appointments'][number], index: number, now: Date): PlannedLookup {
+  const { context, body, patients, provider } = plan;
+  const patient = patients.get(appointment.patientId)!;
+  const echo = { patientId: appointment.patientId, start: appointment.start ?? null };
+  const memberId = appointment.memberId ?? patient.coverageMemberId;
+  // The item's payer, then the coverage on file, then the batch default (DECISIONS).
+  const payerId = appointment.payerId ?? patient.coveragePayerId ?? body.defaultPayerId;
+  if (!memberId) return { index, echo, skip: 'NO_MEMBER_ID' };
+  if (!payerId) return { index, echo, skip: 'NO_PAYER_ID' };
   return {
-    async run({ onResult, signal } = {}) {
-      const now = deps.clock();
-      const today = now.toISOString().slice(0, 10);
-      const plan: Planned[] = body.appointments.map((appointment, index) => {
-        const patient = patients.get(appointment.patientId)!;
-        const echo = { patientId: appointment.patientId, start: appointment.start ?? null };
-        const memberId = appointment.memberId ?? patient.coverageMemberId;
-        // The item's payer, then the coverage on file, then the batch default (DECISIONS).
-        const payerId = appointment.payerId ?? patient.coveragePayerId ?? body.defaultPayerId;
-        if (!memberId) return { index, echo, skip: 'NO_MEMBER_ID' };
-        if (!payerId) return { index, echo, skip: 'NO_PAYER_ID' };
-        return {
-          index, echo,
-          inquiry: {
-            clinicId: context.clinicId,
-            userId: context.userId,
-            patientId: patient.id,
-            correlationId: context.correlationId,
-            payer: { id: payerId, name: payerNameFor(payerId, patient) },
-            provider: { npi, name: providerName },
-            // Names and date of birth come from the clinic's record, never from the request.
-            subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
-            serviceTypeCodes: body.serviceTypeCodes,
-            coverage: { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId },
-            // The date as the timestamp writes it: a 19:00-05:00 visit is on its local day, not the UTC one.
-            dateOfService: appointment.start ? appointment.start.slice(0, 10) : today,
-          },
-        };
-      });
-      const lookups = plan.flatMap((p) => ('inquiry' in p ? [{ cacheKey: eligibilityCacheKey(p.inquiry), patientId: p.inquiry.patientId }] : []));
-      const store = await batchCheckStore(deps.db, { clinicId: context.clinicId, mode: payer.mode, now, lookups });
-
-      // The pool caps lookups in flight to the payer; writing a row and reporting the result happen outside
-      // it, so a slot starts the next 270 while the previous answer is being recorded.
-      const limit = pLimit(body.concurrency);
-      const results = await Promise.all(
-        plan.map(async (planned) => {
-          const result = 'inquiry' in planned
-            ? await limit(() => lookUp(planned.echo, planned.inquiry)).then(settle)
-            : { appointment: planned.echo, skipped: true, skipReason: planned.skip };
-          onResult?.(planned.index, result);
-          return result;
-        }),
-      );
-      return { summary: summarize(results), results };
-
-      type Asked = { result: RosterResult; recorded: Promise<void>; fallback: RosterResult };
-
-      async function lookUp(echo: RosterResult['appointment'], inquiry: EligibilityInquiry): Promise<Asked> {
-        const unanswered = (reason: NotRead): RosterResult => ({
-          appointment: echo, skipped: false,
-          result: unansweredFields({
-            mode: payer.mode, payerId: inquiry.payer.id, memberId: inquiry.subscriber.memberId, verifiedAt: deps.clock(),
-            coverageOnFile: compareCoverage({ memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id }, inquiry.coverage),
-          }, reason),
-        });
-        const done = (result: RosterResult): Asked => ({ result, recorded: Promise.resolve(), fallback: result });
-        if (signal?.aborted) return done(unanswered(CANCELLED));
-        try {
-          const { outcome, recorded } = await askEligibility(checkDeps, inquiry, store);
-          // Handled here at once, so a failed write is never an unhandled rejection while the pool runs on.
-          const settled = recorded.catch((error: unknown) => {
-            logFailure(error);
-            throw error;
-          });
-          settled.catch(() => undefined);
-          return { result: { appointment: echo, skipped: false, result: outcome.fields }, recorded: settled, fallback: unanswered(INTERNAL) };
-        } catch (error) {
-          // Whatever went wrong, this appointment is unknown: never active, never the whole batch failing.
-          if (isAppError(error) && error.code === 'TRANSPORT_FAILED') return done(unanswered(TRANSPORT_FAILED));
-          if (isAppError(error) && error.code === 'VALIDATION_FAILED') return done(unanswered(NOT_SENDABLE));
-          logFailure(error);
-          return done(unanswered(INTERNAL));
-        }
-      }
-
-      /** An answer whose row could not be written is reported as unknown: the check is not on record. */
-      async function settle(asked: Asked): Promise<RosterResult> {
-        try {
-          await asked.recorded;
-          return asked.result;
-        } catch {
-          return asked.fallback;
-        }
-      }
-
-      function logFailure(error: unknown) {
-        deps.log?.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'roster lookup failed');
-      }
+    index, echo,
+    inquiry: {
+      clinicId: context.clinicId,
+      userId: context.userId,
+      patientId: patient.id,
+      correlationId: context.correlationId,
+      payer: { id: payerId, name: payerNameFor(payerId, patient) },
+      provider,
+      // Names and date of birth come from the clinic's record, never from the request.
+      subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
+      serviceTypeCodes: body.serviceTypeCodes,
+      coverage: { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId },
+      // The date as the timestamp writes it: a 19:00-05:00 visit is on its local day, not the UTC one.
+      dateOfService: appointment.start ? appointment.start.slice(0, 10) : now.toISOString().slice(0, 10),
     },
   };
+}
+
+async function lookUp(
+  plan: RosterPlan,
+  store: EligibilityCheckStore,
+  echo: Echo,
+  inquiry: EligibilityInquiry,
+  signal: AbortSignal | undefined,
+): Promise<Asked> {
+  const unanswered = (reason: NotRead) => unansweredResult(plan, echo, inquiry, reason);
+  const done = (result: RosterResult): Asked => ({ result, recorded: Promise.resolve(), fallback: result });
+  if (signal?.aborted) return done(unanswered(CANCELLED));
+  try {
+    const { outcome, recorded } = await askEligibility(plan.deps, inquiry, store);
+    // Handled here at once, so a failed write is never an unhandled rejection while the pool runs on.
+    const settled = recorded.catch((error: unknown) => {
+      logFailure(plan, error);
+      throw error;
+    });
+    settled.catch(() => undefined);
+    const result = { appointment: echo, skipped: false, result: outcome.fields };
+    return { result, recorded: settled, fallback: unanswered(INTERNAL) };
+  } catch (error) {
+    // Whatever went wrong, this appointment is unknown: never active, never the whole batch failing.
+    if (isAppError(error) && error.code === 'TRANSPORT_FAILED') return done(unanswered(TRANSPORT_FAILED));
+    if (isAppError(error) && error.code === 'VALIDATION_FAILED') return done(unanswered(NOT_SENDABLE));
+    logFailure(plan, error);
+    return done(unanswered(INTERNAL));
+  }
+}
+
+function unansweredResult(plan: RosterPlan, echo: Echo, inquiry: EligibilityInquiry, reason: NotRead): RosterResult {
+  const asked = { memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id };
+  return {
+    appointment: echo, skipped: false,
+    result: unansweredFields({
+      mode: plan.deps.payer.mode, payerId: asked.payerId, memberId: asked.memberId, verifiedAt: plan.deps.clock(),
+      coverageOnFile: compareCoverage(asked, inquiry.coverage),
+    }, reason),
+  };
+}
+
+/** An answer whose row could not be written is reported as unknown: the check is not on record. */
+async function settle(asked: Asked): Promise<RosterResult> {
+  try {
+    await asked.recorded;
+    return asked.result;
+  } catch {
+    return asked.fallback;
+  }
+}
+
+function logFailure(plan: RosterPlan, error: unknown) {
+  const err = error instanceof Error ? { name: error.name, message: error.message } : String(error);
+  plan.deps.log?.error({ err }, 'roster lookup failed');
 }
 
 function payerNameFor(payerId: string, patient: ClinicPatient): string {
@@ -224,7 +260,7 @@ function payerNameFor(payerId: string, patient: ClinicPatient): string {
 }
 
 /** total = active + inactive + unknown + skipped = the number of appointments (DECISIONS). */
-export function summarize(results: readonly RosterResult[]): RosterSummary {
+function summarize(results: readonly RosterResult[]): RosterSummary {
   const summary: RosterSummary = { total: results.length, active: 0, inactive: 0, unknown: 0, skipped: 0 };
   for (const r of results) {
     if (r.skipped || !r.result) summary.skipped += 1;

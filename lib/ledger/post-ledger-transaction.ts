@@ -18,14 +18,14 @@ export type LedgerPosting = {
   lines: readonly LedgerLine[];
 };
 
-export const newLedgerTransactionId = () => `ltx_${randomUUID().replaceAll('-', '')}`;
+const newLedgerTransactionId = () => `ltx_${randomUUID().replaceAll('-', '')}`;
 
 /**
  * The statement for a posting of `lineCount` lines: $1..$6 the transaction (id, clinicId, kind, reference,
  * correlationId, createdAt), then (entry id, account, amountCents) per line. Constant text per line count;
- * every value is a bound parameter. Exported for bench/webhook-ingest, which sends it directly through pg.
+ * every value is a bound parameter.
  */
-export function ledgerInsertSql(lineCount: number): string {
+function ledgerInsertSql(lineCount: number): string {
   const values = Array.from({ length: lineCount }, (_, i) => `($${7 + 3 * i}, $1, $${8 + 3 * i}, $${9 + 3 * i}::bigint)`);
   return `WITH t AS (
        INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt") VALUES ($1, $2, $3, $4, $5, $6)
