@@ -18,7 +18,11 @@ export type ClinicPatient = {
  * The clinic's patients by id (duplicate ids collapse to one).
  * @throws OUT_OF_SCOPE (403) when any id is not a patient of `clinicId`.
  */
-export async function requireClinicPatients(db: Db, clinicId: string, patientIds: readonly string[]): Promise<Map<string, ClinicPatient>> {
+export async function requireClinicPatients(
+  db: Db,
+  clinicId: string,
+  patientIds: readonly string[],
+): Promise<Map<string, ClinicPatient>> {
   const unique = [...new Set(patientIds)];
   const rows = await db.patient.findMany({
     where: { clinicId, id: { in: unique } },
