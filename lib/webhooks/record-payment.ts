@@ -56,11 +56,18 @@ const RECORD_SUCCEEDED = (kind: Kind) => applySucceeded(kind, `payment AS (
 // new and the target qualifies, as this statement sees the database, and the payment only after the delivery
 // row. A concurrent delivery of the same paymentId, which this statement cannot see, makes the Payment insert
 // fail on its key (no ON CONFLICT on purpose), and the whole statement with it: nothing is half written.
-const RECORD_DELIVERED_SUCCEEDED = (kind: Kind) => applySucceeded(kind, `delivery AS (
+// The hot path: prepared once per connection (lib/db.ts), so PostgreSQL does not plan it on every delivery.
+const RECORD_DELIVERED_SUCCEEDED: Record<Kind, string> = {
+  bill: recordDeliveredSucceeded('bill'),
+  claim: recordDeliveredSucceeded('claim'),
+};
+function recordDeliveredSucceeded(kind: Kind): string {
+  return `-- prepared: record-delivered-payment-${kind}\n${applySucceeded(kind, `delivery AS (
     ${insertDeliverySql(9, `${TARGET_QUALIFIES[kind]} AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."id" = $1)`)}
   ), payment AS (
     ${INSERT_SUCCEEDED} WHERE EXISTS (SELECT 1 FROM delivery) RETURNING 1
-  )`);
+  )`)}`;
+}
 
 const PROMOTE_FAILED = (kind: Kind) => applySucceeded(kind, `payment AS (
     UPDATE "Payment" SET "status" = 'succeeded', "amountCents" = $5::bigint
@@ -106,7 +113,7 @@ export function recordSucceededPayment(tx: Prisma.TransactionClient, payment: Su
  */
 export function recordDeliveredSucceededPayment(db: Db, delivery: DeliveryRow, payment: SucceededPayment): Promise<boolean> {
   const kind = paymentTargetOf(payment.data).kind;
-  return paid(db.$queryRawUnsafe(RECORD_DELIVERED_SUCCEEDED(kind), ...succeededParams(payment), ...deliveryParams(delivery)));
+  return paid(db.$queryRawUnsafe(RECORD_DELIVERED_SUCCEEDED[kind], ...succeededParams(payment), ...deliveryParams(delivery)));
 }
 
 /**
