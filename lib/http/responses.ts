@@ -11,8 +11,6 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body, bigintAsNumber), { ...init, headers });
 }
 
-export const created = (body: unknown) => json(body, { status: 201 });
-export const accepted = (body: unknown, headers: Record<string, string> = {}) => json(body, { status: 202, headers });
 export const noContent = () => new Response(null, { status: 204 });
 export const redirect = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store', ...headers } });

@@ -26,7 +26,6 @@ const TERMINATOR = '~';
 const RESERVED = /[*^:~\r\n]/;
 
 export const REPETITION_SEPARATOR = REPETITION;
-export const COMPONENT_SEPARATOR = COMPONENT;
 
 /** One element: a simple value, or a composite's components, which are joined with the component separator. */
 export type ElementValue = string | readonly string[];
