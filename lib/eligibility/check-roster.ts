@@ -7,7 +7,7 @@ import { recordPhiAccess } from '../audit/record-phi-access';
 import { AppError, isAppError } from '../errors';
 import type { Logger } from '../log';
 import { requireClinicPatients, type ClinicPatient } from '../patients/require-clinic-patients';
-import { askEligibility, eligibilityCacheKey, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
+import { askEligibility, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
 import { compareCoverage } from './coverage-on-file';
 import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
@@ -127,38 +127,49 @@ type Asked = { result: RosterResult; recorded: Promise<void>; fallback: RosterRe
  */
 export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, context: RosterContext, body: RosterBody): Promise<RosterRun> {
   const { payer } = deps; // first: an unconfigured transport refuses before any read or write
-  // Two reads at once; nothing leaves the building until both passed and the PHI log is written.
-  const [patients, clinic] = await Promise.all([
-    requireClinicPatients(deps.db, context.clinicId, body.appointments.map((a) => a.patientId)),
-    deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } }),
-  ]);
+  const now = deps.clock();
+  const patientIds = body.appointments.map((a) => a.patientId);
+  // Three reads at once. The cache read needs only the patient ids and reads only this clinic's rows; nothing
+  // of it is used unless the batch passes. Nothing leaves the building until the scope check passed and the
+  // PHI log is written.
+  const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: payer.mode, now, patientIds });
+  const reading = requireClinicPatients(deps.db, context.clinicId, patientIds);
+  // Whichever of them refuses first, the others' refusals are handled (awaited or dropped), never unhandled.
+  caching.catch(() => undefined);
+  reading.catch(() => undefined);
+  const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
   const npi = body.provider?.npi ?? clinic?.billingNpi ?? '';
   if (!/^\d{10}$/.test(npi)) {
+    await reading; // an out-of-clinic patient is refused first, as OUT_OF_SCOPE
     throw new AppError('VALIDATION_FAILED', 'The clinic has no billing provider on file; send provider.npi', {
       issues: [{ path: 'body.provider.npi', message: 'Required: the clinic has no billing provider NPI on file' }],
     });
   }
   const providerName = body.provider?.name ?? (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
-  await recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, body.appointments.map((a) => a.patientId), deps.clock());
+  // The log is its own scope check (all or nothing: a batch with any other clinic's patient logs nothing and
+  // is refused), so it is written while the patients are read; the lookups are planned while it commits.
+  const logging = recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, patientIds, now);
+  logging.catch(() => undefined);
+  const patients = await reading;
 
   const plan: RosterPlan = {
     deps: { db: deps.db, clock: deps.clock, payer, config: deps.config, log: deps.log },
     context, body, patients, provider: { npi, name: providerName },
   };
-  return { run: (options) => runRoster(plan, options) };
+  const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
+  const [store] = await Promise.all([caching, logging]);
+  return { run: (options) => runRoster(plan, planned, store, options) };
 }
 
-async function runRoster(plan: RosterPlan, { onResult, signal }: RunOptions = {}): Promise<RosterResponse> {
-  const { deps, context, body } = plan;
-  const now = deps.clock();
-  const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
-  const inquiries = planned.flatMap((p) => ('inquiry' in p ? [p.inquiry] : []));
-  const lookups = inquiries.map((inquiry) => ({ cacheKey: eligibilityCacheKey(inquiry), patientId: inquiry.patientId }));
-  const store = await batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, lookups });
-
+async function runRoster(
+  plan: RosterPlan,
+  planned: readonly PlannedLookup[],
+  store: EligibilityCheckStore,
+  { onResult, signal }: RunOptions = {},
+): Promise<RosterResponse> {
   // The pool caps lookups in flight to the payer; writing a row and reporting the result happen outside
   // it, so a slot starts the next 270 while the previous answer is being recorded.
-  const limit = pLimit(body.concurrency);
+  const limit = pLimit(plan.body.concurrency);
   const results = await Promise.all(
     planned.map(async (p) => {
       const result = 'inquiry' in p

@@ -29,14 +29,15 @@ export interface EligibilityCheckStore {
 }
 
 // The cache rule, written once for every store: the newest cacheable check of each (cacheKey, patientId) a
-// clinic made in a mode within the 24 h before `now`. Parameters from $first: the cache keys and the patient
-// ids (JSON arrays of text), clinicId, mode, then the window's open start and closed end (UTC ISO text, as
-// timestamp(3) stores Prisma's dates). A key may stand with any of the patients; callers look up their pair.
+// clinic made in a mode within the 24 h before `now`. Parameters from $first: the cache keys (JSON array of
+// text, or null for every key of the patients) and the patient ids (JSON array of text), clinicId, mode, then
+// the window's open start and closed end (UTC ISO text, as timestamp(3) stores Prisma's dates). A key may
+// stand with any of the patients; callers look up their pair.
 const newestCachedChecks = (first: number) => {
   const $ = (offset: number) => `$${first + offset}`;
   return `SELECT DISTINCT ON ("cacheKey", "patientId") "cacheKey", "patientId", "createdAt", "result"
     FROM "EligibilityCheck"
-    WHERE "cacheKey" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(0)}::jsonb)))
+    WHERE (${$(0)}::jsonb IS NULL OR "cacheKey" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(0)}::jsonb))))
       AND "patientId" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(1)}::jsonb)))
       AND "clinicId" = ${$(2)} AND "mode" = ${$(3)} AND "cacheable"
       AND "createdAt" > ${$(4)}::timestamp(3) AND "createdAt" <= ${$(5)}::timestamp(3)
@@ -44,23 +45,27 @@ const newestCachedChecks = (first: number) => {
 };
 
 type CacheLookup = { cacheKey: string; patientId: string };
-type CacheBatch = { clinicId: string; mode: string; now: Date; lookups: readonly CacheLookup[] };
+/** The pairs to look up, or (`patientIds`) every key of those patients: a read that needs no cache key yet. */
+type CacheBatch = { clinicId: string; mode: string; now: Date } & (
+  | { lookups: readonly CacheLookup[] }
+  | { patientIds: readonly string[] }
+);
 
 const cacheWindowStart = (now: Date) => new Date(now.getTime() - CACHE_TTL_MS);
 
 function newestCachedChecksParams(batch: CacheBatch): unknown[] {
-  const distinct = (values: string[]) => JSON.stringify([...new Set(values)]);
-  return [
-    distinct(batch.lookups.map((l) => l.cacheKey)), distinct(batch.lookups.map((l) => l.patientId)),
-    batch.clinicId, batch.mode, cacheWindowStart(batch.now).toISOString(), batch.now.toISOString(),
-  ];
+  const distinct = (values: readonly string[]) => JSON.stringify([...new Set(values)]);
+  const [cacheKeys, patientIds] = 'lookups' in batch
+    ? [distinct(batch.lookups.map((l) => l.cacheKey)), distinct(batch.lookups.map((l) => l.patientId))]
+    : [null, distinct(batch.patientIds)];
+  return [cacheKeys, patientIds, batch.clinicId, batch.mode, cacheWindowStart(batch.now).toISOString(), batch.now.toISOString()];
 }
 
 type CachedRow = CachedCheck & { cacheKey: string; patientId: string };
 
 /** The newest cached check of each lookup, by `${cacheKey}|${patientId}`. */
 async function findNewestCachedChecks(db: Db, batch: CacheBatch): Promise<Map<string, CachedCheck>> {
-  if (batch.lookups.length === 0) return new Map();
+  if (('lookups' in batch ? batch.lookups : batch.patientIds).length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<CachedRow[]>(newestCachedChecks(1), ...newestCachedChecksParams(batch));
   return new Map(rows.map(({ cacheKey, patientId, ...hit }) => [`${cacheKey}|${patientId}`, hit]));
 }
@@ -121,8 +126,9 @@ const FLUSH_DELAY_MS = 2;
 const MAX_BATCH = 100;
 
 /**
- * A store for one roster run: the cache answers for every (cacheKey, patient) of the batch come from one query
- * made up front, and rows are written with createMany in batches. `record` still resolves only after its own
+ * A store for one roster run: the cache answers for every (cacheKey, patient) of the batch, or for every key of
+ * its patients (`patientIds`: the read can start before any key is known), come from one query made up front,
+ * and rows are written in batches. `record` still resolves only after its own
  * row is in the database, so a result is never reported before it is recorded.
  */
 export async function batchCheckStore(db: Db, batch: CacheBatch): Promise<EligibilityCheckStore> {
