@@ -129,15 +129,19 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
   const { payer } = deps; // first: an unconfigured transport refuses before any read or write
   const now = deps.clock();
   const patientIds = body.appointments.map((a) => a.patientId);
-  // Three reads at once. The cache read needs only the patient ids and reads only this clinic's rows; nothing
-  // of it is used unless the batch passes. Nothing leaves the building until the scope check passed and the
-  // PHI log is written.
+  // Three reads at once; nothing leaves the building until the scope check passed and the PHI log is written.
+  // The small clinic read goes first (then() starts Prisma's lazy query): the PHI log waits only for it, not for
+  // the 500-id patient query. The cache read needs only the patient ids and reads only this clinic's rows;
+  // nothing of it is used unless the batch passes.
+  const finding = deps.db.clinic
+    .findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } })
+    .then((row) => row);
   const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: payer.mode, now, patientIds });
   const reading = requireClinicPatients(deps.db, context.clinicId, patientIds);
   // Whichever of them refuses first, the others' refusals are handled (awaited or dropped), never unhandled.
   caching.catch(() => undefined);
   reading.catch(() => undefined);
-  const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
+  const clinic = await finding;
   const npi = body.provider?.npi ?? clinic?.billingNpi ?? '';
   if (!/^\d{10}$/.test(npi)) {
     await reading; // an out-of-clinic patient is refused first, as OUT_OF_SCOPE
