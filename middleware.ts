@@ -19,7 +19,10 @@ export const config = {
 };
 
 function errorJson(status: number, code: string, message: string, correlationId: string) {
-  return NextResponse.json({ code, message, correlationId }, { status, headers: { [CORRELATION_HEADER]: correlationId, 'cache-control': 'no-store' } });
+  return NextResponse.json(
+    { code, message, correlationId },
+    { status, headers: { [CORRELATION_HEADER]: correlationId, 'cache-control': 'no-store' } },
+  );
 }
 
 function withHeaders(response: NextResponse, headers: Record<string, string>): NextResponse {
@@ -40,10 +43,18 @@ export async function middleware(request: NextRequest) {
 
   if (!isPublic) {
     if (!authSecret) {
-      if (isApi) return withHeaders(errorJson(503, 'DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', correlationId), common);
+      if (isApi)
+        return withHeaders(errorJson(503, 'DEPENDENCY_UNAVAILABLE', 'Sign-in is not available', correlationId), common);
     }
     const found = findSessionToken(request.headers, appUrl);
-    const valid = !!(found && authSecret && (await decodeSessionToken(found.token, authSecret, new Date()).then(() => true, () => false)));
+    const valid = !!(
+      found &&
+      authSecret &&
+      (await decodeSessionToken(found.token, authSecret, new Date()).then(
+        () => true,
+        () => false,
+      ))
+    );
     if (!valid) {
       if (isApi) return withHeaders(errorJson(401, 'UNAUTHENTICATED', 'Sign in to continue', correlationId), common);
       const login = new URL('/login', request.url);
@@ -53,7 +64,10 @@ export async function middleware(request: NextRequest) {
   }
   if (isApi) return withHeaders(NextResponse.next({ request: { headers } }), common);
   // A page: a fresh nonce per view. NODE_ENV is fixed at build time; only `next dev` needs eval.
-  const policy = buildContentSecurityPolicy(randomBytes(18).toString('base64'), { https, dev: process.env.NODE_ENV === 'development' });
+  const policy = buildContentSecurityPolicy(randomBytes(18).toString('base64'), {
+    https,
+    dev: process.env.NODE_ENV === 'development',
+  });
   headers.set('content-security-policy', policy);
   return withHeaders(NextResponse.next({ request: { headers } }), { ...common, 'content-security-policy': policy });
 }

@@ -4,7 +4,10 @@ import type { ReactNode } from 'react';
 import { connection } from 'next/server';
 import './globals.css';
 
-export const metadata: Metadata = { title: 'Clinic Revenue Platform', description: 'Eligibility, claims and settlement for clinic staff' };
+export const metadata: Metadata = {
+  title: 'Clinic Revenue Platform',
+  description: 'Eligibility, claims and settlement for clinic staff',
+};
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page renders per request: the CSP nonce (middleware.ts) is per request, and Next stamps it on its

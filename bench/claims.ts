@@ -29,8 +29,17 @@ const PROCEDURES = ['99213', '99214', '99215', '29540', '97110', '93000', '80053
 const MODIFIERS = ['25', '59', 'RT', 'LT', 'GP', 'XS', '76'];
 const DIAGNOSES = ['J06.9', 'I10', 'E11.9', 'S93.401A', 'M17.11', 'R50.9', 'Z79.84', 'M25.561', 'K21.9', 'F41.1'];
 const NPIS = ['1245319599', '1987654328', '1111111112'];
-const address = (n: number): PostalAddress => ({ line1: `${n} ELM ST`, city: 'SPRINGFIELD', state: 'IL', postalCode: '62704' });
-const demographics = (n: number): Demographics => ({ birthDate: `19${50 + (n % 50)}-0${1 + (n % 9)}-1${n % 10}`, sex: pick(['F', 'M']), address: address(n) });
+const address = (n: number): PostalAddress => ({
+  line1: `${n} ELM ST`,
+  city: 'SPRINGFIELD',
+  state: 'IL',
+  postalCode: '62704',
+});
+const demographics = (n: number): Demographics => ({
+  birthDate: `19${50 + (n % 50)}-0${1 + (n % 9)}-1${n % 10}`,
+  sex: pick(['F', 'M']),
+  address: address(n),
+});
 
 function makeClaim(n: number): ScrubInput & { envelope: Omit<Build837pInput, 'claim'> } {
   const isDependent = random() < 0.4;
@@ -43,7 +52,11 @@ function makeClaim(n: number): ScrubInput & { envelope: Omit<Build837pInput, 'cl
     chargeCents: 1000 + Math.floor(random() * 50_000),
     serviceDate: `2025-03-0${1 + Math.floor(random() * 9)}`,
   }));
-  const subscriberName: PersonName = { lastName: `DOE${n}`, firstName: 'JOHN', middleName: random() < 0.3 ? 'Q' : undefined };
+  const subscriberName: PersonName = {
+    lastName: `DOE${n}`,
+    firstName: 'JOHN',
+    middleName: random() < 0.3 ? 'Q' : undefined,
+  };
   if (subscriberName.middleName === undefined) delete subscriberName.middleName;
   return {
     today: '2025-03-10',
@@ -74,10 +87,29 @@ function makeClaim(n: number): ScrubInput & { envelope: Omit<Build837pInput, 'cl
         taxId: '123456789',
         address: { line1: '100 MAIN ST', city: 'SPRINGFIELD', state: 'IL', postalCode: '627010001' },
       },
-      ...(random() < 0.5 ? { renderingProvider: { npi: pick(NPIS), name: { lastName: 'SMITH', firstName: 'ANNA' }, taxonomyCode: '208000000X' } } : {}),
+      ...(random() < 0.5
+        ? {
+            renderingProvider: {
+              npi: pick(NPIS),
+              name: { lastName: 'SMITH', firstName: 'ANNA' },
+              taxonomyCode: '208000000X',
+            },
+          }
+        : {}),
       payer: { id: '60054', name: 'DEMO HEALTH PLAN' },
-      subscriber: { memberId: `W${100_000_000 + n}`, groupNumber: 'GRP1001', name: subscriberName, demographics: isDependent ? null : demographics(n) },
-      patient: isDependent ? { relationshipCode: pick(['19', '01']), name: { lastName: `DOE${n}`, firstName: 'TIMMY' }, demographics: demographics(n + 1) } : null,
+      subscriber: {
+        memberId: `W${100_000_000 + n}`,
+        groupNumber: 'GRP1001',
+        name: subscriberName,
+        demographics: isDependent ? null : demographics(n),
+      },
+      patient: isDependent
+        ? {
+            relationshipCode: pick(['19', '01']),
+            name: { lastName: `DOE${n}`, firstName: 'TIMMY' },
+            demographics: demographics(n + 1),
+          }
+        : null,
     },
   };
 }
@@ -101,12 +133,37 @@ function theirs({ envelope, claim }: (typeof claims)[number]): string {
   const time = `${pad(at.getUTCHours())}${pad(at.getUTCMinutes())}`;
   const icn = String(envelope.interchangeControlNumber).padStart(9, '0');
   const jsen = new JSEDINotation(
-    ['00', ' '.repeat(10), '00', ' '.repeat(10), 'ZZ', envelope.senderId.padEnd(15), 'ZZ', envelope.receiverId.padEnd(15),
-      date.slice(2), time, '^', '00501', icn, '0', envelope.usageIndicator ?? 'P', ':'],
+    [
+      '00',
+      ' '.repeat(10),
+      '00',
+      ' '.repeat(10),
+      'ZZ',
+      envelope.senderId.padEnd(15),
+      'ZZ',
+      envelope.receiverId.padEnd(15),
+      date.slice(2),
+      time,
+      '^',
+      '00501',
+      icn,
+      '0',
+      envelope.usageIndicator ?? 'P',
+      ':',
+    ],
     OPTIONS,
   );
   const transaction = jsen
-    .addFunctionalGroup(['HC', envelope.senderId, envelope.receiverId, date, time, String(envelope.groupControlNumber), 'X', '005010X222A1'])
+    .addFunctionalGroup([
+      'HC',
+      envelope.senderId,
+      envelope.receiverId,
+      date,
+      time,
+      String(envelope.groupControlNumber),
+      'X',
+      '005010X222A1',
+    ])
     .addTransaction(['837', envelope.transactionControlNumber, '005010X222A1']);
   const add = (tag: string, ...elements: string[]) => {
     let last = elements.length;
@@ -144,7 +201,18 @@ function theirs({ envelope, claim }: (typeof claims)[number]): string {
     add('NM1', 'QC', '1', ...name(patient.name));
     person(patient.demographics);
   }
-  add('CLM', claim.claimId, formatAmount(claim.totalChargeCents), '', '', `${claim.placeOfService}:B:1`, 'Y', 'A', 'Y', 'Y');
+  add(
+    'CLM',
+    claim.claimId,
+    formatAmount(claim.totalChargeCents),
+    '',
+    '',
+    `${claim.placeOfService}:B:1`,
+    'Y',
+    'A',
+    'Y',
+    'Y',
+  );
   add('HI', ...claim.diagnoses.map((code, i) => `${i === 0 ? 'ABK' : 'ABF'}:${code.replace('.', '')}`));
   if (claim.renderingProvider) {
     add('NM1', '82', '1', ...name(claim.renderingProvider.name), '', '', 'XX', claim.renderingProvider.npi);
@@ -152,13 +220,29 @@ function theirs({ envelope, claim }: (typeof claims)[number]): string {
   }
   claim.lines.forEach((line, i) => {
     add('LX', String(i + 1));
-    add('SV1', ['HC', line.procedureCode, ...line.modifiers].join(':'), formatAmount(line.chargeCents), 'UN', String(line.units), '', '', line.diagnosisPointers.join(':'));
+    add(
+      'SV1',
+      ['HC', line.procedureCode, ...line.modifiers].join(':'),
+      formatAmount(line.chargeCents),
+      'UN',
+      String(line.units),
+      '',
+      '',
+      line.diagnosisPointers.join(':'),
+    );
     add('DTP', '472', 'D8', toD8(line.serviceDate, 'serviceDate'));
   });
   return new X12Generator(jsen, OPTIONS).toString();
 }
 
-const OPTIONS = { elementDelimiter: '*', segmentTerminator: '~', subElementDelimiter: ':', repetitionDelimiter: '^', endOfLine: '\n', format: true };
+const OPTIONS = {
+  elementDelimiter: '*',
+  segmentTerminator: '~',
+  subElementDelimiter: ':',
+  repetitionDelimiter: '^',
+  endOfLine: '\n',
+  format: true,
+};
 
 // Same bytes from both sides for every claim (node-x12 ends the last segment without a line break).
 for (const claim of claims) {
@@ -179,7 +263,8 @@ const timeMs = (block: typeof claims, write: (claim: (typeof claims)[number]) =>
 };
 const fastestOurs = blocks.map(() => Infinity);
 const fastestTheirs = blocks.map(() => Infinity);
-for (let round = -2; round < ROUNDS; round++) { // two warm-up rounds
+for (let round = -2; round < ROUNDS; round++) {
+  // two warm-up rounds
   blocks.forEach((block, i) => {
     let oursMs: number;
     let theirsMs: number;
@@ -200,11 +285,15 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const oursPerSecond = CLAIMS / (sum(fastestOurs) / 1000);
 const theirsPerSecond = CLAIMS / (sum(fastestTheirs) / 1000);
 const lineCount = sum(claims.map((claim) => claim.claim.lines.length));
-console.error(`claims: ${CLAIMS}, lines: ${lineCount}, ours ${sum(fastestOurs).toFixed(0)} ms, node-x12 ${sum(fastestTheirs).toFixed(0)} ms, sink ${sink}`);
-console.log(JSON.stringify({
-  name: 'claims',
-  ratio: Number((oursPerSecond / theirsPerSecond).toFixed(2)),
-  target: TARGET,
-  oursClaimsPerSecond: Math.round(oursPerSecond),
-  baselineClaimsPerSecond: Math.round(theirsPerSecond),
-}));
+console.error(
+  `claims: ${CLAIMS}, lines: ${lineCount}, ours ${sum(fastestOurs).toFixed(0)} ms, node-x12 ${sum(fastestTheirs).toFixed(0)} ms, sink ${sink}`,
+);
+console.log(
+  JSON.stringify({
+    name: 'claims',
+    ratio: Number((oursPerSecond / theirsPerSecond).toFixed(2)),
+    target: TARGET,
+    oursClaimsPerSecond: Math.round(oursPerSecond),
+    baselineClaimsPerSecond: Math.round(theirsPerSecond),
+  }),
+);

@@ -24,40 +24,70 @@ function randomFrom(seed: number): () => number {
 function generateRemittance(random: () => number, claimCount: number, index: number): Remittance {
   const integer = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(items: readonly T[]) => items[integer(0, items.length - 1)]!;
-  const total = (adjustments: readonly CasAdjustment[]) => adjustments.reduce((sum, adjustment) => sum + adjustment.amountCents, 0);
-  const adjustment = (group: string, reason: string, max: number): CasAdjustment => ({ group, reason, amountCents: integer(0, max) as Cents });
+  const total = (adjustments: readonly CasAdjustment[]) =>
+    adjustments.reduce((sum, adjustment) => sum + adjustment.amountCents, 0);
+  const adjustment = (group: string, reason: string, max: number): CasAdjustment => ({
+    group,
+    reason,
+    amountCents: integer(0, max) as Cents,
+  });
 
   const claims: ClaimPayment[] = [];
   for (let c = 0; c < claimCount; c++) {
     const lines: ServicePayment[] = [];
     for (let l = integer(1, 4); l > 0; l--) {
       const chargeCents = integer(5_000, 60_000) as Cents;
-      const adjustments = [adjustment('CO', '45', Math.floor(chargeCents / 4)), ...(random() < 0.5 ? [adjustment('PR', pick(['1', '2', '3']), Math.floor(chargeCents / 4))] : [])];
+      const adjustments = [
+        adjustment('CO', '45', Math.floor(chargeCents / 4)),
+        ...(random() < 0.5 ? [adjustment('PR', pick(['1', '2', '3']), Math.floor(chargeCents / 4))] : []),
+      ];
       lines.push({
-        procedureCode: pick(['99213', '99214', '81002', '97110']), modifiers: random() < 0.3 ? ['25'] : [], chargeCents,
-        paidCents: (chargeCents - total(adjustments)) as Cents, units: integer(1, 3), adjustments,
+        procedureCode: pick(['99213', '99214', '81002', '97110']),
+        modifiers: random() < 0.3 ? ['25'] : [],
+        chargeCents,
+        paidCents: (chargeCents - total(adjustments)) as Cents,
+        units: integer(1, 3),
+        adjustments,
       });
     }
     const claimAdjustments = random() < 0.2 ? [adjustment('OA', '23', 1_000)] : [];
     const chargeCents = lines.reduce((sum, line) => sum + line.chargeCents, 0);
     const paidCents = lines.reduce((sum, line) => sum + line.paidCents, 0) - total(claimAdjustments);
-    const patientResponsibility = lines.reduce((sum, line) => sum + total(line.adjustments.filter((a) => a.group === 'PR')), 0);
+    const patientResponsibility = lines.reduce(
+      (sum, line) => sum + total(line.adjustments.filter((a) => a.group === 'PR')),
+      0,
+    );
     claims.push({
-      claimId: `clm_${index}_${c}`, payerClaimId: `PCN${index}${c}`, statusCode: '1', chargeCents: chargeCents as Cents,
-      paidCents: paidCents as Cents, patientResponsibilityCents: patientResponsibility as Cents, adjustments: claimAdjustments, lines,
+      claimId: `clm_${index}_${c}`,
+      payerClaimId: `PCN${index}${c}`,
+      statusCode: '1',
+      chargeCents: chargeCents as Cents,
+      paidCents: paidCents as Cents,
+      patientResponsibilityCents: patientResponsibility as Cents,
+      adjustments: claimAdjustments,
+      lines,
     });
   }
   const providerAdjustments = [{ reason: 'L6', reference: `PCN${index}0`, amountCents: -integer(0, 500) as Cents }];
   // A PLB amount is an adjustment: the negative interest adds to the payment.
   const paymentCents = claims.reduce((sum, claim) => sum + claim.paidCents, 0) - providerAdjustments[0]!.amountCents;
   return {
-    payerId: '60054', payerName: 'ACME HEALTH PLAN', payeeNpi: '1234567893', traceNumber: `EFT${index}`, paymentMethod: 'ACH',
-    paymentCents: paymentCents as Cents, paymentDate: '2025-03-16', claims, providerAdjustments,
+    payerId: '60054',
+    payerName: 'ACME HEALTH PLAN',
+    payeeNpi: '1234567893',
+    traceNumber: `EFT${index}`,
+    paymentMethod: 'ACH',
+    paymentCents: paymentCents as Cents,
+    paymentDate: '2025-03-16',
+    claims,
+    providerAdjustments,
   };
 }
 
 const random = randomFrom(835);
-const corpus = Array.from({ length: 12 }, (_, i) => build835(generateRemittance(random, 50 + Math.round((450 * i) / 11), i)));
+const corpus = Array.from({ length: 12 }, (_, i) =>
+  build835(generateRemittance(random, 50 + Math.round((450 * i) / 11), i)),
+);
 const parser = new X12Parser(true);
 
 let sink = 0;
@@ -96,10 +126,12 @@ const oursMsPerFile = median(oursMs) / corpus.length;
 const baselineMsPerFile = median(theirsMs) / corpus.length;
 const kib = corpus.reduce((sum, text) => sum + text.length, 0) / 1024;
 console.error(`files: ${corpus.length}, ${kib.toFixed(0)} KiB, sink ${sink}`);
-console.log(JSON.stringify({
-  name: 'era-read',
-  ratio: Number((oursMsPerFile / baselineMsPerFile).toFixed(3)),
-  target: 0.5,
-  oursMsPerFile: Number(oursMsPerFile.toFixed(4)),
-  baselineMsPerFile: Number(baselineMsPerFile.toFixed(4)),
-}));
+console.log(
+  JSON.stringify({
+    name: 'era-read',
+    ratio: Number((oursMsPerFile / baselineMsPerFile).toFixed(3)),
+    target: 0.5,
+    oursMsPerFile: Number(oursMsPerFile.toFixed(4)),
+    baselineMsPerFile: Number(baselineMsPerFile.toFixed(4)),
+  }),
+);

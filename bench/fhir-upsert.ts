@@ -19,7 +19,10 @@ if (usePostgres) {
   const { createTestDatabase } = await import('../test/support/postgres');
   const database = await createTestDatabase();
   db = await openDb({ kind: 'postgres', url: database.url });
-  drop = async () => { await db.$disconnect(); await database.drop(); };
+  drop = async () => {
+    await db.$disconnect();
+    await database.drop();
+  };
 } else {
   db = await openDb({ kind: 'pglite', dataDir: 'memory://' });
 }
@@ -30,11 +33,17 @@ function syntheticResources(count: number): FhirResource[] {
     const resourceType = types[i % types.length]!;
     const id = `${resourceType.toLowerCase()}-${i}`;
     return {
-      resourceType, id,
+      resourceType,
+      id,
       meta: { versionId: '1', lastUpdated: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString() },
       status: 'final',
       subject: { reference: `Patient/patient-${(i % 500) * 6}` },
-      code: { coding: [{ system: 'http://loinc.org', code: `${1000 + (i % 97)}-${i % 10}`, display: 'Synthetic measurement' }], text: 'Synthetic measurement' },
+      code: {
+        coding: [
+          { system: 'http://loinc.org', code: `${1000 + (i % 97)}-${i % 10}`, display: 'Synthetic measurement' },
+        ],
+        text: 'Synthetic measurement',
+      },
       valueQuantity: { value: (i % 200) / 2, unit: 'mg/dL', system: 'http://unitsofmeasure.org', code: 'mg/dL' },
       effectiveDateTime: new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString(),
       note: [{ text: createHash('sha256').update(String(i)).digest('hex') }],
@@ -54,16 +63,33 @@ async function viaStore(clinicId: string): Promise<number> {
 async function viaRawInsert(clinicId: string): Promise<number> {
   // The same rows the store writes, prepared before the clock starts: the baseline is the database work alone.
   const now = new Date().toISOString();
-  const rows = resources.map((r) => [`fr_${randomUUID()}`, clinicId, r.resourceType, r.id, 1, now, contentHash(r), JSON.stringify({ ...r, meta: { versionId: '1', lastUpdated: now } })] as const);
+  const rows = resources.map(
+    (r) =>
+      [
+        `fr_${randomUUID()}`,
+        clinicId,
+        r.resourceType,
+        r.id,
+        1,
+        now,
+        contentHash(r),
+        JSON.stringify({ ...r, meta: { versionId: '1', lastUpdated: now } }),
+      ] as const,
+  );
   const start = process.hrtime.bigint();
   const statements = [];
   for (let offset = 0; offset < rows.length; offset += RAW_ROWS_PER_STATEMENT) {
     const chunk = rows.slice(offset, offset + RAW_ROWS_PER_STATEMENT);
-    const values = chunk.map((_, i) => `($${i * 8 + 1}, $${i * 8 + 2}, $${i * 8 + 3}, $${i * 8 + 4}, $${i * 8 + 5}::int, $${i * 8 + 6}::timestamp(3), $${i * 8 + 7}, $${i * 8 + 8}::jsonb)`);
-    statements.push(db.$executeRawUnsafe(
-      `INSERT INTO "FhirResource" ("id", "clinicId", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource") VALUES ${values.join(', ')}`,
-      ...chunk.flat(),
-    ));
+    const values = chunk.map(
+      (_, i) =>
+        `($${i * 8 + 1}, $${i * 8 + 2}, $${i * 8 + 3}, $${i * 8 + 4}, $${i * 8 + 5}::int, $${i * 8 + 6}::timestamp(3), $${i * 8 + 7}, $${i * 8 + 8}::jsonb)`,
+    );
+    statements.push(
+      db.$executeRawUnsafe(
+        `INSERT INTO "FhirResource" ("id", "clinicId", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource") VALUES ${values.join(', ')}`,
+        ...chunk.flat(),
+      ),
+    );
   }
   await db.$transaction(statements);
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -89,15 +115,19 @@ const unchanged = Object.values(again.byType).reduce((sum, c) => sum + c.unchang
 
 const rows = await db.fhirResource.count();
 await drop();
-console.error(`store ms: ${storeMs.map((v) => v.toFixed(0)).join(' ')}; raw ms: ${rawMs.map((v) => v.toFixed(0)).join(' ')}; rows in table: ${rows}`);
-console.log(JSON.stringify({
-  name: 'fhir-upsert',
-  ratio: Number((median(rawMs) / median(storeMs)).toFixed(3)),
-  target: 0.5,
-  rows: ROWS,
-  database: usePostgres ? 'postgres' : 'pglite',
-  storeMs: Number(median(storeMs).toFixed(1)),
-  rawInsertMs: Number(median(rawMs).toFixed(1)),
-  unchangedReupsertMs: Number(unchangedMs.toFixed(1)),
-  unchangedRows: unchanged,
-}));
+console.error(
+  `store ms: ${storeMs.map((v) => v.toFixed(0)).join(' ')}; raw ms: ${rawMs.map((v) => v.toFixed(0)).join(' ')}; rows in table: ${rows}`,
+);
+console.log(
+  JSON.stringify({
+    name: 'fhir-upsert',
+    ratio: Number((median(rawMs) / median(storeMs)).toFixed(3)),
+    target: 0.5,
+    rows: ROWS,
+    database: usePostgres ? 'postgres' : 'pglite',
+    storeMs: Number(median(storeMs).toFixed(1)),
+    rawInsertMs: Number(median(rawMs).toFixed(1)),
+    unchangedReupsertMs: Number(unchangedMs.toFixed(1)),
+    unchangedRows: unchanged,
+  }),
+);

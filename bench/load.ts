@@ -19,8 +19,11 @@ type Result = { rps: number; p50: number; p99: number; non2xx: number; errors: n
 async function load(options: autocannon.Options): Promise<Result> {
   const result = await autocannon({ duration: DURATION_SECONDS, connections: CONNECTIONS, ...options });
   return {
-    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
-    non2xx: result.non2xx, errors: result.errors + result.timeouts,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
   };
 }
 
@@ -33,8 +36,14 @@ const app = await startApp({ env: { LOG_LEVEL: 'error' } });
 try {
   const staff = await signIn(app, 'admin@northside.test');
   const verifyBody = JSON.stringify({
-    patientId: 'pat_n_001', firstName: 'Avery', lastName: 'Northside001', dob: '1971-02-11',
-    memberId: 'DEMO-ACTIVE-N001', payerName: 'Aetna', npi: '1234567893', serviceType: '30',
+    patientId: 'pat_n_001',
+    firstName: 'Avery',
+    lastName: 'Northside001',
+    dob: '1971-02-11',
+    memberId: 'DEMO-ACTIVE-N001',
+    payerName: 'Aetna',
+    npi: '1234567893',
+    serviceType: '30',
   });
   const warm = await staff.post('/api/eligibility/verify', JSON.parse(verifyBody));
   if (warm.status !== 200) throw new Error(`verify warm-up failed: ${warm.status} ${warm.text}`);
@@ -44,25 +53,37 @@ try {
   const targets: Record<'health' | 'verify' | 'webhook', autocannon.Options> = {
     health: { url: `${app.url}/api/health` },
     verify: {
-      url: `${app.url}/api/eligibility/verify`, method: 'POST', body: verifyBody,
+      url: `${app.url}/api/eligibility/verify`,
+      method: 'POST',
+      body: verifyBody,
       headers: { 'content-type': 'application/json', cookie },
     },
     webhook: {
       url: `${app.url}/api/webhooks/payment`,
-      requests: [{
-        method: 'POST',
-        setupRequest: (request) => {
-          const id = `load-${Date.now()}-${delivery++}`;
-          const body = JSON.stringify({
-            id, type: 'payment.succeeded', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
-            data: { paymentId: `pay_${id}`, billId: 'bill_n_001', amountCents: 1, currency: 'USD' },
-          });
-          return {
-            ...request, body,
-            headers: { 'content-type': 'application/json', 'x-svc-delivery': id, 'x-svc-signature': `sha256=${signBody(new TextEncoder().encode(body), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT)}` },
-          };
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            const id = `load-${Date.now()}-${delivery++}`;
+            const body = JSON.stringify({
+              id,
+              type: 'payment.succeeded',
+              createdAt: new Date().toISOString(),
+              clinicId: 'clinic_north',
+              data: { paymentId: `pay_${id}`, billId: 'bill_n_001', amountCents: 1, currency: 'USD' },
+            });
+            return {
+              ...request,
+              body,
+              headers: {
+                'content-type': 'application/json',
+                'x-svc-delivery': id,
+                'x-svc-signature': `sha256=${signBody(new TextEncoder().encode(body), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT)}`,
+              },
+            };
+          },
         },
-      }],
+      ],
     },
   };
 
@@ -70,12 +91,19 @@ try {
   for (const options of Object.values(targets)) await autocannon({ ...options, duration: 2, connections: CONNECTIONS });
   const rounds: Record<keyof typeof targets, Result>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    rounds.push({ health: await load(targets.health), verify: await load(targets.verify), webhook: await load(targets.webhook) });
+    rounds.push({
+      health: await load(targets.health),
+      verify: await load(targets.verify),
+      webhook: await load(targets.webhook),
+    });
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const medianOf = (name: keyof typeof targets): Result => ({
-    rps: median(rounds.map((r) => r[name].rps)), p50: median(rounds.map((r) => r[name].p50)), p99: median(rounds.map((r) => r[name].p99)),
-    non2xx: rounds.reduce((sum, r) => sum + r[name].non2xx, 0), errors: rounds.reduce((sum, r) => sum + r[name].errors, 0),
+    rps: median(rounds.map((r) => r[name].rps)),
+    p50: median(rounds.map((r) => r[name].p50)),
+    p99: median(rounds.map((r) => r[name].p99)),
+    non2xx: rounds.reduce((sum, r) => sum + r[name].non2xx, 0),
+    errors: rounds.reduce((sum, r) => sum + r[name].errors, 0),
   });
   const [health, verify, webhook] = [medianOf('health'), medianOf('verify'), medianOf('webhook')];
   const rss = peakRssMb(app.pid);
@@ -83,15 +111,32 @@ try {
   const p99Ratio = Number(median(rounds.map((r) => r.verify.p99 / Math.max(1, r.health.p99))).toFixed(2));
   console.log(`verify/health by round: ${rounds.map((r) => (r.verify.rps / r.health.rps).toFixed(3)).join(', ')}`);
   for (const [name, r] of Object.entries({ health, verify, webhook })) {
-    console.log(`${name.padEnd(8)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+    console.log(
+      `${name.padEnd(8)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`,
+    );
   }
-  console.log(JSON.stringify({
-    name: 'load', ratio, target: 0.5, p99Ratio, p99Target: 3, rounds: ROUNDS, secondsPerRun: DURATION_SECONDS,
-    healthRps: Math.round(health.rps), verifyRps: Math.round(verify.rps), webhookRps: Math.round(webhook.rps),
-    healthP50Ms: health.p50, healthP99Ms: health.p99, verifyP50Ms: verify.p50, verifyP99Ms: verify.p99,
-    webhookP50Ms: webhook.p50, webhookP99Ms: webhook.p99,
-    non2xx: { health: health.non2xx, verify: verify.non2xx, webhook: webhook.non2xx }, serverPeakRssMb: rss,
-  }));
+  console.log(
+    JSON.stringify({
+      name: 'load',
+      ratio,
+      target: 0.5,
+      p99Ratio,
+      p99Target: 3,
+      rounds: ROUNDS,
+      secondsPerRun: DURATION_SECONDS,
+      healthRps: Math.round(health.rps),
+      verifyRps: Math.round(verify.rps),
+      webhookRps: Math.round(webhook.rps),
+      healthP50Ms: health.p50,
+      healthP99Ms: health.p99,
+      verifyP50Ms: verify.p50,
+      verifyP99Ms: verify.p99,
+      webhookP50Ms: webhook.p50,
+      webhookP99Ms: webhook.p99,
+      non2xx: { health: health.non2xx, verify: verify.non2xx, webhook: webhook.non2xx },
+      serverPeakRssMb: rss,
+    }),
+  );
 } finally {
   await app.stop();
 }

@@ -64,41 +64,79 @@ const app = await startApp({
     SVC_ENV: 'production',
     LOG_LEVEL: 'error',
     NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
-    ELIGIBILITY_CORE_URL: fake.url, ELIGIBILITY_CORE_USERNAME: fake.username, ELIGIBILITY_CORE_PASSWORD: fake.password,
-    ELIGIBILITY_SENDER_ID: fake.senderId, ELIGIBILITY_RECEIVER_ID: fake.receiverId,
+    ELIGIBILITY_CORE_URL: fake.url,
+    ELIGIBILITY_CORE_USERNAME: fake.username,
+    ELIGIBILITY_CORE_PASSWORD: fake.password,
+    ELIGIBILITY_SENDER_ID: fake.senderId,
+    ELIGIBILITY_RECEIVER_ID: fake.receiverId,
   },
 });
 try {
   const tenant = await createTenant(app.db, 'Bench');
   const user = await createUser(app.db, tenant, { scopes: ['eligibility:read'] });
   // Distinct patients, so no lookup is a cache hit: every appointment is one 270 to the payer.
-  const patients = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({
-    id: `pat_${prefix}_${String(i).padStart(4, '0')}`, clinicId: tenant.clinicId, firstName: 'Bench', lastName: `Patient${i}`,
-    birthDate: '1980-01-02', coverageMemberId: `DEMO-ACTIVE-${prefix.toUpperCase()}${i}`, coveragePayerId: '60054', coveragePayerName: 'Aetna',
-  }));
+  const patients = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `pat_${prefix}_${String(i).padStart(4, '0')}`,
+      clinicId: tenant.clinicId,
+      firstName: 'Bench',
+      lastName: `Patient${i}`,
+      birthDate: '1980-01-02',
+      coverageMemberId: `DEMO-ACTIVE-${prefix.toUpperCase()}${i}`,
+      coveragePayerId: '60054',
+      coveragePayerName: 'Aetna',
+    }));
   const warmUp = patients('warm', 40);
   const runs = Array.from({ length: RUNS }, (_, run) => patients(`bench${run}`, APPOINTMENTS));
   await app.db.patient.createMany({ data: [...warmUp, ...runs.flat()] });
   const client = await signIn(app, user.email, user.password);
   const start = new Date().toISOString();
-  const roster = (list: { id: string }[]) => ({ appointments: list.map((p) => ({ patientId: p.id, start })), concurrency: CONCURRENCY });
+  const roster = (list: { id: string }[]) => ({
+    appointments: list.map((p) => ({ patientId: p.id, start })),
+    concurrency: CONCURRENCY,
+  });
 
   // Warm-up: route compiled and loaded, connection pools to the database and the payer open.
   const warm = await client.post('/api/eligibility/roster', roster(warmUp));
-  if (warm.status !== 200 || warm.body.summary.active !== warmUp.length) throw new Error(`warm-up failed: ${warm.status} ${warm.text.slice(0, 300)}`);
+  if (warm.status !== 200 || warm.body.summary.active !== warmUp.length)
+    throw new Error(`warm-up failed: ${warm.status} ${warm.text.slice(0, 300)}`);
 
   // The floor: the CORE adapter alone in this process, the same fake, the same concurrency.
-  const transport = coreTransport({ url: fake.url, username: fake.username, password: fake.password, senderId: fake.senderId, receiverId: fake.receiverId });
-  const request = (i: number) => build270({
-    interchangeControlNumber: i + 1, groupControlNumber: i + 1, transactionControlNumber: '0001', senderId: fake.senderId,
-    receiverId: fake.receiverId, createdAt: new Date(), payer: { id: '60054', name: 'Aetna' }, provider: { npi: '1234567893', name: 'Bench' },
-    subscriber: { memberId: `DEMO-ACTIVE-FLOOR${i}`, firstName: 'Bench', lastName: 'Patient', birthDate: '1980-01-02' },
-    serviceTypeCodes: ['30'], dateOfService: start.slice(0, 10), traceNumber: `FLOOR${i}`,
+  const transport = coreTransport({
+    url: fake.url,
+    username: fake.username,
+    password: fake.password,
+    senderId: fake.senderId,
+    receiverId: fake.receiverId,
   });
+  const request = (i: number) =>
+    build270({
+      interchangeControlNumber: i + 1,
+      groupControlNumber: i + 1,
+      transactionControlNumber: '0001',
+      senderId: fake.senderId,
+      receiverId: fake.receiverId,
+      createdAt: new Date(),
+      payer: { id: '60054', name: 'Aetna' },
+      provider: { npi: '1234567893', name: 'Bench' },
+      subscriber: {
+        memberId: `DEMO-ACTIVE-FLOOR${i}`,
+        firstName: 'Bench',
+        lastName: 'Patient',
+        birthDate: '1980-01-02',
+      },
+      serviceTypeCodes: ['30'],
+      dateOfService: start.slice(0, 10),
+      traceNumber: `FLOOR${i}`,
+    });
   const runFloor = async (exchanges: number) => {
     const limit = pLimit(CONCURRENCY);
     const started = performance.now();
-    await Promise.all(Array.from({ length: exchanges }, (_, i) => limit(() => transport.send(request(i), { correlationId: `bench-floor-${i}` }))));
+    await Promise.all(
+      Array.from({ length: exchanges }, (_, i) =>
+        limit(() => transport.send(request(i), { correlationId: `bench-floor-${i}` })),
+      ),
+    );
     return Math.round(performance.now() - started);
   };
   await runFloor(warmUp.length); // warm-up of this process's side: JIT, keep-alive sockets to the fake
@@ -117,7 +155,9 @@ try {
     if (res.status !== 200) throw new Error(`roster failed: ${res.status} ${res.text.slice(0, 300)}`);
     const { summary } = res.body as { summary: Record<string, number> };
     if (summary.active !== APPOINTMENTS || fake.calls - callsBefore !== APPOINTMENTS) {
-      throw new Error(`expected ${APPOINTMENTS} active lookups, got ${JSON.stringify(summary)} with ${fake.calls - callsBefore} payer calls`);
+      throw new Error(
+        `expected ${APPOINTMENTS} active lookups, got ${JSON.stringify(summary)} with ${fake.calls - callsBefore} payer calls`,
+      );
     }
     // Right after, so both see the same machine load.
     transportOnlyRuns.push(await runFloor(APPOINTMENTS));
@@ -128,14 +168,33 @@ try {
   const transportOnlyMs = median(transportOnlyRuns);
   const rssMb = peakRssMb(app.pid);
   console.error(`roster: ${APPOINTMENTS} appointments, concurrency ${CONCURRENCY}, payer latency ${LATENCY_MS} ms`);
-  console.error(`wall ${wallMs} ms, the median of ${wallRuns.join(', ')} ms; the CORE adapter alone, same load: ${transportOnlyMs} ms, the median of ${transportOnlyRuns.join(', ')} ms (ideal ${IDEAL_MS} ms); payer peak in flight ${fake.peakInFlight}`);
-  console.error(`server (${fs.readFileSync(`/proc/${app.pid}/comm`, 'utf8').trim()}): peak RSS ${rssMb} MB ${peakReset ? 'during the runs' : 'since start'} (${rssBeforeRunMb} MB resident as it began; ${processPeakRssMb} MB peak before it: start-up, sign-in, warm-up); CPU ${serverCpuMs} ms a run`);
-  console.log(JSON.stringify({
-    name: 'roster', ratio: Number((wallMs / transportOnlyMs).toFixed(3)), target: 1.03, wallMs, wallRuns, transportOnlyMs, transportOnlyRuns,
-    idealMs: IDEAL_MS, idealRatio: Number((wallMs / IDEAL_MS).toFixed(3)), transportOnlyRatio: Number((transportOnlyMs / IDEAL_MS).toFixed(3)),
-    peakRssMb: rssMb, rssTargetMb: 200, peakRssScope: peakReset ? 'run' : 'process', rssBeforeRunMb, processPeakRssMb,
-    peakInFlight: fake.peakInFlight, serverCpuMs,
-  }));
+  console.error(
+    `wall ${wallMs} ms, the median of ${wallRuns.join(', ')} ms; the CORE adapter alone, same load: ${transportOnlyMs} ms, the median of ${transportOnlyRuns.join(', ')} ms (ideal ${IDEAL_MS} ms); payer peak in flight ${fake.peakInFlight}`,
+  );
+  console.error(
+    `server (${fs.readFileSync(`/proc/${app.pid}/comm`, 'utf8').trim()}): peak RSS ${rssMb} MB ${peakReset ? 'during the runs' : 'since start'} (${rssBeforeRunMb} MB resident as it began; ${processPeakRssMb} MB peak before it: start-up, sign-in, warm-up); CPU ${serverCpuMs} ms a run`,
+  );
+  console.log(
+    JSON.stringify({
+      name: 'roster',
+      ratio: Number((wallMs / transportOnlyMs).toFixed(3)),
+      target: 1.03,
+      wallMs,
+      wallRuns,
+      transportOnlyMs,
+      transportOnlyRuns,
+      idealMs: IDEAL_MS,
+      idealRatio: Number((wallMs / IDEAL_MS).toFixed(3)),
+      transportOnlyRatio: Number((transportOnlyMs / IDEAL_MS).toFixed(3)),
+      peakRssMb: rssMb,
+      rssTargetMb: 200,
+      peakRssScope: peakReset ? 'run' : 'process',
+      rssBeforeRunMb,
+      processPeakRssMb,
+      peakInFlight: fake.peakInFlight,
+      serverCpuMs,
+    }),
+  );
 } finally {
   await app.stop();
   await fake.close();

@@ -6,7 +6,10 @@ import fs from 'node:fs';
 const name = process.argv[2];
 const file = path.join(import.meta.dirname, `${name ?? ''}.ts`);
 if (!name || !/^[a-z0-9-]+$/.test(name) || !fs.existsSync(file)) {
-  const available = fs.readdirSync(import.meta.dirname).filter((f) => f.endsWith('.ts') && f !== 'run.ts').map((f) => f.slice(0, -3));
+  const available = fs
+    .readdirSync(import.meta.dirname)
+    .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
+    .map((f) => f.slice(0, -3));
   console.error(`usage: npm run bench -- <name>; available: ${available.join(', ') || 'none'}`);
   process.exit(2);
 }

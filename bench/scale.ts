@@ -12,8 +12,14 @@ const DURATION_SECONDS = Number(process.argv[3] ?? 4);
 const CONNECTIONS = 18;
 const ROUNDS = 3;
 const VERIFY_BODY = JSON.stringify({
-  patientId: 'pat_n_001', firstName: 'Avery', lastName: 'Northside001', dob: '1971-02-11',
-  memberId: 'DEMO-ACTIVE-N001', payerName: 'Aetna', npi: '1234567893', serviceType: '30',
+  patientId: 'pat_n_001',
+  firstName: 'Avery',
+  lastName: 'Northside001',
+  dob: '1971-02-11',
+  memberId: 'DEMO-ACTIVE-N001',
+  payerName: 'Aetna',
+  npi: '1234567893',
+  serviceType: '30',
 });
 
 const database = await createTestDatabase();
@@ -22,10 +28,15 @@ try {
   apps.push(...(await Promise.all([1, 2, 3].map(() => startApp({ reuse: database, env: { LOG_LEVEL: 'error' } })))));
   const staff = await signIn(apps[0]!, 'admin@northside.test');
   const cookie = staff.cookieHeader();
-  const verify = (app: TestApp, connections: number, duration = DURATION_SECONDS) => autocannon({
-    url: `${app.url}/api/eligibility/verify`, method: 'POST', body: VERIFY_BODY, duration, connections,
-    headers: { 'content-type': 'application/json', cookie },
-  });
+  const verify = (app: TestApp, connections: number, duration = DURATION_SECONDS) =>
+    autocannon({
+      url: `${app.url}/api/eligibility/verify`,
+      method: 'POST',
+      body: VERIFY_BODY,
+      duration,
+      connections,
+      headers: { 'content-type': 'application/json', cookie },
+    });
   // Warm every instance: the first verify fills the shared cache, the rest warm JIT and pools.
   for (const app of apps) await verify(app, 4, 2);
 
@@ -42,11 +53,21 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const ratio = Number(median(one.map((rps, i) => three[i]! / rps)).toFixed(3));
   console.log(`3/1 by round: ${one.map((rps, i) => (three[i]! / rps).toFixed(3)).join(', ')}`);
-  console.log(JSON.stringify({
-    name: 'scale', ratio, target: 0.9, instances: 3, rounds: ROUNDS, secondsPerRun: DURATION_SECONDS, connections: CONNECTIONS,
-    oneInstanceRps: Math.round(median(one)), threeInstancesRps: Math.round(median(three)), non2xx,
-    note: 'target: scaling out on one machine costs at most 10 %; with spare cores the ratio should approach 3',
-  }));
+  console.log(
+    JSON.stringify({
+      name: 'scale',
+      ratio,
+      target: 0.9,
+      instances: 3,
+      rounds: ROUNDS,
+      secondsPerRun: DURATION_SECONDS,
+      connections: CONNECTIONS,
+      oneInstanceRps: Math.round(median(one)),
+      threeInstancesRps: Math.round(median(three)),
+      non2xx,
+      note: 'target: scaling out on one machine costs at most 10 %; with spare cores the ratio should approach 3',
+    }),
+  );
 } finally {
   await Promise.all(apps.map((app) => app.stop()));
   await database.drop();

@@ -22,7 +22,16 @@ const POOL_SIZE = 10; // node-postgres' default, which is also what the app's Pr
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
-type Event = { eventId: string; deliveryId: string; raw: string; signature: string; paymentId: string; billId: string; amountCents: number; correlationId: string };
+type Event = {
+  eventId: string;
+  deliveryId: string;
+  raw: string;
+  signature: string;
+  paymentId: string;
+  billId: string;
+  amountCents: number;
+  correlationId: string;
+};
 
 function makeEvents(count: number, billIds: string[]): Event[] {
   return Array.from({ length: count }, (_, i) => {
@@ -31,10 +40,22 @@ function makeEvents(count: number, billIds: string[]): Event[] {
     const amountCents = 1 + (i % 97);
     const eventId = uid('evt');
     const raw = JSON.stringify({
-      id: eventId, type: 'payment.succeeded', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
+      id: eventId,
+      type: 'payment.succeeded',
+      createdAt: new Date().toISOString(),
+      clinicId: 'clinic_north',
       data: { paymentId, billId, amountCents, currency: 'USD' },
     });
-    return { eventId, deliveryId: uid('dlv'), raw, signature: signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT), paymentId, billId, amountCents, correlationId: randomUUID() };
+    return {
+      eventId,
+      deliveryId: uid('dlv'),
+      raw,
+      signature: signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT),
+      paymentId,
+      billId,
+      amountCents,
+      correlationId: randomUUID(),
+    };
   });
 }
 
@@ -43,7 +64,10 @@ function makeEvents(count: number, billIds: string[]): Event[] {
 // bill the route for the client's work.
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
+function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -59,9 +83,11 @@ function request(url: string, options: { method?: string; headers?: Record<strin
 async function runConcurrently<T>(events: T[], send: (event: T) => Promise<void>): Promise<number> {
   let next = 0;
   const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < events.length) await send(events[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < events.length) await send(events[next++]!);
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return events.length / seconds;
 }
@@ -87,7 +113,15 @@ const DIRECT_INGEST = `WITH delivery AS (
 
 async function direct(pool: pg.Pool, event: Event): Promise<void> {
   const result = await pool.query(DIRECT_INGEST, [
-    uid('whd'), event.deliveryId, event.correlationId, new Date(), event.eventId, event.paymentId, event.billId, event.amountCents, uid('ltx'),
+    uid('whd'),
+    event.deliveryId,
+    event.correlationId,
+    new Date(),
+    event.eventId,
+    event.paymentId,
+    event.billId,
+    event.amountCents,
+    uid('ltx'),
   ]);
   if (result.rowCount !== 2) throw new Error('direct path: payment not applied');
 }
@@ -97,13 +131,20 @@ const pool = new pg.Pool({ connectionString: app.database!.url, max: POOL_SIZE }
 try {
   const newBills = async () => {
     const ids = Array.from({ length: BILLS }, () => uid('bill'));
-    await app.db.patientBill.createMany({ data: ids.map((id) => ({ id, clinicId: 'clinic_north', patientId: 'pat_n_001', amountCents: 2_000_000_000 })) });
+    await app.db.patientBill.createMany({
+      data: ids.map((id) => ({ id, clinicId: 'clinic_north', patientId: 'pat_n_001', amountCents: 2_000_000_000 })),
+    });
     return ids;
   };
   const viaRoute = async (event: Event) => {
     const res = await request(`${app.url}/api/webhooks/payment`, {
-      method: 'POST', body: event.raw,
-      headers: { 'content-type': 'application/json', 'x-svc-signature': event.signature, 'x-svc-delivery': event.deliveryId },
+      method: 'POST',
+      body: event.raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-svc-signature': event.signature,
+        'x-svc-delivery': event.deliveryId,
+      },
     });
     const body = JSON.parse(res.text) as { outcome?: string };
     if (res.status !== 200 || body.outcome !== 'applied') throw new Error(`route answered ${res.status} ${res.text}`);
@@ -135,9 +176,12 @@ try {
 
   // Both paths did the same work: every event applied once and posted one balanced transaction.
   const applied = await app.db.payment.count();
-  const unbalanced = await app.db.$queryRawUnsafe<unknown[]>('SELECT "transactionId" FROM "LedgerEntry" GROUP BY "transactionId" HAVING SUM("amountCents") <> 0');
+  const unbalanced = await app.db.$queryRawUnsafe<unknown[]>(
+    'SELECT "transactionId" FROM "LedgerEntry" GROUP BY "transactionId" HAVING SUM("amountCents") <> 0',
+  );
   const expected = 2 * WARM_UP_EVENTS + 2 * ROUNDS * EVENTS_PER_ROUND;
-  if (applied !== expected || unbalanced.length !== 0) throw new Error(`bench integrity: ${applied} payments (expected ${expected}), ${unbalanced.length} unbalanced`);
+  if (applied !== expected || unbalanced.length !== 0)
+    throw new Error(`bench integrity: ${applied} payments (expected ${expected}), ${unbalanced.length} unbalanced`);
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   // Each round's route rate against the health rate measured right after it, under the same load.
@@ -146,23 +190,27 @@ try {
   const directPerSecond = median(directRates);
   const healthPerSecond = median(healthRates);
   const rounds = (rates: number[]) => rates.map((r) => r.toFixed(0)).join(', ');
-  console.error(`route rounds: ${rounds(routeRates)} events/s; health rounds: ${rounds(healthRates)} requests/s; direct rounds: ${rounds(directRates)} events/s`);
+  console.error(
+    `route rounds: ${rounds(routeRates)} events/s; health rounds: ${rounds(healthRates)} requests/s; direct rounds: ${rounds(directRates)} events/s`,
+  );
   console.error(`route / health by round: ${ratios.map((r) => r.toFixed(3)).join(', ')}`);
-  console.log(JSON.stringify({
-    name: 'webhook-ingest',
-    ratio: Number(median(ratios).toFixed(3)),
-    target: 0.8,
-    roundRatios: ratios.map((r) => Number(r.toFixed(3))),
-    routeEventsPerSecond: Math.round(routePerSecond),
-    healthRequestsPerSecond: Math.round(healthPerSecond),
-    directEventsPerSecond: Math.round(directPerSecond),
-    // The earlier figures, against the direct pg statement: the route's share of it, and health's (its ceiling).
-    routeToDirectRatio: Number((routePerSecond / directPerSecond).toFixed(3)),
-    ceilingRatio: Number((healthPerSecond / directPerSecond).toFixed(3)),
-    concurrency: CONCURRENCY,
-    eventsPerRound: EVENTS_PER_ROUND,
-    rounds: ROUNDS,
-  }));
+  console.log(
+    JSON.stringify({
+      name: 'webhook-ingest',
+      ratio: Number(median(ratios).toFixed(3)),
+      target: 0.8,
+      roundRatios: ratios.map((r) => Number(r.toFixed(3))),
+      routeEventsPerSecond: Math.round(routePerSecond),
+      healthRequestsPerSecond: Math.round(healthPerSecond),
+      directEventsPerSecond: Math.round(directPerSecond),
+      // The earlier figures, against the direct pg statement: the route's share of it, and health's (its ceiling).
+      routeToDirectRatio: Number((routePerSecond / directPerSecond).toFixed(3)),
+      ceilingRatio: Number((healthPerSecond / directPerSecond).toFixed(3)),
+      concurrency: CONCURRENCY,
+      eventsPerRound: EVENTS_PER_ROUND,
+      rounds: ROUNDS,
+    }),
+  );
 } finally {
   agent.destroy();
   await pool.end();

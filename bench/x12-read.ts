@@ -11,7 +11,8 @@ import { buildHostile271, type HostileShape } from '../lib/x12/fixtures/hostile-
 import { readEligibility } from '../lib/x12/read-eligibility';
 
 const fixtures = path.join(import.meta.dirname, '..', 'lib', 'x12', 'fixtures');
-const files = fs.readdirSync(fixtures)
+const files = fs
+  .readdirSync(fixtures)
   .filter((name) => name.startsWith('271-'))
   .map((name) => fs.readFileSync(path.join(fixtures, name), 'utf8'))
   .filter((text) => {
@@ -60,7 +61,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 // Hostile inputs: each shape at 256 and 512 KiB, read in turn five times; the fastest read of each size counts,
 // because a hostile read allocates enough for a collection to land in any one of them on a loaded machine.
-const hostileShapes: HostileShape[] = ['many short segments', 'many empty elements', 'many repetitions', 'spaced message'];
+const hostileShapes: HostileShape[] = [
+  'many short segments',
+  'many empty elements',
+  'many repetitions',
+  'spaced message',
+];
 const fastestMs = (texts: string[]) => {
   const fastest = texts.map(() => Infinity);
   for (let round = 0; round < 5; round++) {
@@ -73,18 +79,25 @@ const fastestMs = (texts: string[]) => {
   return fastest;
 };
 const hostile = hostileShapes.map((shape) => {
-  const [ms256, ms512] = fastestMs([buildHostile271(shape, 256 * 1024), buildHostile271(shape, 512 * 1024)]) as [number, number];
-  console.error(`hostile ${shape}: 256 KiB ${ms256.toFixed(1)} ms, 512 KiB ${ms512.toFixed(1)} ms (x${(ms512 / ms256).toFixed(1)})`);
+  const [ms256, ms512] = fastestMs([buildHostile271(shape, 256 * 1024), buildHostile271(shape, 512 * 1024)]) as [
+    number,
+    number,
+  ];
+  console.error(
+    `hostile ${shape}: 256 KiB ${ms256.toFixed(1)} ms, 512 KiB ${ms512.toFixed(1)} ms (x${(ms512 / ms256).toFixed(1)})`,
+  );
   return ms512;
 });
 const oursMsPerFile = median(oursMs) / corpus.length;
 const baselineMsPerFile = median(theirsMs) / corpus.length;
 console.error(`files: ${files.length} x 40, sink ${sink}`);
-console.log(JSON.stringify({
-  name: 'x12-read',
-  ratio: Number((oursMsPerFile / baselineMsPerFile).toFixed(3)),
-  target: 0.33,
-  oursMsPerFile: Number(oursMsPerFile.toFixed(4)),
-  baselineMsPerFile: Number(baselineMsPerFile.toFixed(4)),
-  hostile512KiBMs: Number(Math.max(...hostile).toFixed(1)),
-}));
+console.log(
+  JSON.stringify({
+    name: 'x12-read',
+    ratio: Number((oursMsPerFile / baselineMsPerFile).toFixed(3)),
+    target: 0.33,
+    oursMsPerFile: Number(oursMsPerFile.toFixed(4)),
+    baselineMsPerFile: Number(baselineMsPerFile.toFixed(4)),
+    hostile512KiBMs: Number(Math.max(...hostile).toFixed(1)),
+  }),
+);

@@ -20,7 +20,8 @@ export function describeApiError(error: unknown, options: DescribeOptions = {}):
     if (options.withReference && error.body.correlationId) text += ` (reference ${error.body.correlationId})`;
     return text;
   }
-  if (error instanceof Error && error.name === 'NotAllowedError') return 'The passkey prompt was cancelled or timed out.';
+  if (error instanceof Error && error.name === 'NotAllowedError')
+    return 'The passkey prompt was cancelled or timed out.';
   if (options.otherwise) return options.otherwise;
   return error instanceof Error ? error.message : 'Something went wrong.';
 }

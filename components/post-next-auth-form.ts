@@ -5,8 +5,15 @@ import { apiFetch } from './api-fetch';
 
 type NextAuthAction = 'callback/credentials' | 'signout';
 
-export async function postNextAuthForm(action: NextAuthAction, fields: Record<string, string> = {}): Promise<{ url: string }> {
+export async function postNextAuthForm(
+  action: NextAuthAction,
+  fields: Record<string, string> = {},
+): Promise<{ url: string }> {
   const { csrfToken } = await apiFetch<{ csrfToken: string }>('/api/auth/csrf');
   // Never a step-up: these endpoints decide who is signed in, they do not act for someone already signed in.
-  return apiFetch<{ url: string }>(`/api/auth/${action}`, { method: 'POST', form: { ...fields, csrfToken, json: 'true' }, stepUp: false });
+  return apiFetch<{ url: string }>(`/api/auth/${action}`, {
+    method: 'POST',
+    form: { ...fields, csrfToken, json: 'true' },
+    stepUp: false,
+  });
 }

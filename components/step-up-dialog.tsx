@@ -58,14 +58,21 @@ export function StepUpDialog() {
     try {
       if (factor === 'webauthn') {
         const { options } = await apiFetch<{ options: PublicKeyCredentialRequestOptionsJSON }>('/api/auth/step-up', {
-          method: 'POST', json: { factor, step: 'options' }, stepUp: false,
+          method: 'POST',
+          json: { factor, step: 'options' },
+          stepUp: false,
         });
         const response = await startAuthentication({ optionsJSON: options });
-        await apiFetch('/api/auth/step-up', { method: 'POST', json: { factor, step: 'verify', response }, stepUp: false });
+        await apiFetch('/api/auth/step-up', {
+          method: 'POST',
+          json: { factor, step: 'verify', response },
+          stepUp: false,
+        });
       } else {
-        const json = factor === 'password'
-          ? { factor, password: String(form.get('step-up-password') ?? '') }
-          : { factor, token: String(form.get('step-up-code') ?? '') };
+        const json =
+          factor === 'password'
+            ? { factor, password: String(form.get('step-up-password') ?? '') }
+            : { factor, token: String(form.get('step-up-code') ?? '') };
         await apiFetch('/api/auth/step-up', { method: 'POST', json, stepUp: false });
       }
       formElement.reset();
@@ -87,8 +94,17 @@ export function StepUpDialog() {
             <legend>Confirm with</legend>
             {factors.map((f) => (
               <label key={f} style={{ fontWeight: 400 }}>
-                <input type="radio" name="step-up-factor" value={f} checked={factor === f} onChange={() => { setFactor(f); setError(null); }}
-                  style={{ width: 'auto', marginRight: '.5rem' }} />
+                <input
+                  type="radio"
+                  name="step-up-factor"
+                  value={f}
+                  checked={factor === f}
+                  onChange={() => {
+                    setFactor(f);
+                    setError(null);
+                  }}
+                  style={{ width: 'auto', marginRight: '.5rem' }}
+                />
                 {LABELS[f]}
               </label>
             ))}
@@ -97,20 +113,42 @@ export function StepUpDialog() {
         {factor === 'password' && (
           <>
             <label htmlFor="step-up-password">Your password</label>
-            <input id="step-up-password" name="step-up-password" type="password" autoComplete="current-password" required autoFocus />
+            <input
+              id="step-up-password"
+              name="step-up-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              autoFocus
+            />
           </>
         )}
         {factor === 'mfa' && (
           <>
             <label htmlFor="step-up-code">Code from your authenticator app, or a backup code</label>
-            <input id="step-up-code" name="step-up-code" inputMode="text" autoComplete="one-time-code" required autoFocus />
+            <input
+              id="step-up-code"
+              name="step-up-code"
+              inputMode="text"
+              autoComplete="one-time-code"
+              required
+              autoFocus
+            />
           </>
         )}
         {factor === 'webauthn' && <p>Use your passkey when your browser asks.</p>}
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
         <p className="row">
-          <button type="submit" disabled={busy}>{busy ? 'Checking…' : factor === 'webauthn' ? 'Use passkey' : 'Confirm'}</button>
-          <button type="button" className="secondary" onClick={() => finish(false)} disabled={busy}>Cancel</button>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : factor === 'webauthn' ? 'Use passkey' : 'Confirm'}
+          </button>
+          <button type="button" className="secondary" onClick={() => finish(false)} disabled={busy}>
+            Cancel
+          </button>
         </p>
       </form>
     </dialog>

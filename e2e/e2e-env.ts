@@ -23,5 +23,11 @@ export const E2E_ENV: Record<string, string> = {
   WEBAUTHN_RP_ID: 'localhost',
   WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (e2e)',
   WEBAUTHN_ORIGIN: E2E_URL,
-  EMR_VENDORS: JSON.stringify({ 'browser-oauth': { authorizeUrl: `${FAKE_EMR}/oauth/authorize`, tokenUrl: `${FAKE_EMR}/oauth/token`, fhirBaseUrl: `${FAKE_EMR}/fhir` } }),
+  EMR_VENDORS: JSON.stringify({
+    'browser-oauth': {
+      authorizeUrl: `${FAKE_EMR}/oauth/authorize`,
+      tokenUrl: `${FAKE_EMR}/oauth/token`,
+      fhirBaseUrl: `${FAKE_EMR}/fhir`,
+    },
+  }),
 };

@@ -2,8 +2,16 @@ import { test, expect } from 'playwright/test';
 
 // The demo day of Northside Clinic (DECISIONS "Demo tenant"): member ids choose the sandbox payer's answer.
 const EXPECTED_STATUS: Record<string, string> = {
-  pat_n_001: 'active', pat_n_002: 'inactive', pat_n_003: 'active', pat_n_004: 'active', pat_n_005: 'unknown',
-  pat_n_006: 'unknown', pat_n_007: 'active', pat_n_008: 'active', pat_n_009: 'active', pat_n_010: 'skipped',
+  pat_n_001: 'active',
+  pat_n_002: 'inactive',
+  pat_n_003: 'active',
+  pat_n_004: 'active',
+  pat_n_005: 'unknown',
+  pat_n_006: 'unknown',
+  pat_n_007: 'active',
+  pat_n_008: 'active',
+  pat_n_009: 'active',
+  pat_n_010: 'skipped',
 };
 
 test("the front desk checks today's roster and sees every status, the reasons and the summary", async ({ page }) => {

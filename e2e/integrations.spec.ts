@@ -23,14 +23,18 @@ test('an admin creates a connection and connects it through the EMR sign-in', as
   await expect(row.getByTestId('connection-status')).toHaveText('Pending');
 
   // Connect: our authorize route, the fake EMR's consent (it approves at once), our callback, back here.
-  const emrRequest = page.waitForRequest((request) => request.url().startsWith('http://127.0.0.1:3190/oauth/authorize'));
+  const emrRequest = page.waitForRequest((request) =>
+    request.url().startsWith('http://127.0.0.1:3190/oauth/authorize'),
+  );
   await row.getByRole('link', { name: /^Connect / }).click();
   const authorize = new URL((await emrRequest).url());
   expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorize.searchParams.get('client_id')).toBe(E2E_EMR_CLIENT_ID);
   await expect(page).toHaveURL(/\/settings\/integrations\?oauth=connected&connectionId=emr_/);
   await expect(page.getByRole('status')).toHaveText('The EMR connection is connected.');
-  await expect(page.locator('tr[data-testid^="connection-"]').first().getByTestId('connection-status')).toContainText('Connected');
+  await expect(page.locator('tr[data-testid^="connection-"]').first().getByTestId('connection-status')).toContainText(
+    'Connected',
+  );
 
   // The same callback replayed (the state is single-use) is refused and shown as such.
   await page.goto(`/api/emr-sync/callback?state=${authorize.searchParams.get('state')}&code=replayed`);

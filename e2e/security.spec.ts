@@ -49,7 +49,10 @@ test('enrol MFA from the QR screen, sign in with a code, then turn it off after 
   const codes = page.getByTestId('backup-codes').getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const backupCodes = (await codes.allTextContents()).map((c) => c.trim());
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download codes' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download codes' }).click(),
+  ]);
   const downloaded = fs.readFileSync((await download.path())!, 'utf8');
   for (const code of backupCodes) expect(downloaded).toContain(code);
 
@@ -79,11 +82,20 @@ test('enrol MFA from the QR screen, sign in with a code, then turn it off after 
   await signIn(page, email); // no code asked any more
 });
 
-test('register a passkey with a virtual authenticator, then pass a step-up with it to remove it', async ({ page, context }) => {
+test('register a passkey with a virtual authenticator, then pass a step-up with it to remove it', async ({
+  page,
+  context,
+}) => {
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
   });
 
   await signIn(page, 'admin@southside.test');
@@ -107,11 +119,15 @@ test('register a passkey with a virtual authenticator, then pass a step-up with 
   await page.getByRole('button', { name: 'Remove passkey E2E key' }).click();
   await expect(dialog).toBeVisible();
   await dialog.getByRole('radio', { name: 'Passkey' }).check();
-  const verified = page.waitForResponse((r) => r.url().endsWith('/api/auth/step-up') && r.request().postDataJSON()?.step === 'verify');
+  const verified = page.waitForResponse(
+    (r) => r.url().endsWith('/api/auth/step-up') && r.request().postDataJSON()?.step === 'verify',
+  );
   await dialog.getByRole('button', { name: 'Use passkey' }).click();
   const stepUp = await verified;
   expect(stepUp.status()).toBe(200);
-  expect(JSON.parse(Buffer.from((await stepUp.json()).stepUpToken.split('.')[1], 'base64url').toString()).amr).toEqual(['webauthn']);
+  expect(JSON.parse(Buffer.from((await stepUp.json()).stepUpToken.split('.')[1], 'base64url').toString()).amr).toEqual([
+    'webauthn',
+  ]);
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('no-passkeys')).toBeVisible();
 });

@@ -35,9 +35,13 @@ test('a user with MFA is asked for the code and signs in with it', async ({ page
   await expect(page.getByTestId('signed-in-as')).toHaveText('mfa@northside.test');
 });
 
-test('a callbackUrl naming another site lands on a same-origin page, with no CSP violation on the way', async ({ page }) => {
+test('a callbackUrl naming another site lands on a same-origin page, with no CSP violation on the way', async ({
+  page,
+}) => {
   const violations: string[] = [];
-  page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) violations.push(message.text()); });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
   await page.goto('/login?callbackUrl=/%5Cevil.example');
   await page.getByLabel('E-mail').fill('frontdesk@northside.test');
   await page.getByLabel('Password').fill('demo-password-1');

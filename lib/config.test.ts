@@ -7,10 +7,17 @@ describe('parseConfig', () => {
   it('defaults to sandbox, port 3000, embedded PGlite in .data/pglite, every integration off', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({
-      mode: 'sandbox', port: 3000, appUrl: 'http://localhost:3000',
-      database: { kind: 'pglite', dataDir: '.data/pglite' }, webhookSecrets: {}, emrVendors: {}, halted: false,
+      mode: 'sandbox',
+      port: 3000,
+      appUrl: 'http://localhost:3000',
+      database: { kind: 'pglite', dataDir: '.data/pglite' },
+      webhookSecrets: {},
+      emrVendors: {},
+      halted: false,
     });
-    expect(config.authSecret ?? config.sealKey ?? config.smart ?? config.partnerApi ?? config.eligibilityCore).toBeUndefined();
+    expect(
+      config.authSecret ?? config.sealKey ?? config.smart ?? config.partnerApi ?? config.eligibilityCore,
+    ).toBeUndefined();
   });
 
   it('is sandbox when SVC_ENV is unset only on the embedded database, and refuses other SVC_ENV values', () => {
@@ -24,11 +31,17 @@ describe('parseConfig', () => {
 
   it('refuses to choose a mode for a database server: SVC_ENV must be set with DATABASE_URL', () => {
     expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test' })).toThrow('SVC_ENV must be set');
-    expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test', NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test', NODE_ENV: 'production' })).toThrow(
+      ConfigError,
+    );
   });
 
   it('switches a half-configured group off with a warning naming what is missing, instead of stopping', () => {
-    const config = parseConfig({ ELIGIBILITY_CORE_URL: 'https://core.example/x', PARTNER_API_URL: 'https://partner.example', SMART_CLIENT_ID: 'c' });
+    const config = parseConfig({
+      ELIGIBILITY_CORE_URL: 'https://core.example/x',
+      PARTNER_API_URL: 'https://partner.example',
+      SMART_CLIENT_ID: 'c',
+    });
     expect(config.eligibilityCore).toBeUndefined();
     expect(config.partnerApi).toBeUndefined();
     expect(config.smart).toBeUndefined();
@@ -37,13 +50,21 @@ describe('parseConfig', () => {
       'SMART_PRIVATE_KEY, SMART_KEY_ID not set (SMART_CLIENT_ID is): that feature is off',
       'PARTNER_API_KEY not set (PARTNER_API_URL is): that feature is off',
     ]);
-    expect(parseConfig({ PARTNER_API_KEY: 'k' }).warnings).toEqual(['PARTNER_API_URL not set (PARTNER_API_KEY is): that feature is off']);
+    expect(parseConfig({ PARTNER_API_KEY: 'k' }).warnings).toEqual([
+      'PARTNER_API_URL not set (PARTNER_API_KEY is): that feature is off',
+    ]);
     // Never the secret's value, only names.
-    expect(JSON.stringify(parseConfig({ PARTNER_API_KEY: 'very-secret-value' }).warnings)).not.toContain('very-secret-value');
+    expect(JSON.stringify(parseConfig({ PARTNER_API_KEY: 'very-secret-value' }).warnings)).not.toContain(
+      'very-secret-value',
+    );
   });
 
   it('warns about an EMR_VENDORS entry without a token URL (authorize still works, the exchange is off)', () => {
-    const config = parseConfig({ EMR_VENDORS: JSON.stringify({ 'generic-fhir': { authorizeUrl: 'https://ehr.example/auth', fhirBaseUrl: 'https://ehr.example/fhir' } }) });
+    const config = parseConfig({
+      EMR_VENDORS: JSON.stringify({
+        'generic-fhir': { authorizeUrl: 'https://ehr.example/auth', fhirBaseUrl: 'https://ehr.example/fhir' },
+      }),
+    });
     expect(config.emrVendors['generic-fhir']?.authorizeUrl).toBe('https://ehr.example/auth');
     expect(config.warnings).toEqual(['EMR_VENDORS["generic-fhir"] has no tokenUrl: its token exchange is off']);
   });
@@ -59,7 +80,13 @@ describe('parseConfig', () => {
     const config = parseConfig({
       PARTNER_API_ACCOUNTS: JSON.stringify({ clinic_north: 'acct-17' }),
       EMR_ALLOWED_ORIGINS: 'https://ehr.internal.example:8443/fhir, http://10.1.2.3',
-      EMR_VENDORS: JSON.stringify({ 'smart-backend': { tokenUrl: 'https://ehr.example/token', fhirBaseUrl: 'https://ehr.example/fhir', groups: { clinic_north: 'grp-1', clinic_south: '*' } } }),
+      EMR_VENDORS: JSON.stringify({
+        'smart-backend': {
+          tokenUrl: 'https://ehr.example/token',
+          fhirBaseUrl: 'https://ehr.example/fhir',
+          groups: { clinic_north: 'grp-1', clinic_south: '*' },
+        },
+      }),
     });
     expect(config.partnerAccounts).toEqual({ clinic_north: 'acct-17' });
     expect(config.emrAllowedOrigins).toEqual(['https://ehr.internal.example:8443', 'http://10.1.2.3']);
@@ -86,9 +113,17 @@ describe('parseConfig', () => {
   });
 
   it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (default 10) and refuses a malformed size', () => {
-    expect(parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production' }).database).toEqual({ kind: 'postgres', url: 'postgresql://db/x', poolSize: 10 });
-    expect(parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '4' }).database).toMatchObject({ poolSize: 4 });
-    expect(() => parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '0' })).toThrow(ConfigError);
+    expect(parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://db/x',
+      poolSize: 10,
+    });
+    expect(
+      parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '4' }).database,
+    ).toMatchObject({ poolSize: 4 });
+    expect(() =>
+      parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '0' }),
+    ).toThrow(ConfigError);
   });
 
   it('reads comma-listed webhook secrets for rotation and the halt switch', () => {

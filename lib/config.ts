@@ -10,7 +10,11 @@ export type WebhookReceiver = (typeof WEBHOOK_RECEIVERS)[number];
 export const EMR_VENDOR_KINDS = ['generic-fhir', 'browser-oauth', 'smart-backend', 'partner-api'] as const;
 export type EmrVendorKind = (typeof EMR_VENDOR_KINDS)[number];
 
-const optional = z.string().trim().optional().transform((v) => (v ? v : undefined));
+const optional = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
 const url = z.url({ protocol: /^https?$/ });
 
 // `groups` (smart-backend only): the operator's binding, clinic id → the EHR Group id of that clinic's patients, or
@@ -86,7 +90,11 @@ export function resolveMode(env: Record<string, string | undefined>): ServiceMod
  * A group of variables is all-or-nothing. A partly set group switches its feature off and adds a warning naming
  * what is missing (a deployment waiting for a credential still serves everything else); it never stops start-up.
  */
-function group<K extends string>(env: Record<string, string | undefined>, keys: readonly K[], warnings: string[]): Record<K, string> | undefined {
+function group<K extends string>(
+  env: Record<string, string | undefined>,
+  keys: readonly K[],
+  warnings: string[],
+): Record<K, string> | undefined {
   const present = keys.filter((k) => env[k]?.trim());
   if (present.length === 0) return undefined;
   const missing = keys.filter((k) => !env[k]?.trim());
@@ -107,15 +115,20 @@ function parseJsonVariable(value: string | undefined, name: string): unknown {
 }
 
 function parseOrigins(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const parsed = parseWith(url, s, 'EMR_ALLOWED_ORIGINS');
-    return new URL(parsed).origin;
-  });
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const parsed = parseWith(url, s, 'EMR_ALLOWED_ORIGINS');
+      return new URL(parsed).origin;
+    });
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ConfigError(`${name} is malformed: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  if (!result.success)
+    throw new ConfigError(`${name} is malformed: ${result.error.issues.map((i) => i.message).join('; ')}`);
   return result.data;
 }
 
@@ -126,7 +139,10 @@ function parseSealKey(value: string): Buffer {
 }
 
 function parseSecretList(value: string | undefined): string[] | undefined {
-  const secrets = value?.split(',').map((s) => s.trim()).filter(Boolean);
+  const secrets = value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return secrets?.length ? secrets : undefined;
 }
 
@@ -135,23 +151,43 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const warnings: string[] = [];
   const port = parseWith(z.coerce.number().int().min(1).max(65535), optional.parse(env.PORT) ?? 3000, 'PORT');
   const host = optional.parse(env.HOST) ?? (mode === 'sandbox' ? '127.0.0.1' : '0.0.0.0');
-  const appUrl = parseWith(url, optional.parse(env.APP_URL) ?? `http://localhost:${port}`, 'APP_URL').replace(/\/+$/, '');
+  const appUrl = parseWith(url, optional.parse(env.APP_URL) ?? `http://localhost:${port}`, 'APP_URL').replace(
+    /\/+$/,
+    '',
+  );
   const databaseUrl = optional.parse(env.DATABASE_URL);
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
 
   const webauthn = group(env, ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGIN'] as const, warnings);
-  const core = group(env, ['ELIGIBILITY_CORE_URL', 'ELIGIBILITY_CORE_USERNAME', 'ELIGIBILITY_CORE_PASSWORD', 'ELIGIBILITY_SENDER_ID', 'ELIGIBILITY_RECEIVER_ID'] as const, warnings);
+  const core = group(
+    env,
+    [
+      'ELIGIBILITY_CORE_URL',
+      'ELIGIBILITY_CORE_USERNAME',
+      'ELIGIBILITY_CORE_PASSWORD',
+      'ELIGIBILITY_SENDER_ID',
+      'ELIGIBILITY_RECEIVER_ID',
+    ] as const,
+    warnings,
+  );
   const smart = group(env, ['SMART_CLIENT_ID', 'SMART_PRIVATE_KEY', 'SMART_KEY_ID'] as const, warnings);
   const partner = group(env, ['PARTNER_API_URL', 'PARTNER_API_KEY'] as const, warnings);
   const vendors = parseJsonVariable(optional.parse(env.EMR_VENDORS), 'EMR_VENDORS') ?? {};
-  const partnerAccounts = parseWith(PartnerAccounts, parseJsonVariable(optional.parse(env.PARTNER_API_ACCOUNTS), 'PARTNER_API_ACCOUNTS') ?? {}, 'PARTNER_API_ACCOUNTS');
+  const partnerAccounts = parseWith(
+    PartnerAccounts,
+    parseJsonVariable(optional.parse(env.PARTNER_API_ACCOUNTS), 'PARTNER_API_ACCOUNTS') ?? {},
+    'PARTNER_API_ACCOUNTS',
+  );
   const sealKey = optional.parse(env.SEAL_KEY);
   const smartKey = smart?.SMART_PRIVATE_KEY.replace(/\\n/g, '\n');
-  if (smartKey && !smartKey.includes('-----BEGIN')) throw new ConfigError('SMART_PRIVATE_KEY must be a PEM private key');
+  if (smartKey && !smartKey.includes('-----BEGIN'))
+    throw new ConfigError('SMART_PRIVATE_KEY must be a PEM private key');
 
   const emrVendors = parseWith(EmrVendors, vendors, 'EMR_VENDORS');
   for (const [vendor, entry] of Object.entries(emrVendors)) {
-    if (entry && !entry.tokenUrl && vendor !== 'partner-api') warnings.push(`EMR_VENDORS["${vendor}"] has no tokenUrl: its token exchange is off`);
+    if (entry && !entry.tokenUrl && vendor !== 'partner-api')
+      warnings.push(`EMR_VENDORS["${vendor}"] has no tokenUrl: its token exchange is off`);
   }
 
   return {
@@ -160,7 +196,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     host,
     appUrl,
     database: databaseUrl
-      ? { kind: 'postgres', url: databaseUrl, poolSize: parseWith(z.coerce.number().int().min(1).max(500), optional.parse(env.DATABASE_POOL_SIZE) ?? DEFAULT_POOL_SIZE, 'DATABASE_POOL_SIZE') }
+      ? {
+          kind: 'postgres',
+          url: databaseUrl,
+          poolSize: parseWith(
+            z.coerce.number().int().min(1).max(500),
+            optional.parse(env.DATABASE_POOL_SIZE) ?? DEFAULT_POOL_SIZE,
+            'DATABASE_POOL_SIZE',
+          ),
+        }
       : { kind: 'pglite', dataDir: optional.parse(env.PGLITE_DATA_DIR) ?? '.data/pglite' },
     authSecret: optional.parse(env.AUTH_SECRET),
     stepUpSecret: optional.parse(env.STEP_UP_SECRET),
@@ -182,10 +226,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ),
     emrVendors,
     smart: smart && { clientId: smart.SMART_CLIENT_ID, privateKeyPem: smartKey!, keyId: smart.SMART_KEY_ID },
-    partnerApi: partner && { url: parseWith(url, partner.PARTNER_API_URL, 'PARTNER_API_URL').replace(/\/+$/, ''), apiKey: partner.PARTNER_API_KEY },
+    partnerApi: partner && {
+      url: parseWith(url, partner.PARTNER_API_URL, 'PARTNER_API_URL').replace(/\/+$/, ''),
+      apiKey: partner.PARTNER_API_KEY,
+    },
     partnerAccounts,
     emrAllowedOrigins: parseOrigins(optional.parse(env.EMR_ALLOWED_ORIGINS)),
-    fhirStoreUrl: env.FHIR_STORE_URL?.trim() ? parseWith(url, env.FHIR_STORE_URL.trim(), 'FHIR_STORE_URL').replace(/\/+$/, '') : undefined,
+    fhirStoreUrl: env.FHIR_STORE_URL?.trim()
+      ? parseWith(url, env.FHIR_STORE_URL.trim(), 'FHIR_STORE_URL').replace(/\/+$/, '')
+      : undefined,
     cronSecret: optional.parse(env.CRON_SECRET),
     halted: env.SVC_HALT?.trim() === '1',
     logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
@@ -213,7 +262,9 @@ export function requireAuthSecret(config: Pick<Config, 'authSecret'>): string {
 }
 
 export function requireStepUpSecret(config: Pick<Config, 'stepUpSecret'>): string {
-  return config.stepUpSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Step-up authentication is not available', 'STEP_UP_SECRET');
+  return (
+    config.stepUpSecret ?? refuse('DEPENDENCY_UNAVAILABLE', 'Step-up authentication is not available', 'STEP_UP_SECRET')
+  );
 }
 
 export function requireSealKey(config: Pick<Config, 'sealKey'>): Buffer {

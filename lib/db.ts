@@ -20,7 +20,10 @@ const globalForDb = globalThis as unknown as { __db?: Promise<PrismaClient> };
  */
 async function migrateInMemory(pglite: PGlite) {
   const dir = path.resolve('prisma/migrations');
-  for (const name of fs.readdirSync(dir).filter((d) => fs.statSync(path.join(dir, d)).isDirectory()).sort()) {
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((d) => fs.statSync(path.join(dir, d)).isDirectory())
+    .sort()) {
     await pglite.exec(fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8'));
   }
 }
@@ -35,7 +38,10 @@ const statementName = (query: { sql: string }) => PREPARED.exec(query.sql)?.[1] 
 
 export async function openDb(database: Config['database']): Promise<PrismaClient> {
   if (database.kind === 'postgres') {
-    const adapter = new PrismaPg({ connectionString: database.url, max: database.poolSize }, { statementNameGenerator: statementName });
+    const adapter = new PrismaPg(
+      { connectionString: database.url, max: database.poolSize },
+      { statementNameGenerator: statementName },
+    );
     return new PrismaClient({ adapter });
   }
   const inMemory = database.dataDir.startsWith('memory://');

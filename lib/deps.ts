@@ -33,7 +33,13 @@ export async function getDeps(): Promise<Deps> {
   const config = getConfig();
   perProcess.__log ??= createLogger(config.logLevel);
   perProcess.__egress ??= createEgress({ mode: config.mode, allowedOrigins: config.emrAllowedOrigins });
-  return { db: await getDb(config.database), clock: systemClock, config, log: perProcess.__log, egress: perProcess.__egress };
+  return {
+    db: await getDb(config.database),
+    clock: systemClock,
+    config,
+    log: perProcess.__log,
+    egress: perProcess.__egress,
+  };
 }
 
 /**

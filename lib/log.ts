@@ -10,7 +10,18 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: 'clinic-revenue-platform' },
     redact: {
-      paths: ['password', 'token', 'secret', 'authorization', 'cookie', '*.password', '*.token', '*.secret', '*.authorization', '*.cookie'],
+      paths: [
+        'password',
+        'token',
+        'secret',
+        'authorization',
+        'cookie',
+        '*.password',
+        '*.token',
+        '*.secret',
+        '*.authorization',
+        '*.cookie',
+      ],
       censor: '[redacted]',
     },
   });

@@ -29,7 +29,7 @@ export async function startUpOrExit(): Promise<void> {
   try {
     await startUp();
   } catch (error) {
-    console.error('start-up failed:', error instanceof Error ? error.stack ?? error.message : error);
+    console.error('start-up failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   }
 }

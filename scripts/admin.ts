@@ -19,17 +19,31 @@ function fail(message: string): never {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
-  if (command !== 'create-user') fail('usage: admin create-user --org NAME --clinic NAME --email EMAIL --scopes a,b,c (password on stdin)');
-  const { values } = parseArgs({ args: rest, options: { org: { type: 'string' }, clinic: { type: 'string' }, email: { type: 'string' }, scopes: { type: 'string' } } });
+  if (command !== 'create-user')
+    fail('usage: admin create-user --org NAME --clinic NAME --email EMAIL --scopes a,b,c (password on stdin)');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      org: { type: 'string' },
+      clinic: { type: 'string' },
+      email: { type: 'string' },
+      scopes: { type: 'string' },
+    },
+  });
   const { org, clinic, email, scopes } = values;
   if (!org || !clinic || !email || scopes === undefined) fail('--org, --clinic, --email and --scopes are required');
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail('--email is not an e-mail address');
-  const scopeList = scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopeList = scopes
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopeList.filter((s) => !isScope(s));
   if (unknown.length) fail(`unknown scopes: ${unknown.join(', ')}`);
   // Before the password is read: a deployment with DATABASE_URL and no SVC_ENV is refused at once.
@@ -41,15 +55,32 @@ async function main() {
   await applyMigrations(migrationTarget(process.env));
   const db = await openDb(config.database);
   try {
-    const organization = (await db.organization.findFirst({ where: { name: org } }))
-      ?? (await db.organization.create({ data: { id: `org_${randomUUID()}`, name: org } }));
-    const clinicRow = (await db.clinic.findFirst({ where: { orgId: organization.id, name: clinic } }))
-      ?? (await db.clinic.create({ data: { id: `clinic_${randomUUID()}`, orgId: organization.id, name: clinic } }));
+    const organization =
+      (await db.organization.findFirst({ where: { name: org } })) ??
+      (await db.organization.create({ data: { id: `org_${randomUUID()}`, name: org } }));
+    const clinicRow =
+      (await db.clinic.findFirst({ where: { orgId: organization.id, name: clinic } })) ??
+      (await db.clinic.create({ data: { id: `clinic_${randomUUID()}`, orgId: organization.id, name: clinic } }));
     if (await db.user.findUnique({ where: { email: email.toLowerCase() } })) fail(`a user with e-mail ${email} exists`);
     const user = await db.user.create({
-      data: { id: `user_${randomUUID()}`, orgId: organization.id, clinicId: clinicRow.id, email: email.toLowerCase(), passwordHash: await hashPassword(password), scopes: scopeList },
+      data: {
+        id: `user_${randomUUID()}`,
+        orgId: organization.id,
+        clinicId: clinicRow.id,
+        email: email.toLowerCase(),
+        passwordHash: await hashPassword(password),
+        scopes: scopeList,
+      },
     });
-    console.log(JSON.stringify({ userId: user.id, orgId: organization.id, clinicId: clinicRow.id, email: user.email, scopes: scopeList }));
+    console.log(
+      JSON.stringify({
+        userId: user.id,
+        orgId: organization.id,
+        clinicId: clinicRow.id,
+        email: user.email,
+        scopes: scopeList,
+      }),
+    );
   } finally {
     await db.$disconnect();
   }

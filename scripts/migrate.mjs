@@ -29,7 +29,11 @@ async function main([command, name]) {
   const where = target.startsWith('postgres') ? 'DATABASE_URL' : target;
   if (command === 'deploy') {
     const { appliedMigrationNames } = await applyMigrations(target);
-    return console.log(appliedMigrationNames.length ? `Applied ${appliedMigrationNames.join(', ')} to ${where}` : `Database ${where} is up to date`);
+    return console.log(
+      appliedMigrationNames.length
+        ? `Applied ${appliedMigrationNames.join(', ')} to ${where}`
+        : `Database ${where} is up to date`,
+    );
   }
   if (command === 'status') {
     const status = await migrationStatus(target);

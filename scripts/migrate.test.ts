@@ -17,11 +17,19 @@ describe('migrations', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
     try {
       const first = await applyMigrations(path.join(dir, 'db'));
-      const names = fs.readdirSync('prisma/migrations').filter((n) => fs.statSync(path.join('prisma/migrations', n)).isDirectory()).sort();
+      const names = fs
+        .readdirSync('prisma/migrations')
+        .filter((n) => fs.statSync(path.join('prisma/migrations', n)).isDirectory())
+        .sort();
       expect(first.appliedMigrationNames).toEqual(names);
       expect((await applyMigrations(path.join(dir, 'db'))).appliedMigrationNames).toEqual([]);
       const status = await migrationStatus(path.join(dir, 'db'));
-      expect(status).toMatchObject({ failedMigrationNames: [], editedMigrationNames: [], history: null, hasMigrationsTable: true });
+      expect(status).toMatchObject({
+        failedMigrationNames: [],
+        editedMigrationNames: [],
+        history: null,
+        hasMigrationsTable: true,
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -35,16 +43,20 @@ describe('migrations', () => {
       await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
       const { appliedMigrationNames } = await applyMigrations(database.url);
       expect(appliedMigrationNames.length).toBeGreaterThan(0);
-      const rows = await client.query('SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name');
+      const rows = await client.query(
+        'SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name',
+      );
       expect(rows.rows.map((r) => r.migration_name)).toEqual(appliedMigrationNames);
       for (const row of rows.rows) {
         expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
         expect(row.finished_at).not.toBeNull();
       }
-      await expect(client.query(`BEGIN;
+      await expect(
+        client.query(`BEGIN;
         INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t1','c','test','r','x');
         INSERT INTO "LedgerEntry"(id, "transactionId", account, "amountCents") VALUES ('e1','t1','assets:cash',100);
-        COMMIT;`)).rejects.toThrow(/unbalanced by 100 cents/);
+        COMMIT;`),
+      ).rejects.toThrow(/unbalanced by 100 cents/);
       await client.query('ROLLBACK');
       await client.query(`BEGIN;
         INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t2','c','test','r','x');
@@ -52,10 +64,16 @@ describe('migrations', () => {
         COMMIT;`);
       expect((await client.query('SELECT count(*)::int AS n FROM "LedgerEntry"')).rows[0].n).toBe(2);
       // Deleting one side, or moving it to another transaction, would unbalance both: refused at commit.
-      await expect(client.query(`BEGIN; DELETE FROM "LedgerEntry" WHERE id = 'e3'; COMMIT;`)).rejects.toThrow(/t2 is unbalanced by 100 cents/);
+      await expect(client.query(`BEGIN; DELETE FROM "LedgerEntry" WHERE id = 'e3'; COMMIT;`)).rejects.toThrow(
+        /t2 is unbalanced by 100 cents/,
+      );
       await client.query('ROLLBACK');
-      await client.query(`INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t3','c','test','r','x')`);
-      await expect(client.query(`BEGIN; UPDATE "LedgerEntry" SET "transactionId" = 't3' WHERE id = 'e3'; COMMIT;`)).rejects.toThrow(/unbalanced by/);
+      await client.query(
+        `INSERT INTO "LedgerTransaction"(id, "clinicId", kind, reference, "correlationId") VALUES ('t3','c','test','r','x')`,
+      );
+      await expect(
+        client.query(`BEGIN; UPDATE "LedgerEntry" SET "transactionId" = 't3' WHERE id = 'e3'; COMMIT;`),
+      ).rejects.toThrow(/unbalanced by/);
       await client.query('ROLLBACK');
       expect((await client.query('SELECT count(*)::int AS n FROM "LedgerEntry"')).rows[0].n).toBe(2);
     } finally {
@@ -76,10 +94,13 @@ describe('migrations', () => {
       expect(applied.filter((n) => n > 0)).toHaveLength(1);
       expect(applied.filter((n) => n === 0)).toHaveLength(2);
       // The engine's connections were closed: nobody still holds Prisma's (or our) migration lock.
-      const locks = await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+      const locks =
+        await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
         WHERE l.locktype = 'advisory' AND d.datname = current_database()`);
       expect(locks.rows[0].n).toBe(0);
-      const sessions = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      const sessions = await client.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       expect(sessions.rows[0].n).toBe(0);
     } finally {
       await client.end();

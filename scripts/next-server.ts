@@ -24,7 +24,10 @@ export const SERVER_NODE_FLAGS = [
 export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** The command, arguments and environment additions that run `next start` from `root` with `args` (port, host). */
-export function nextStartCommand(root: string, args: readonly string[]): { command: string; args: string[]; env: Record<string, string> } {
+export function nextStartCommand(
+  root: string,
+  args: readonly string[],
+): { command: string; args: string[]; env: Record<string, string> } {
   return {
     command: process.execPath,
     args: [...SERVER_NODE_FLAGS, path.join(root, 'node_modules/next/dist/bin/next'), 'start', ...args],

@@ -21,8 +21,13 @@ let wasmReady = false;
 function loadWasm() {
   if (wasmReady) return;
   // Node 20 cannot `import` a .wasm file, so instantiate it by hand as @prisma/internals does.
-  const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasmPath)), { './schema_engine_bg.js': runtime });
+  const wasmPath = path.join(
+    path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')),
+    'schema_engine_bg.wasm',
+  );
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasmPath)), {
+    './schema_engine_bg.js': runtime,
+  });
   runtime.__wbg_set_wasm(instance.exports);
   instance.exports.__wbindgen_start();
   wasmReady = true;
@@ -33,7 +38,9 @@ function loadWasm() {
 // - @prisma/adapter-pg splits the script on every ';', which breaks any $$-quoted function body.
 // Send the whole script in one simple-protocol query on both, and let failures surface.
 function patchExecuteScript(adapter, run) {
-  adapter.executeScript = async (script) => { await run(adapter.client, script); };
+  adapter.executeScript = async (script) => {
+    await run(adapter.client, script);
+  };
   return adapter;
 }
 const runPglite = (client, script) => client.exec(script);
@@ -48,10 +55,15 @@ function patchFactory(factory, run) {
   const connect = factory.connect.bind(factory);
   const shadow = factory.connectToShadowDb.bind(factory);
   const opened = [];
-  const remember = (adapter) => { opened.push(adapter); return patchExecuteScript(adapter, run); };
+  const remember = (adapter) => {
+    opened.push(adapter);
+    return patchExecuteScript(adapter, run);
+  };
   factory.connect = async () => remember(await connect());
   factory.connectToShadowDb = async () => remember(await shadow());
-  const dispose = async () => { await Promise.all(opened.splice(0).map((adapter) => adapter.dispose())); };
+  const dispose = async () => {
+    await Promise.all(opened.splice(0).map((adapter) => adapter.dispose()));
+  };
   return { factory, dispose };
 }
 
@@ -68,15 +80,25 @@ export function adapterFor(target) {
 
 export function readMigrations() {
   const dirs = fs.existsSync(migrationsDir)
-    ? fs.readdirSync(migrationsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? fs
+        .readdirSync(migrationsDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   return {
     baseDir: migrationsDir,
-    lockfile: { path: 'migration_lock.toml', content: fs.readFileSync(path.join(migrationsDir, 'migration_lock.toml'), 'utf8') },
+    lockfile: {
+      path: 'migration_lock.toml',
+      content: fs.readFileSync(path.join(migrationsDir, 'migration_lock.toml'), 'utf8'),
+    },
     shadowDbInitScript: '',
     migrationDirectories: dirs.map((name) => ({
       path: name,
-      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: fs.readFileSync(path.join(migrationsDir, name, 'migration.sql'), 'utf8') } },
+      migrationFile: {
+        path: 'migration.sql',
+        content: { tag: 'ok', value: fs.readFileSync(path.join(migrationsDir, name, 'migration.sql'), 'utf8') },
+      },
     })),
   };
 }
@@ -106,7 +128,9 @@ export async function diffMigrationsToSchema() {
     const result = await engine.diff({
       from: { tag: 'migrations', ...readMigrations() },
       to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: schema }] },
-      script: true, exitCode: true, filters,
+      script: true,
+      exitCode: true,
+      filters,
     });
     const sql = result.stdout ?? '';
     return /^\s*(--.*\s*)*$/.test(sql) || /This is an empty migration/.test(sql) ? '' : sql;
@@ -131,10 +155,12 @@ async function whileHoldingMigrateLock(target, fn) {
 
 export async function applyMigrations(target) {
   return whileHoldingMigrateLock(target, () =>
-    withEngine(target, (engine) => engine.applyMigrations({ migrationsList: readMigrations(), filters })));
+    withEngine(target, (engine) => engine.applyMigrations({ migrationsList: readMigrations(), filters })),
+  );
 }
 
 export async function migrationStatus(target) {
   return withEngine(target, (engine) =>
-    engine.diagnoseMigrationHistory({ migrationsList: readMigrations(), optInToShadowDatabase: false, filters }));
+    engine.diagnoseMigrationHistory({ migrationsList: readMigrations(), optInToShadowDatabase: false, filters }),
+  );
 }

@@ -10,9 +10,16 @@ const root = path.resolve(import.meta.dirname, '..');
 function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-    const child = execFile(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: root, env: { ...base, ...env } as NodeJS.ProcessEnv, timeout: 60_000,
-    }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }));
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      {
+        cwd: root,
+        env: { ...base, ...env } as NodeJS.ProcessEnv,
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }),
+    );
     child.stdin?.end('a-long-enough-password\n');
   });
 }
@@ -23,12 +30,18 @@ describe('a deployment on a database server must set SVC_ENV', () => {
   it('npm start refuses before migrating or building, and says to set SVC_ENV', async () => {
     const result = await run('scripts/start.ts', [], UNSAID);
     expect(result.code).toBe(1);
-    expect(result.output).toContain('SVC_ENV must be set (sandbox or production) when DATABASE_URL names a database server');
+    expect(result.output).toContain(
+      'SVC_ENV must be set (sandbox or production) when DATABASE_URL names a database server',
+    );
     expect(result.output).not.toMatch(/database: |ECONNREFUSED|building the app/);
   });
 
   it('the admin command refuses before reading the password or touching the database', async () => {
-    const result = await run('scripts/admin.ts', ['create-user', '--org', 'O', '--clinic', 'C', '--email', 'a@b.test', '--scopes', 'claims:read'], UNSAID);
+    const result = await run(
+      'scripts/admin.ts',
+      ['create-user', '--org', 'O', '--clinic', 'C', '--email', 'a@b.test', '--scopes', 'claims:read'],
+      UNSAID,
+    );
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('SVC_ENV must be set');
     expect(result.output).not.toMatch(/ECONNREFUSED|userId/);

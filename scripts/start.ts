@@ -16,7 +16,9 @@ const root = path.resolve(import.meta.dirname, '..');
 const secretsFile = path.join(root, '.data', 'sandbox-secrets.json');
 
 function sandboxDefaults(env: NodeJS.ProcessEnv): Record<string, string> {
-  const saved: Record<string, string> = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
+  const saved: Record<string, string> = fs.existsSync(secretsFile)
+    ? JSON.parse(fs.readFileSync(secretsFile, 'utf8'))
+    : {};
   const generators: Record<string, () => string> = {
     AUTH_SECRET: () => randomBytes(32).toString('base64url'),
     STEP_UP_SECRET: () => randomBytes(32).toString('base64url'),
@@ -42,7 +44,13 @@ function sandboxDefaults(env: NodeJS.ProcessEnv): Record<string, string> {
   const port = env.PORT ?? '3000';
   const appUrl = env.APP_URL ?? `http://localhost:${port}`;
   // Passkeys need a relying party; in the sandbox it is this origin.
-  const relyingParty: Record<string, string> = env.WEBAUTHN_RP_ID ? {} : { WEBAUTHN_RP_ID: new URL(appUrl).hostname, WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (sandbox)', WEBAUTHN_ORIGIN: new URL(appUrl).origin };
+  const relyingParty: Record<string, string> = env.WEBAUTHN_RP_ID
+    ? {}
+    : {
+        WEBAUTHN_RP_ID: new URL(appUrl).hostname,
+        WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (sandbox)',
+        WEBAUTHN_ORIGIN: new URL(appUrl).origin,
+      };
   return { ...saved, ...relyingParty };
 }
 
@@ -51,7 +59,9 @@ function newestMtime(entry: string): number {
   if (!fs.existsSync(full)) return 0;
   const stat = fs.statSync(full);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(full).filter((n) => n !== 'generated' && !n.endsWith('.test.ts'))
+  return fs
+    .readdirSync(full)
+    .filter((n) => n !== 'generated' && !n.endsWith('.test.ts'))
     .reduce((max, n) => Math.max(max, newestMtime(path.join(entry, n))), stat.mtimeMs);
 }
 
@@ -59,8 +69,15 @@ function buildIsStale(distDir: string): boolean {
   const buildId = path.join(root, distDir, 'BUILD_ID');
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
-  return ['app', 'lib', 'components', 'middleware.ts', 'instrumentation.ts', 'next.config.mjs', 'package-lock.json']
-    .some((entry) => newestMtime(entry) > built);
+  return [
+    'app',
+    'lib',
+    'components',
+    'middleware.ts',
+    'instrumentation.ts',
+    'next.config.mjs',
+    'package-lock.json',
+  ].some((entry) => newestMtime(entry) > built);
 }
 
 async function main() {
@@ -72,7 +89,9 @@ async function main() {
 
   const target = migrationTarget(env);
   const { appliedMigrationNames } = await applyMigrations(target);
-  console.log(appliedMigrationNames.length ? `database: applied ${appliedMigrationNames.join(', ')}` : 'database: up to date');
+  console.log(
+    appliedMigrationNames.length ? `database: applied ${appliedMigrationNames.join(', ')}` : 'database: up to date',
+  );
 
   const distDir = env.NEXT_DIST_DIR || '.next';
   if (buildIsStale(distDir)) {

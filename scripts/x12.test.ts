@@ -10,33 +10,65 @@ const fixtures = path.join(root, 'lib/x12/fixtures');
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('npx', ['tsx', 'scripts/x12.ts', ...args], { cwd: root }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr: stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') });
+      resolve({
+        code: error ? Number(error.code) : 0,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => l && !l.startsWith('npm warn'))
+          .join('\n'),
+      });
     });
   });
 }
 
 describe('npm run x12 -- read-271', () => {
   it('prints one JSON object with status, rejection and the fields, and exits 0', async () => {
-    const result = await run(['read-271', path.join(fixtures, '271-subscriber-ppo.x12'), '--dos', '2025-03-01', '--service-type', '30']);
+    const result = await run([
+      'read-271',
+      path.join(fixtures, '271-subscriber-ppo.x12'),
+      '--dos',
+      '2025-03-01',
+      '--service-type',
+      '30',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
-      status: 'active', eligible: true, rejection: null,
-      memberId: 'W123456789', memberName: 'JANE DOE', planName: 'ACME GOLD PPO', groupNumber: 'GRP00123',
+      status: 'active',
+      eligible: true,
+      rejection: null,
+      memberId: 'W123456789',
+      memberName: 'JANE DOE',
+      planName: 'ACME GOLD PPO',
+      groupNumber: 'GRP00123',
       deductible: { individual: 150000, met: 50000, remaining: 100000 },
       outOfPocket: { individual: 600000, met: 150000, remaining: 450000 },
-      copay: { specialist: 5000, primaryCare: 2500 }, coinsurance: 20,
-      coverageStart: '2025-01-01', coverageEnd: null, priorAuthRequired: false, priorAuthCodes: [], network: 'IN',
+      copay: { specialist: 5000, primaryCare: 2500 },
+      coinsurance: 20,
+      coverageStart: '2025-01-01',
+      coverageEnd: null,
+      priorAuthRequired: false,
+      priorAuthCodes: [],
+      network: 'IN',
     });
   });
 
   it('exits 2 with a one-line reason for a 999 in place of a 271', async () => {
     const result = await run(['read-271', path.join(fixtures, '999-rejected.x12')]);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'not a readable 271: 999 acknowledgment (AK9 R) instead of a 271' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'not a readable 271: 999 acknowledgment (AK9 R) instead of a 271',
+    });
   });
 
   it('exits 2 for text that is not X12', async () => {
     const result = await run(['read-271', path.join(fixtures, 'not-x12.txt')]);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'not a readable 271: not X12: the text does not start with an ISA segment' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'not a readable 271: not X12: the text does not start with an ISA segment',
+    });
   });
 
   it('exits 2 for an interchange larger than 1 MiB, before reading it as X12', async () => {
@@ -45,7 +77,11 @@ describe('npm run x12 -- read-271', () => {
     const file = path.join(folder, 'large.x12');
     fs.writeFileSync(file, ppo + '\n'.repeat(1024 * 1024));
     const result = await run(['read-271', file]).finally(() => fs.rmSync(folder, { recursive: true }));
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'not a readable 271: interchange is larger than 1048576 characters (1 MiB)' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'not a readable 271: interchange is larger than 1048576 characters (1 MiB)',
+    });
   });
 });
 
@@ -54,25 +90,54 @@ describe('npm run x12 -- read-835', () => {
     const result = await run(['read-835', path.join(fixtures, '835-pipes-newline.x12')]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
-      payerId: 'BETA01', payerName: 'BETA HEALTH', payeeNpi: '1987654325', traceNumber: 'EFT20250402009', paymentMethod: 'ACH',
-      paymentCents: 8000, paymentDate: '2025-04-02',
-      claims: [{
-        claimId: 'clm_south_0007', payerClaimId: 'BETA0000123', statusCode: '1', chargeCents: 20000, paidCents: 8000,
-        patientResponsibilityCents: 1500, adjustments: [{ group: 'PR', reason: '1', amountCents: 500 }],
-        lines: [
-          {
-            procedureCode: '97110', modifiers: ['GP', '59', 'KX'], chargeCents: 12000, paidCents: 7000, units: 3,
-            adjustments: [{ group: 'CO', reason: '45', amountCents: 4000 }, { group: 'PR', reason: '3', amountCents: 1000 }],
-          },
-          { procedureCode: '99212', modifiers: [], chargeCents: 8000, paidCents: 1500, units: 1, adjustments: [{ group: 'CO', reason: '45', amountCents: 6500 }] },
-        ],
-      }],
+      payerId: 'BETA01',
+      payerName: 'BETA HEALTH',
+      payeeNpi: '1987654325',
+      traceNumber: 'EFT20250402009',
+      paymentMethod: 'ACH',
+      paymentCents: 8000,
+      paymentDate: '2025-04-02',
+      claims: [
+        {
+          claimId: 'clm_south_0007',
+          payerClaimId: 'BETA0000123',
+          statusCode: '1',
+          chargeCents: 20000,
+          paidCents: 8000,
+          patientResponsibilityCents: 1500,
+          adjustments: [{ group: 'PR', reason: '1', amountCents: 500 }],
+          lines: [
+            {
+              procedureCode: '97110',
+              modifiers: ['GP', '59', 'KX'],
+              chargeCents: 12000,
+              paidCents: 7000,
+              units: 3,
+              adjustments: [
+                { group: 'CO', reason: '45', amountCents: 4000 },
+                { group: 'PR', reason: '3', amountCents: 1000 },
+              ],
+            },
+            {
+              procedureCode: '99212',
+              modifiers: [],
+              chargeCents: 8000,
+              paidCents: 1500,
+              units: 1,
+              adjustments: [{ group: 'CO', reason: '45', amountCents: 6500 }],
+            },
+          ],
+        },
+      ],
       providerAdjustments: [],
     });
   });
 
   it.each([
-    ['835-unbalanced.x12', 'does not balance: service line rule (SVC02 - CAS = SVC03) fails for claim "clm_paid_0001" line 2: 100.00 - 60.00 = 40.00, not 41.00'],
+    [
+      '835-unbalanced.x12',
+      'does not balance: service line rule (SVC02 - CAS = SVC03) fails for claim "clm_paid_0001" line 2: 100.00 - 60.00 = 40.00, not 41.00',
+    ],
     ['835-two-remittances.x12', 'the interchange holds 2 835s; read one 835 per file'],
     ['835-empty.x12', '835 "0001" is empty: it has no claim payment (CLP)'],
     ['271-subscriber-ppo.x12', 'transaction set "271" is not an 835'],

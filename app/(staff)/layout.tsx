@@ -15,7 +15,9 @@ export default async function StaffLayout({ children }: { children: ReactNode })
   return (
     <>
       <header className="top">
-        <strong><Link href="/">Clinic Revenue Platform</Link></strong>
+        <strong>
+          <Link href="/">Clinic Revenue Platform</Link>
+        </strong>
         <nav aria-label="Main">
           <Link href="/eligibility/roster">Roster</Link>
           <Link href="/eligibility/verify">Verify</Link>
@@ -24,8 +26,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <Link href="/docs">API docs</Link>
         </nav>
         <div>
-          <span data-testid="signed-in-as">{principal.email}</span> · <span data-testid="clinic-name">{principal.clinicName}</span>{' '}
-          <SignOutButton />
+          <span data-testid="signed-in-as">{principal.email}</span> ·{' '}
+          <span data-testid="clinic-name">{principal.clinicName}</span> <SignOutButton />
         </div>
       </header>
       <main>{children}</main>

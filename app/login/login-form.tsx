@@ -20,7 +20,9 @@ export function LoginForm() {
     const mfaCode = needsCode ? String(form.get('mfaCode') ?? '') : '';
     try {
       await postNextAuthForm('callback/credentials', {
-        email: String(form.get('email') ?? ''), password: String(form.get('password') ?? ''), ...(mfaCode ? { mfaCode } : {}),
+        email: String(form.get('email') ?? ''),
+        password: String(form.get('password') ?? ''),
+        ...(mfaCode ? { mfaCode } : {}),
       });
     } catch (failure) {
       setBusy(false);
@@ -44,13 +46,30 @@ export function LoginForm() {
       {needsCode && (
         <>
           <label htmlFor="mfaCode">Authentication code</label>
-          <input id="mfaCode" name="mfaCode" inputMode="text" autoComplete="one-time-code" required autoFocus
-            aria-describedby="mfa-help" />
-          <p id="mfa-help" className="muted">The 6-digit code from your authenticator app, or one of your backup codes.</p>
+          <input
+            id="mfaCode"
+            name="mfaCode"
+            inputMode="text"
+            autoComplete="one-time-code"
+            required
+            autoFocus
+            aria-describedby="mfa-help"
+          />
+          <p id="mfa-help" className="muted">
+            The 6-digit code from your authenticator app, or one of your backup codes.
+          </p>
         </>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
-      <p><button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button></p>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <p>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </p>
     </form>
   );
 }

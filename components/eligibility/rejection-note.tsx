@@ -25,7 +25,9 @@ export function RejectionNote({ rejection }: { rejection: Rejection }) {
       {step ? (
         <div>
           <strong>Next step:</strong> {step}
-          {fromPayer && rejection.followUp && step !== rejection.followUp ? <span className="muted"> (payer: {rejection.followUp})</span> : null}
+          {fromPayer && rejection.followUp && step !== rejection.followUp ? (
+            <span className="muted"> (payer: {rejection.followUp})</span>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -4,5 +4,9 @@ import type { EligibilityStatus } from '@/lib/eligibility/eligibility-result';
 const LABEL: Record<EligibilityStatus, string> = { active: 'Active', inactive: 'Inactive', unknown: 'Unknown' };
 
 export function StatusBadge({ status }: { status: EligibilityStatus }) {
-  return <span className={`status-${status}`} data-status={status}>{LABEL[status]}</span>;
+  return (
+    <span className={`status-${status}`} data-status={status}>
+      {LABEL[status]}
+    </span>
+  );
 }

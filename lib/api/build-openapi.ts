@@ -19,7 +19,14 @@ const ErrorSchema = {
     code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
     message: { type: 'string' },
     correlationId: { type: 'string' },
-    issues: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    issues: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
   },
 };
 
@@ -27,7 +34,8 @@ const ErrorSchema = {
 export function errorCodesOf(e: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(e.errors ?? []);
   if (e.params || e.query || e.body) codes.add('VALIDATION_FAILED');
-  if (e.auth === 'session') ['UNAUTHENTICATED', 'FORBIDDEN', 'DEPENDENCY_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
+  if (e.auth === 'session')
+    ['UNAUTHENTICATED', 'FORBIDDEN', 'DEPENDENCY_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
   if (e.auth === 'cron') ['UNAUTHENTICATED', 'DEPENDENCY_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
   if (typeof e.auth === 'object') {
     codes.add('SIGNATURE_INVALID');
@@ -42,7 +50,10 @@ export function errorCodesOf(e: Endpoint): ErrorCode[] {
 
 function parametersOf(e: Endpoint): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [['path', e.params], ['query', e.query]] as const) {
+  for (const [where, schema] of [
+    ['path', e.params],
+    ['query', e.query],
+  ] as const) {
     if (!schema) continue;
     const json = toSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
@@ -57,15 +68,20 @@ function operationOf(e: Endpoint): Json {
   const success = String(e.successStatus ?? 200);
   responses[success] = e.response
     ? {
-      description: 'Success',
-      content: e.produces && e.streamLine
-        // JSON by default; the streamed form is described by the schema of one line.
-        ? { 'application/json': { schema: toSchema(e.response, 'output') }, [e.produces]: { schema: toSchema(e.streamLine, 'output') } }
-        : { [e.produces ?? 'application/json']: { schema: toSchema(e.response, 'output') } },
-    }
+        description: 'Success',
+        content:
+          e.produces && e.streamLine
+            ? // JSON by default; the streamed form is described by the schema of one line.
+              {
+                'application/json': { schema: toSchema(e.response, 'output') },
+                [e.produces]: { schema: toSchema(e.streamLine, 'output') },
+              }
+            : { [e.produces ?? 'application/json']: { schema: toSchema(e.response, 'output') } },
+      }
     : { description: e.produces ? `Success (${e.produces})` : 'Success' };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(e)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodesOf(e))
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     if (String(status) === success) continue;
     responses[String(status)] = {
@@ -73,15 +89,20 @@ function operationOf(e: Endpoint): Json {
       content: {
         'application/json': { schema: { $ref: '#/components/schemas/Error' } },
         // FHIR routes: errors as OperationOutcome (the first gate's 401 and a 202 stay JSON).
-        ...(e.errorFormat === 'operation-outcome' && status >= 400 && { [FHIR_JSON]: { schema: toSchema(OperationOutcomeSchema, 'output') } }),
+        ...(e.errorFormat === 'operation-outcome' &&
+          status >= 400 && { [FHIR_JSON]: { schema: toSchema(OperationOutcomeSchema, 'output') } }),
       },
     };
   }
   if (e.redirect && success !== '302') responses['302'] = { description: e.redirect };
   const security =
-    e.auth === 'session' ? [{ sessionCookie: [] }, { bearerSession: [] }]
-      : e.auth === 'cron' ? [{ cronBearer: [] }]
-        : typeof e.auth === 'object' ? [{ webhookSignature: [] }] : [];
+    e.auth === 'session'
+      ? [{ sessionCookie: [] }, { bearerSession: [] }]
+      : e.auth === 'cron'
+        ? [{ cronBearer: [] }]
+        : typeof e.auth === 'object'
+          ? [{ webhookSignature: [] }]
+          : [];
   return {
     summary: e.summary,
     tags: e.tags,
@@ -91,28 +112,45 @@ function operationOf(e: Endpoint): Json {
     'x-step-up': !!e.stepUp,
     'x-error-codes': errorCodesOf(e),
     parameters: parametersOf(e),
-    ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(e.body, 'input') } } } } : {}),
+    ...(e.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(e.body, 'input') } } } }
+      : {}),
     responses,
   };
 }
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 const unavailable = errorResponse('DEPENDENCY_UNAVAILABLE: sign-in is not configured (AUTH_SECRET unset)');
 
 const nextAuthPaths: Record<string, Json> = {
   '/api/auth/csrf': {
-    get: { summary: 'CSRF token for sign-in (also sets the CSRF cookie)', tags: ['auth'], responses: { 200: { description: 'csrfToken' }, 503: unavailable } },
+    get: {
+      summary: 'CSRF token for sign-in (also sets the CSRF cookie)',
+      tags: ['auth'],
+      responses: { 200: { description: 'csrfToken' }, 503: unavailable },
+    },
   },
   '/api/auth/callback/credentials': {
     post: {
-      summary: 'Sign in with e-mail, password and (when MFA is on) mfaCode; form-encoded', tags: ['auth'],
+      summary: 'Sign in with e-mail, password and (when MFA is on) mfaCode; form-encoded',
+      tags: ['auth'],
       requestBody: {
         required: true,
         content: {
           'application/x-www-form-urlencoded': {
             schema: {
-              type: 'object', required: ['csrfToken', 'email', 'password'],
-              properties: { csrfToken: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, mfaCode: { type: 'string' }, json: { type: 'string', enum: ['true'] } },
+              type: 'object',
+              required: ['csrfToken', 'email', 'password'],
+              properties: {
+                csrfToken: { type: 'string' },
+                email: { type: 'string' },
+                password: { type: 'string' },
+                mfaCode: { type: 'string' },
+                json: { type: 'string', enum: ['true'] },
+              },
             },
           },
         },
@@ -120,19 +158,37 @@ const nextAuthPaths: Record<string, Json> = {
       responses: {
         200: { description: 'Signed in; the httpOnly session cookie is set' },
         302: { description: 'Signed in (callers that did not send json=true are redirected)' },
-        400: errorResponse('VALIDATION_FAILED: the form is over 8 KiB, has no Content-Length, or a field is too long; checked before any password work'),
-        401: errorResponse('INVALID_CREDENTIALS, MFA_REQUIRED, or UNAUTHENTICATED (missing CSRF token); every failure body also carries next-auth\'s url'),
+        400: errorResponse(
+          'VALIDATION_FAILED: the form is over 8 KiB, has no Content-Length, or a field is too long; checked before any password work',
+        ),
+        401: errorResponse(
+          "INVALID_CREDENTIALS, MFA_REQUIRED, or UNAUTHENTICATED (missing CSRF token); every failure body also carries next-auth's url",
+        ),
         423: errorResponse('ACCOUNT_LOCKED, with Retry-After (also while a burst of attempts is still being checked)'),
-        429: errorResponse('RATE_LIMITED: too many failed sign-ins from this client address (any accounts), with Retry-After'),
+        429: errorResponse(
+          'RATE_LIMITED: too many failed sign-ins from this client address (any accounts), with Retry-After',
+        ),
         503: unavailable,
       },
     },
   },
   '/api/auth/session': {
-    get: { summary: 'The signed-in user: id, email, orgId, clinicId, clinic name, scopes', tags: ['auth'], responses: { 200: { description: 'Session' }, 503: unavailable } },
+    get: {
+      summary: 'The signed-in user: id, email, orgId, clinicId, clinic name, scopes',
+      tags: ['auth'],
+      responses: { 200: { description: 'Session' }, 503: unavailable },
+    },
   },
   '/api/auth/signout': {
-    post: { summary: 'Sign out (form: csrfToken)', tags: ['auth'], responses: { 200: { description: 'Signed out' }, 302: { description: 'Signed out (redirect)' }, 503: unavailable } },
+    post: {
+      summary: 'Sign out (form: csrfToken)',
+      tags: ['auth'],
+      responses: {
+        200: { description: 'Signed out' },
+        302: { description: 'Signed out (redirect)' },
+        503: unavailable,
+      },
+    },
   },
 };
 
@@ -144,7 +200,8 @@ export function buildOpenApi(serverUrl: string): Json {
     info: {
       title: 'Clinic Revenue Platform API',
       version: 'unversioned',
-      description: 'Eligibility (X12 270/271), authentication and step-up, signed partner webhooks, EMR sync and FHIR R4, claims and settlement. Money is integer cents.',
+      description:
+        'Eligibility (X12 270/271), authentication and step-up, signed partner webhooks, EMR sync and FHIR R4, claims and settlement. Money is integer cents.',
     },
     servers: [{ url: serverUrl }],
     paths,
@@ -154,7 +211,12 @@ export function buildOpenApi(serverUrl: string): Json {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token' },
         bearerSession: { type: 'http', scheme: 'bearer', description: 'The session token, for server callers' },
         cronBearer: { type: 'http', scheme: 'bearer', description: 'CRON_SECRET, for scheduled jobs' },
-        webhookSignature: { type: 'apiKey', in: 'header', name: 'X-Svc-Signature', description: 'hex HMAC-SHA256 of the raw body' },
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Svc-Signature',
+          description: 'hex HMAC-SHA256 of the raw body',
+        },
       },
     },
   };

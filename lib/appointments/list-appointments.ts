@@ -19,7 +19,10 @@ export const AppointmentListItem = z.object({
 });
 export const AppointmentList = z.object({ date: z.string(), appointments: z.array(AppointmentListItem) });
 
-export async function listAppointments(deps: { db: Db }, input: { clinicId: string; date: string }): Promise<z.infer<typeof AppointmentList>> {
+export async function listAppointments(
+  deps: { db: Db },
+  input: { clinicId: string; date: string },
+): Promise<z.infer<typeof AppointmentList>> {
   const from = new Date(`${input.date}T00:00:00.000Z`);
   const to = new Date(from.getTime() + 24 * 60 * 60 * 1000);
   const rows = await deps.db.appointment.findMany({
@@ -31,9 +34,15 @@ export async function listAppointments(deps: { db: Db }, input: { clinicId: stri
   return {
     date: input.date,
     appointments: rows.map((a) => ({
-      id: a.id, patientId: a.patientId, patientName: `${a.patient.firstName} ${a.patient.lastName}`,
-      start: a.start.toISOString(), memberId: a.patient.coverageMemberId, payerId: a.patient.coveragePayerId,
-      payerName: a.patient.coveragePayerName, providerNpi: a.providerNpi, reason: a.reason,
+      id: a.id,
+      patientId: a.patientId,
+      patientName: `${a.patient.firstName} ${a.patient.lastName}`,
+      start: a.start.toISOString(),
+      memberId: a.patient.coverageMemberId,
+      payerId: a.patient.coveragePayerId,
+      payerName: a.patient.coveragePayerName,
+      providerNpi: a.providerNpi,
+      reason: a.reason,
     })),
   };
 }

@@ -10,11 +10,18 @@ const t = setUpTwoClinicDb();
 
 let seq = 0;
 const access = (): PhiAccess => ({
-  orgId: t.north.orgId, clinicId: t.north.clinicId, userId: 'user_clerk', purpose: 'eligibility.verify', correlationId: `corr-${seq++}`,
+  orgId: t.north.orgId,
+  clinicId: t.north.clinicId,
+  userId: 'user_clerk',
+  purpose: 'eligibility.verify',
+  correlationId: `corr-${seq++}`,
 });
 
 async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return isAppError(error) ? { code: error.code, message: error.message } : error;
 }
 
@@ -24,8 +31,13 @@ describe('recordPhiAccess', () => {
     const at = new Date('2026-03-04T05:06:07.890Z');
     const who = access();
     await recordPhiAccess(t.db, who, [a.id, b.id, a.id], at);
-    const rows = await t.db.phiAccessLog.findMany({ where: { correlationId: who.correlationId }, orderBy: { patientId: 'asc' } });
-    expect(rows.map(({ id: _id, ...row }) => row)).toEqual([a.id, b.id].sort().map((patientId) => ({ ...who, patientId, createdAt: at })));
+    const rows = await t.db.phiAccessLog.findMany({
+      where: { correlationId: who.correlationId },
+      orderBy: { patientId: 'asc' },
+    });
+    expect(rows.map(({ id: _id, ...row }) => row)).toEqual(
+      [a.id, b.id].sort().map((patientId) => ({ ...who, patientId, createdAt: at })),
+    );
   });
 
   it.each([
@@ -35,7 +47,8 @@ describe('recordPhiAccess', () => {
     const mine = await createPatient(t.db, t.north);
     const who = access();
     expect(await refusal(recordPhiAccess(t.db, who, [mine.id, await otherId()]))).toEqual({
-      code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic',
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
     });
     expect(await t.db.phiAccessLog.count({ where: { correlationId: who.correlationId } })).toBe(0);
   });

@@ -33,10 +33,17 @@ export const INSERT_ACCESS = `WITH access AS (
   WHERE (SELECT count(*) FROM allowed) = (SELECT count(*) FROM access)`;
 
 /** The one parameter of INSERT_ACCESS and the number of rows it must insert (one per distinct patient id). */
-export function accessRows(access: PhiAccess, patientIds: readonly string[], now: Date): { json: string; count: number } {
+export function accessRows(
+  access: PhiAccess,
+  patientIds: readonly string[],
+  now: Date,
+): { json: string; count: number } {
   const unique = [...new Set(patientIds)];
   const createdAt = now.toISOString();
-  return { json: JSON.stringify(unique.map((patientId) => ({ id: randomUUID(), ...access, patientId, createdAt }))), count: unique.length };
+  return {
+    json: JSON.stringify(unique.map((patientId) => ({ id: randomUUID(), ...access, patientId, createdAt }))),
+    count: unique.length,
+  };
 }
 
 /**
@@ -44,7 +51,12 @@ export function accessRows(access: PhiAccess, patientIds: readonly string[], now
  * @throws OUT_OF_SCOPE (403) when any id is not a patient of `access.clinicId` (or does not exist); nothing is
  *   logged then.
  */
-export async function recordPhiAccess(db: PhiWriter, access: PhiAccess, patientIds: readonly string[], now: Date = new Date()): Promise<void> {
+export async function recordPhiAccess(
+  db: PhiWriter,
+  access: PhiAccess,
+  patientIds: readonly string[],
+  now: Date = new Date(),
+): Promise<void> {
   if (patientIds.length === 0) return;
   const rows = accessRows(access, patientIds, now);
   const logged = await db.$executeRawUnsafe(INSERT_ACCESS, rows.json);

@@ -16,7 +16,12 @@ const USER_AND_REVOCATION = `
   FROM "User" u WHERE u."id" = $1`;
 
 type UserRow = {
-  orgId: string; clinicId: string; sessionVersion: number; lockedUntil: Date | null; scopes: string[] | null; revoked: boolean;
+  orgId: string;
+  clinicId: string;
+  sessionVersion: number;
+  lockedUntil: Date | null;
+  scopes: string[] | null;
+  revoked: boolean;
 };
 
 const ended = () => new AppError('UNAUTHENTICATED', 'Your session has ended; sign in again');
@@ -32,7 +37,12 @@ export async function authenticate(
   const claims = await decodeSessionToken(found.token, settings.secret, now);
   const [user] = await deps.db.$queryRawUnsafe<UserRow[]>(USER_AND_REVOCATION, claims.sub, claims.sid);
   if (!user || user.revoked) throw ended();
-  if (Number(user.sessionVersion) !== claims.sessionVersion || user.orgId !== claims.orgId || user.clinicId !== claims.clinicId) throw ended();
+  if (
+    Number(user.sessionVersion) !== claims.sessionVersion ||
+    user.orgId !== claims.orgId ||
+    user.clinicId !== claims.clinicId
+  )
+    throw ended();
   if (user.lockedUntil && new Date(user.lockedUntil) > now) throw ended();
   const granted = user.scopes ?? [];
   return {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generateBackupCodes, hashBackupCode, looksLikeBackupCode } from './backup-codes';
 import { BACKUP_CODE_COUNT } from './rate-limit-policy';
 
-const unambiguous = /^[abcdefghjkmnpqrstuvwxyz23456789]{4}-[abcdefghjkmnpqrstuvwxyz23456789]{4}-[abcdefghjkmnpqrstuvwxyz23456789]{4}$/;
+const unambiguous =
+  /^[abcdefghjkmnpqrstuvwxyz23456789]{4}-[abcdefghjkmnpqrstuvwxyz23456789]{4}-[abcdefghjkmnpqrstuvwxyz23456789]{4}$/;
 
 describe('generateBackupCodes', () => {
   it('issues ten distinct codes by default in an unambiguous xxxx-xxxx-xxxx form', () => {

@@ -18,7 +18,9 @@ export function generateBackupCodes(count: number = BACKUP_CODE_COUNT): string[]
   while (codes.size < count) {
     // randomInt draws without modulo bias, so every symbol is equally likely.
     const symbols = Array.from({ length: CODE_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]!).join('');
-    const groups = Array.from({ length: GROUP_COUNT }, (_, i) => symbols.slice(i * GROUP_LENGTH, (i + 1) * GROUP_LENGTH));
+    const groups = Array.from({ length: GROUP_COUNT }, (_, i) =>
+      symbols.slice(i * GROUP_LENGTH, (i + 1) * GROUP_LENGTH),
+    );
     codes.add(groups.join('-'));
   }
   return [...codes];
@@ -41,5 +43,8 @@ export function looksLikeBackupCode(input: string): boolean {
 // NFKC folds full-width characters some mobile keyboards produce; the dash class covers en/em dashes and minus
 // signs that word processors substitute when a user pastes the printed codes back.
 function normalizeBackupCode(input: string): string {
-  return input.normalize('NFKC').toLowerCase().replace(/[\s\-\u2010-\u2015\u2212]/g, '');
+  return input
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\-\u2010-\u2015\u2212]/g, '');
 }

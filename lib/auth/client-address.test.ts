@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { readClientAddress } from './client-address';
 
-const from = (value?: string) => readClientAddress(new Headers(value === undefined ? {} : { 'x-forwarded-for': value }));
+const from = (value?: string) =>
+  readClientAddress(new Headers(value === undefined ? {} : { 'x-forwarded-for': value }));
 
 describe('readClientAddress', () => {
   it('takes the rightmost hop, so entries a client prepends cannot pick a fresh bucket', () => {

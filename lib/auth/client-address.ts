@@ -13,7 +13,10 @@ import { isIPv6 } from 'node:net';
 const MAX_ADDRESS_CHARS = 64;
 
 export function readClientAddress(headers: Headers): string {
-  const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const nearest = hops.at(-1)?.slice(0, MAX_ADDRESS_CHARS).toLowerCase();
   if (!nearest) return 'unknown';
   const unmapped = nearest.startsWith('::ffff:') && nearest.includes('.') ? nearest.slice(7) : nearest;
@@ -25,6 +28,11 @@ function ipv6Prefix64(address: string): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return groups.slice(0, 4).map((g) => (g.replace(/^0+/, '') || '0')).join(':');
+  const groups = address.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+/, '') || '0')
+    .join(':');
 }

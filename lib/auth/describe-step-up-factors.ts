@@ -13,7 +13,10 @@ export const StepUpFactors = z.object({
   passkeyCount: z.number().int(),
 });
 
-export async function describeStepUpFactors(deps: { db: Db; config: Config }, input: { userId: string }): Promise<z.infer<typeof StepUpFactors>> {
+export async function describeStepUpFactors(
+  deps: { db: Db; config: Config },
+  input: { userId: string },
+): Promise<z.infer<typeof StepUpFactors>> {
   const user = await deps.db.user.findUnique({
     where: { id: input.userId },
     select: { mfaEnabled: true, _count: { select: { passkeys: true, backupCodes: { where: { usedAt: null } } } } },

@@ -19,15 +19,25 @@ export async function disableMfa(
   const sealKey = requireSealKey(deps.config);
   const audit = (outcome: 'success' | 'failure' | 'refused', reason?: string, tx: Pick<typeof db, 'auditLog'> = db) =>
     recordAudit(tx, {
-      action: 'mfa.disable', outcome, correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId,
+      action: 'mfa.disable',
+      outcome,
+      correlationId,
+      userId: principal.userId,
+      orgId: principal.orgId,
+      clinicId: principal.clinicId,
       detail: reason ? { reason } : undefined,
     });
 
-  const user = await db.user.findUnique({ where: { id: principal.userId }, select: { id: true, mfaEnabled: true, mfaSecretSealed: true, mfaLastTimeStep: true } });
+  const user = await db.user.findUnique({
+    where: { id: principal.userId },
+    select: { id: true, mfaEnabled: true, mfaSecretSealed: true, mfaLastTimeStep: true },
+  });
   if (!user) throw new AppError('NOT_FOUND', 'No such user');
   if (!user.mfaEnabled) {
     await audit('refused', 'not-enabled');
-    throw new AppError('VALIDATION_FAILED', 'MFA is not on', { issues: [{ path: 'body.action', message: 'MFA is not on' }] });
+    throw new AppError('VALIDATION_FAILED', 'MFA is not on', {
+      issues: [{ path: 'body.action', message: 'MFA is not on' }],
+    });
   }
   const attempt = await reserveFactorAttempt(db, 'mfa', user.id, now).catch(async (error) => {
     await audit('refused', 'rate-limited');
@@ -44,7 +54,10 @@ export async function disableMfa(
       where: { id: user.id, mfaEnabled: true },
       data: { mfaEnabled: false, mfaSecretSealed: null, mfaLastTimeStep: null, sessionVersion: { increment: 1 } },
     });
-    if (count !== 1) throw new AppError('VALIDATION_FAILED', 'MFA is not on', { issues: [{ path: 'body.action', message: 'MFA is not on' }] });
+    if (count !== 1)
+      throw new AppError('VALIDATION_FAILED', 'MFA is not on', {
+        issues: [{ path: 'body.action', message: 'MFA is not on' }],
+      });
     await tx.backupCode.deleteMany({ where: { userId: user.id } });
     await audit('success', undefined, tx);
   });

@@ -29,7 +29,12 @@ export async function enableMfa(
   const sealKey = requireSealKey(deps.config); // 503 before any read or write
   const audit = (outcome: 'success' | 'failure' | 'refused', reason?: string, tx: Pick<typeof db, 'auditLog'> = db) =>
     recordAudit(tx, {
-      action: 'mfa.enable', outcome, correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId,
+      action: 'mfa.enable',
+      outcome,
+      correlationId,
+      userId: principal.userId,
+      orgId: principal.orgId,
+      clinicId: principal.clinicId,
       detail: reason ? { reason } : undefined,
     });
 
@@ -57,13 +62,17 @@ export async function enableMfa(
       where: { id: user.id, mfaEnabled: false },
       // The enrolment code's step is stored, so the same code cannot then be replayed to sign in.
       data: {
-        mfaEnabled: true, mfaSecretSealed: seal(secret, sealKey, mfaSealContext(user.id)), mfaLastTimeStep: result.timeStep,
+        mfaEnabled: true,
+        mfaSecretSealed: seal(secret, sealKey, mfaSealContext(user.id)),
+        mfaLastTimeStep: result.timeStep,
         sessionVersion: { increment: 1 },
       },
     });
     if (count !== 1) throw invalid('action', 'MFA is already on; turn it off before setting up a new authenticator');
     await tx.backupCode.deleteMany({ where: { userId: user.id } });
-    await tx.backupCode.createMany({ data: backupCodes.map((code) => ({ userId: user.id, codeHash: hashBackupCode(code) })) });
+    await tx.backupCode.createMany({
+      data: backupCodes.map((code) => ({ userId: user.id, codeHash: hashBackupCode(code) })),
+    });
     await audit('success', undefined, tx);
   });
   return { ok: true, backupCodes };
@@ -79,6 +88,7 @@ function normalizeSecret(secret: string | undefined): string {
   } catch {
     throw invalid('secret', 'secret must be base32');
   }
-  if (bytes.length < MIN_SECRET_BYTES || bytes.length > MAX_SECRET_BYTES) throw invalid('secret', 'secret must be 128 to 512 bits of base32');
+  if (bytes.length < MIN_SECRET_BYTES || bytes.length > MAX_SECRET_BYTES)
+    throw invalid('secret', 'secret must be 128 to 512 bits of base32');
   return normalized;
 }

@@ -15,7 +15,12 @@ export type FactorAttempt = WindowSlot;
 const keyOf = (purpose: FactorPurpose, userId: string) => `${purpose}:${userId}`;
 
 /** Throws RATE_LIMITED when the user has no failures left in the current window. Counts nothing. */
-export async function assertFactorAttemptsLeft(db: Db, purpose: FactorPurpose, userId: string, now: Date): Promise<void> {
+export async function assertFactorAttemptsLeft(
+  db: Db,
+  purpose: FactorPurpose,
+  userId: string,
+  now: Date,
+): Promise<void> {
   await assertWindowSlotLeft(db, keyOf(purpose, userId), FACTOR_LIMIT, now);
 }
 
@@ -23,7 +28,12 @@ export async function assertFactorAttemptsLeft(db: Db, purpose: FactorPurpose, u
  * Takes one of the window's failure slots before a factor is checked; throws RATE_LIMITED when none is left.
  * Call `releaseFactorAttempt` when the factor verified, so only failures stay counted.
  */
-export async function reserveFactorAttempt(db: Db, purpose: FactorPurpose, userId: string, now: Date): Promise<FactorAttempt> {
+export async function reserveFactorAttempt(
+  db: Db,
+  purpose: FactorPurpose,
+  userId: string,
+  now: Date,
+): Promise<FactorAttempt> {
   return reserveWindowSlot(db, keyOf(purpose, userId), FACTOR_LIMIT, now);
 }
 

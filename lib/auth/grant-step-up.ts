@@ -42,11 +42,19 @@ export const StepUpAnswer = z.union([StepUpGranted, CeremonyOptions]);
  * The claim granted (its token and lifetime are in `body`; `ceremonyEnded` when a passkey's challenge was spent
  * on it), or a passkey ceremony started.
  */
-export type StepUpOutcome = { kind: 'granted'; body: z.infer<typeof StepUpGranted>; ceremonyEnded: boolean } | CeremonyStarted;
+export type StepUpOutcome =
+  { kind: 'granted'; body: z.infer<typeof StepUpGranted>; ceremonyEnded: boolean } | CeremonyStarted;
 
 /** `sealedPointer`: the ceremony pointer the browser kept from step options (webauthn verify only). */
 type Input = { principal: Principal; correlationId: string; body: StepUpBody; sealedPointer: string | undefined };
-type User = { id: string; passwordHash: string; mfaEnabled: boolean; mfaSecretSealed: string | null; mfaLastTimeStep: bigint | null; passkeyCount: number };
+type User = {
+  id: string;
+  passwordHash: string;
+  mfaEnabled: boolean;
+  mfaSecretSealed: string | null;
+  mfaLastTimeStep: bigint | null;
+  passkeyCount: number;
+};
 
 const FAILURE_MESSAGES: Record<StepUpFactor, string> = {
   password: 'The password is not correct',
@@ -66,7 +74,14 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<StepUpOutco
   const stepUpSecret = await trail.configured(() => requireStepUpSecret(config));
   const row = await db.user.findUnique({
     where: { id: principal.userId },
-    select: { id: true, passwordHash: true, mfaEnabled: true, mfaSecretSealed: true, mfaLastTimeStep: true, _count: { select: { passkeys: true } } },
+    select: {
+      id: true,
+      passwordHash: true,
+      mfaEnabled: true,
+      mfaSecretSealed: true,
+      mfaLastTimeStep: true,
+      _count: { select: { passkeys: true } },
+    },
   });
   if (!row) return trail.refuse('user-not-found', new AppError('NOT_FOUND', 'No such user'));
   const user: User = { ...row, passkeyCount: row._count.passkeys };
@@ -77,19 +92,33 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<StepUpOutco
 
   const rp = await trail.configured(() => requireWebAuthn(config));
   const authSecret = config.authSecret!; // the wrapper has just verified the session with it
-  if (user.passkeyCount === 0) return trail.refuse('no-passkeys', invalidField('factor', 'This account has no passkey; choose another factor'));
+  if (user.passkeyCount === 0)
+    return trail.refuse('no-passkeys', invalidField('factor', 'This account has no passkey; choose another factor'));
   if (body.step === 'options') {
     await assertFactorAttemptsLeft(db, 'step-up', user.id, now).catch((error) => trail.refuse('rate-limited', error));
     const options = await buildPasskeyAssertionOptions(db, user.id, rp);
-    const ceremony = await issueWebAuthnChallenge(deps, { challenge: options.challenge, userId: user.id, purpose: 'step-up', now, authSecret });
+    const ceremony = await issueWebAuthnChallenge(deps, {
+      challenge: options.challenge,
+      userId: user.id,
+      purpose: 'step-up',
+      now,
+      authSecret,
+    });
     await trail.record('success', undefined, 'step-up.challenge');
     return { kind: 'ceremony-started', body: CeremonyOptions.parse({ options }), ceremony };
   }
-  if (body.step !== 'verify') return trail.refuse('missing-step', invalidField('step', 'step must be options or verify for a passkey'));
+  if (body.step !== 'verify')
+    return trail.refuse('missing-step', invalidField('step', 'step must be options or verify for a passkey'));
   const response = body.response;
-  if (!response) return trail.refuse('missing-response', invalidField('response', 'response is required to verify a passkey'));
-  const challenge = await consumeWebAuthnChallenge(deps, { sealedPointer: input.sealedPointer, userId: user.id, purpose: 'step-up', now, authSecret })
-    .catch((error) => trail.refuse('challenge-missing', error));
+  if (!response)
+    return trail.refuse('missing-response', invalidField('response', 'response is required to verify a passkey'));
+  const challenge = await consumeWebAuthnChallenge(deps, {
+    sealedPointer: input.sealedPointer,
+    userId: user.id,
+    purpose: 'step-up',
+    now,
+    authSecret,
+  }).catch((error) => trail.refuse('challenge-missing', error));
   return verifyAndMint(() => verifyPasskeyAssertion(db, { userId: user.id, response, challenge, rp, now }));
 
   /** The password or mfa check, after the body and configuration have been found able to run it. */
@@ -99,21 +128,37 @@ export async function grantStepUp(deps: Deps, input: Input): Promise<StepUpOutco
       if (!password) return trail.refuse('missing-password', invalidField('password', 'Enter your password'));
       return () => verifyPassword(password, user.passwordHash);
     }
-    if (!user.mfaEnabled) return trail.refuse('mfa-not-enabled', invalidField('factor', 'This account has no authenticator app; choose another factor'));
+    if (!user.mfaEnabled)
+      return trail.refuse(
+        'mfa-not-enabled',
+        invalidField('factor', 'This account has no authenticator app; choose another factor'),
+      );
     const token = body.token?.trim();
-    if (!token) return trail.refuse('missing-token', invalidField('token', 'Enter the code from your authenticator app or a backup code'));
+    if (!token)
+      return trail.refuse(
+        'missing-token',
+        invalidField('token', 'Enter the code from your authenticator app or a backup code'),
+      );
     const sealKey = await trail.configured(() => requireSealKey(config));
     return () => verifySecondFactor(deps, user, token, { sealKey, now });
   }
 
   async function verifyAndMint(verify: () => Promise<boolean>): Promise<StepUpOutcome> {
     // The slot is taken before the check, so parallel guesses cannot outrun the limit; success gives it back.
-    const attempt = await reserveFactorAttempt(db, 'step-up', user.id, now).catch((error) => trail.refuse('rate-limited', error));
-    if (!(await verify())) return trail.refuse('factor-did-not-verify', new AppError('INVALID_CREDENTIALS', FAILURE_MESSAGES[factor]));
+    const attempt = await reserveFactorAttempt(db, 'step-up', user.id, now).catch((error) =>
+      trail.refuse('rate-limited', error),
+    );
+    if (!(await verify()))
+      return trail.refuse('factor-did-not-verify', new AppError('INVALID_CREDENTIALS', FAILURE_MESSAGES[factor]));
     await releaseFactorAttempt(db, attempt);
     const { token, expiresAt } = await mintStepUpClaim(principal, factor, stepUpSecret, now);
     await trail.record('success');
-    const granted = StepUpGranted.parse({ ok: true, stepUpToken: token, expiresAt: expiresAt.toISOString(), ttlSeconds: STEP_UP_TTL_SECONDS });
+    const granted = StepUpGranted.parse({
+      ok: true,
+      stepUpToken: token,
+      expiresAt: expiresAt.toISOString(),
+      ttlSeconds: STEP_UP_TTL_SECONDS,
+    });
     return { kind: 'granted', body: granted, ceremonyEnded: factor === 'webauthn' };
   }
 }
@@ -125,8 +170,17 @@ function auditTrail(deps: Deps, input: Input) {
     factor: body.factor as StepUpFactor | undefined,
     record(outcome: 'success' | 'failure' | 'refused', reason?: string, action = 'step-up') {
       return recordAudit(deps.db, {
-        action, outcome, correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId,
-        detail: { factor: trail.factor ?? null, ...(body.step && trail.factor === 'webauthn' ? { step: body.step } : {}), ...(reason ? { reason } : {}) },
+        action,
+        outcome,
+        correlationId,
+        userId: principal.userId,
+        orgId: principal.orgId,
+        clinicId: principal.clinicId,
+        detail: {
+          factor: trail.factor ?? null,
+          ...(body.step && trail.factor === 'webauthn' ? { step: body.step } : {}),
+          ...(reason ? { reason } : {}),
+        },
       });
     },
     /** A factor that did not verify is a failure; anything else that stops the attempt is a refusal. */

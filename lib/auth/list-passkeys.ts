@@ -9,9 +9,21 @@ export async function listPasskeys(deps: { db: Db }, input: { userId: string }):
   const rows = await deps.db.webAuthnCredential.findMany({
     where: { userId: input.userId },
     orderBy: { createdAt: 'asc' },
-    select: { id: true, name: true, deviceType: true, backedUp: true, transports: true, createdAt: true, lastUsedAt: true },
+    select: {
+      id: true,
+      name: true,
+      deviceType: true,
+      backedUp: true,
+      transports: true,
+      createdAt: true,
+      lastUsedAt: true,
+    },
   });
   return {
-    passkeys: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), lastUsedAt: r.lastUsedAt?.toISOString() ?? null })),
+    passkeys: rows.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    })),
   };
 }

@@ -26,7 +26,10 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
   const secure = appUrl.startsWith('https://');
   // __Host- (Secure, Path=/, no Domain) behind https for every cookie next-auth sets; its default for these two
   // is __Secure-, which a sibling subdomain could still plant.
-  const hostCookie = (name: string) => ({ name, options: { httpOnly: true, sameSite: 'lax' as const, path: '/', secure } });
+  const hostCookie = (name: string) => ({
+    name,
+    options: { httpOnly: true, sameSite: 'lax' as const, path: '/', secure },
+  });
   return {
     secret,
     useSecureCookies: secure,
@@ -51,14 +54,20 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
             const user = await signIn(
               { db: deps.db, now: deps.clock(), sealKey: deps.config.sealKey },
               {
-                email: credentials?.email ?? '', password: credentials?.password ?? '', mfaCode: credentials?.mfaCode,
-                clientAddress: readClientAddress(headers), correlationId,
+                email: credentials?.email ?? '',
+                password: credentials?.password ?? '',
+                mfaCode: credentials?.mfaCode,
+                clientAddress: readClientAddress(headers),
+                correlationId,
               },
             );
             return { ...user, name: user.email };
           } catch (error) {
             // next-auth carries only a message to its error URL: encode our code (and Retry-After) there.
-            if (isAppError(error)) throw new Error(error.options.retryAfterSeconds ? `${error.code}:${error.options.retryAfterSeconds}` : error.code);
+            if (isAppError(error))
+              throw new Error(
+                error.options.retryAfterSeconds ? `${error.code}:${error.options.retryAfterSeconds}` : error.code,
+              );
             throw error;
           }
         },
@@ -75,8 +84,15 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
         }
         const u = user as unknown as SignedInUser;
         const claims: SessionClaims = {
-          sub: u.id, email: u.email, orgId: u.orgId, clinicId: u.clinicId, clinicName: u.clinicName,
-          scopes: u.scopes, sessionVersion: u.sessionVersion, authenticatedAt: Math.floor(Date.now() / 1000), sid: randomUUID(),
+          sub: u.id,
+          email: u.email,
+          orgId: u.orgId,
+          clinicId: u.clinicId,
+          clinicName: u.clinicName,
+          scopes: u.scopes,
+          sessionVersion: u.sessionVersion,
+          authenticatedAt: Math.floor(Date.now() / 1000),
+          sid: randomUUID(),
         };
         return { ...token, ...claims };
       },
@@ -89,7 +105,14 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
         // What the staff app shows: never a secret, hash or token.
         return {
           ...session,
-          user: { id: t.sub, email: t.email, orgId: t.orgId, clinicId: t.clinicId, clinicName: t.clinicName, scopes: t.scopes },
+          user: {
+            id: t.sub,
+            email: t.email,
+            orgId: t.orgId,
+            clinicId: t.clinicId,
+            clinicName: t.clinicName,
+            scopes: t.scopes,
+          },
         };
       },
     },

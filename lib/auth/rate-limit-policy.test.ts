@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BACKUP_CODE_COUNT, FACTOR_LIMIT, SIGN_IN_ADDRESS_LIMIT, SIGN_IN_INPUT_LIMITS, SIGN_IN_LOCK, STEP_UP_TTL_SECONDS } from './rate-limit-policy';
+import {
+  BACKUP_CODE_COUNT,
+  FACTOR_LIMIT,
+  SIGN_IN_ADDRESS_LIMIT,
+  SIGN_IN_INPUT_LIMITS,
+  SIGN_IN_LOCK,
+  STEP_UP_TTL_SECONDS,
+} from './rate-limit-policy';
 
 // Pins the thresholds DECISIONS.md fixes, so a change to them is a deliberate, reviewed edit here too.
 describe('rate-limit policy', () => {

@@ -12,7 +12,12 @@ export const SIGN_IN_LOCK = { failures: 5, lockSeconds: 900 } as const;
 export const SIGN_IN_ADDRESS_LIMIT = { failures: 30, windowSeconds: 900 } as const;
 
 /** Sign-in form limits, enforced before any lookup or password work (400 VALIDATION_FAILED beyond them). */
-export const SIGN_IN_INPUT_LIMITS = { bodyBytes: 8 * 1024, emailChars: 320, passwordChars: 1024, mfaCodeChars: 64 } as const;
+export const SIGN_IN_INPUT_LIMITS = {
+  bodyBytes: 8 * 1024,
+  emailChars: 320,
+  passwordChars: 1024,
+  mfaCodeChars: 64,
+} as const;
 
 /** Step-up, MFA checks and WebAuthn attempts: 5 failures per user per 15-minute window, then 429 RATE_LIMITED. */
 export const FACTOR_LIMIT = { failures: 5, windowSeconds: 900 } as const;

@@ -5,9 +5,19 @@ import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import type { Principal } from './principal';
 
-export async function removePasskey(deps: { db: Db }, input: { principal: Principal; credentialId: string; correlationId: string }): Promise<void> {
+export async function removePasskey(
+  deps: { db: Db },
+  input: { principal: Principal; credentialId: string; correlationId: string },
+): Promise<void> {
   const { principal, credentialId, correlationId } = input;
-  const entry = { action: 'passkey.remove', correlationId, userId: principal.userId, orgId: principal.orgId, clinicId: principal.clinicId, detail: { credentialId } };
+  const entry = {
+    action: 'passkey.remove',
+    correlationId,
+    userId: principal.userId,
+    orgId: principal.orgId,
+    clinicId: principal.clinicId,
+    detail: { credentialId },
+  };
   const removed = await deps.db.$transaction(async (tx) => {
     const { count } = await tx.webAuthnCredential.deleteMany({ where: { id: credentialId, userId: principal.userId } });
     if (count === 1) await recordAudit(tx, { ...entry, outcome: 'success' });

@@ -5,7 +5,11 @@
 import type { Db } from '../db';
 import { SESSION_MAX_AGE_SECONDS } from './session-token';
 
-export async function revokeSession(db: Db, session: { sid: string; sub: string; authenticatedAt: number }, now: Date): Promise<void> {
+export async function revokeSession(
+  db: Db,
+  session: { sid: string; sub: string; authenticatedAt: number },
+  now: Date,
+): Promise<void> {
   const expiresAt = new Date((session.authenticatedAt + SESSION_MAX_AGE_SECONDS) * 1000);
   await db.revokedSession.upsert({
     where: { tokenId: session.sid },

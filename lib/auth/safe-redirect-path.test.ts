@@ -28,7 +28,9 @@ describe('safeRedirectPath', () => {
   });
 
   it('keeps a same-origin path with its query and fragment, and a same-origin absolute URL as its path', () => {
-    expect(safeRedirectPath('/eligibility/roster?date=2026-01-01#top', origin)).toBe('/eligibility/roster?date=2026-01-01#top');
+    expect(safeRedirectPath('/eligibility/roster?date=2026-01-01#top', origin)).toBe(
+      '/eligibility/roster?date=2026-01-01#top',
+    );
     expect(safeRedirectPath('https://app.example/settings/security', origin)).toBe('/settings/security');
     expect(safeRedirectPath(null, origin)).toBe('/');
   });

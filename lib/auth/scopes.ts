@@ -1,6 +1,13 @@
 // The scopes SPEC.md enforces per route (noun:verb). A session carries the user's scopes; routes name one.
 export const SCOPES = [
-  'svcpay:read', 'svcpay:write', 'claims:read', 'claims:write', 'eligibility:read', 'integrations:read', 'patients:read', 'appointments:read',
+  'svcpay:read',
+  'svcpay:write',
+  'claims:read',
+  'claims:write',
+  'eligibility:read',
+  'integrations:read',
+  'patients:read',
+  'appointments:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -9,13 +9,23 @@ import { decodeSessionToken, SESSION_MAX_AGE_SECONDS, sessionCookieName } from '
 const secret = randomBytes(32).toString('base64url');
 const signedInAt = Math.floor(Date.now() / 1000);
 const claims = {
-  sub: 'user_1', email: 'clerk@example.test', orgId: 'org_1', clinicId: 'clinic_1', clinicName: 'North',
-  scopes: ['eligibility:read', 'not-a-scope'], sessionVersion: 3, authenticatedAt: signedInAt, sid: 'session_1',
+  sub: 'user_1',
+  email: 'clerk@example.test',
+  orgId: 'org_1',
+  clinicId: 'clinic_1',
+  clinicName: 'North',
+  scopes: ['eligibility:read', 'not-a-scope'],
+  sessionVersion: 3,
+  authenticatedAt: signedInAt,
+  sid: 'session_1',
 };
 const at = (secondsAfterSignIn: number) => new Date((signedInAt + secondsAfterSignIn) * 1000);
 
 async function code(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return isAppError(error) ? error.code : error;
 }
 

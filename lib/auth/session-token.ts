@@ -36,7 +36,10 @@ export function readCookie(headers: Headers, name: string): string | undefined {
   return undefined;
 }
 
-export function findSessionToken(headers: Headers, appUrl: string): { token: string; via: 'cookie' | 'bearer' } | undefined {
+export function findSessionToken(
+  headers: Headers,
+  appUrl: string,
+): { token: string; via: 'cookie' | 'bearer' } | undefined {
   const cookie = readCookie(headers, sessionCookieName(appUrl));
   if (cookie) return { token: cookie, via: 'cookie' };
   const [scheme, token] = (headers.get('authorization') ?? '').split(' ');
@@ -75,14 +78,29 @@ export async function decodeSessionToken(token: string, secret: string, now: Dat
   if (!claims) throw unauthenticated();
   const { sub, email, orgId, clinicId, clinicName, scopes, sessionVersion, authenticatedAt, sid, exp } = claims;
   if (
-    typeof sub !== 'string' || typeof email !== 'string' || typeof orgId !== 'string' || typeof clinicId !== 'string' ||
-    typeof sid !== 'string' || !sid ||
-    typeof sessionVersion !== 'number' || typeof authenticatedAt !== 'number' || typeof exp !== 'number' || !Array.isArray(scopes)
-  ) throw unauthenticated();
+    typeof sub !== 'string' ||
+    typeof email !== 'string' ||
+    typeof orgId !== 'string' ||
+    typeof clinicId !== 'string' ||
+    typeof sid !== 'string' ||
+    !sid ||
+    typeof sessionVersion !== 'number' ||
+    typeof authenticatedAt !== 'number' ||
+    typeof exp !== 'number' ||
+    !Array.isArray(scopes)
+  )
+    throw unauthenticated();
   const nowSeconds = now.getTime() / 1000;
   if (nowSeconds >= exp || nowSeconds - authenticatedAt > SESSION_MAX_AGE_SECONDS) throw unauthenticated();
   return {
-    sub, email, orgId, clinicId, clinicName: typeof clinicName === 'string' ? clinicName : '',
-    scopes: scopes.filter((s): s is Scope => typeof s === 'string' && isScope(s)), sessionVersion, authenticatedAt, sid,
+    sub,
+    email,
+    orgId,
+    clinicId,
+    clinicName: typeof clinicName === 'string' ? clinicName : '',
+    scopes: scopes.filter((s): s is Scope => typeof s === 'string' && isScope(s)),
+    sessionVersion,
+    authenticatedAt,
+    sid,
   };
 }

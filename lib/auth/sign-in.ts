@@ -30,7 +30,13 @@ export type SignedInUser = {
 };
 
 /** Fields arrive untyped (next-auth also accepts a JSON body); `clientAddress` comes from client-address.ts. */
-export type SignInInput = { email: unknown; password: unknown; mfaCode?: unknown; clientAddress: string; correlationId: string };
+export type SignInInput = {
+  email: unknown;
+  password: unknown;
+  mfaCode?: unknown;
+  clientAddress: string;
+  correlationId: string;
+};
 
 // Bounded before anything else: scrypt and the database never see an oversized or non-string value.
 const SignInForm = z.object({
@@ -46,17 +52,29 @@ type Deps = { db: Db; now: Date; sealKey?: Buffer };
 
 export async function signIn(deps: Deps, input: SignInInput): Promise<SignedInUser> {
   const { db, now } = deps;
-  const form = SignInForm.safeParse({ email: input.email, password: input.password, mfaCode: input.mfaCode || undefined });
+  const form = SignInForm.safeParse({
+    email: input.email,
+    password: input.password,
+    mfaCode: input.mfaCode || undefined,
+  });
   if (!form.success) throw new AppError('VALIDATION_FAILED', 'The sign-in form is not valid', { cause: form.error });
   const { password, mfaCode } = form.data;
 
   // Counted per address whatever the account, unknown e-mails included: this is what bounds spraying.
   const addressSlot = await reserveWindowSlot(db, `sign-in-address:${input.clientAddress}`, SIGN_IN_ADDRESS_LIMIT, now);
-  const user = await db.user.findUnique({ where: { email: normalizeEmail(form.data.email) }, include: { clinic: { select: { name: true } } } });
+  const user = await db.user.findUnique({
+    where: { email: normalizeEmail(form.data.email) },
+    include: { clinic: { select: { name: true } } },
+  });
   const audit = (outcome: 'success' | 'failure' | 'refused', reason?: string) =>
     recordAudit(db, {
-      action: 'sign-in', outcome, correlationId: input.correlationId,
-      userId: user?.id, orgId: user?.orgId, clinicId: user?.clinicId, detail: reason ? { reason } : undefined,
+      action: 'sign-in',
+      outcome,
+      correlationId: input.correlationId,
+      userId: user?.id,
+      orgId: user?.orgId,
+      clinicId: user?.clinicId,
+      detail: reason ? { reason } : undefined,
     });
 
   if (!user) {
@@ -110,22 +128,34 @@ export async function signIn(deps: Deps, input: SignInInput): Promise<SignedInUs
   await releaseWindowSlot(db, addressSlot);
   await audit('success');
   return {
-    id: user.id, email: user.email, orgId: user.orgId, clinicId: user.clinicId, clinicName: user.clinic.name,
-    scopes: user.scopes.filter(isScope), sessionVersion: user.sessionVersion,
+    id: user.id,
+    email: user.email,
+    orgId: user.orgId,
+    clinicId: user.clinicId,
+    clinicName: user.clinic.name,
+    scopes: user.scopes.filter(isScope),
+    sessionVersion: user.sessionVersion,
   };
 }
 
 /** One conditional UPDATE: takes an attempt slot while fewer than 5 are counted and the account is not locked. */
 async function reserveAccountAttempt(db: Db, userId: string, now: Date): Promise<boolean> {
   const { count } = await db.user.updateMany({
-    where: { id: userId, failedSignIns: { lt: SIGN_IN_LOCK.failures }, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+    where: {
+      id: userId,
+      failedSignIns: { lt: SIGN_IN_LOCK.failures },
+      OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }],
+    },
     data: { failedSignIns: { increment: 1 } },
   });
   return count === 1;
 }
 
 async function releaseAccountAttempt(db: Db, userId: string): Promise<void> {
-  await db.user.updateMany({ where: { id: userId, failedSignIns: { gt: 0 } }, data: { failedSignIns: { decrement: 1 } } });
+  await db.user.updateMany({
+    where: { id: userId, failedSignIns: { gt: 0 } },
+    data: { failedSignIns: { decrement: 1 } },
+  });
 }
 
 /**
@@ -143,7 +173,8 @@ async function failure(
   const lockedUntil = new Date(deps.now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
   const { count } = await deps.db.user.updateMany({
     where: {
-      id: userId, failedSignIns: { gte: SIGN_IN_LOCK.failures },
+      id: userId,
+      failedSignIns: { gte: SIGN_IN_LOCK.failures },
       OR: [{ lockedUntil: null }, { lockedUntil: { lte: deps.now } }],
     },
     data: { lockedUntil, failedSignIns: 0, sessionVersion: { increment: 1 } },
@@ -158,7 +189,9 @@ async function failure(
  */
 async function lockEndsAt(db: Db, userId: string, now: Date): Promise<Date> {
   const row = await db.user.findUnique({ where: { id: userId }, select: { lockedUntil: true } });
-  return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : new Date(now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
+  return row?.lockedUntil && row.lockedUntil > now
+    ? row.lockedUntil
+    : new Date(now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
 }
 
 function locked(until: Date, now: Date): AppError {

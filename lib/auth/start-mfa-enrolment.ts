@@ -9,7 +9,10 @@ export const TOTP_ISSUER = 'Clinic Revenue Platform';
 
 export const MfaEnrolment = z.object({ secret: z.string(), otpauthUrl: z.string() });
 
-export function startMfaEnrolment(deps: { config: Pick<Config, 'sealKey'> }, input: { principal: Principal }): z.infer<typeof MfaEnrolment> {
+export function startMfaEnrolment(
+  deps: { config: Pick<Config, 'sealKey'> },
+  input: { principal: Principal },
+): z.infer<typeof MfaEnrolment> {
   // Refused like enable when secrets cannot be sealed: a secret that can never be stored is no use to the user.
   requireSealKey(deps.config);
   const secret = createTotpSecret();

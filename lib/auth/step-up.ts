@@ -31,12 +31,20 @@ export async function mintStepUpClaim(
 
 function stepUpRequired(message = 'Confirm it is you to continue'): AppError {
   return new AppError('STEP_UP_REQUIRED', message, {
-    headers: { 'www-authenticate': 'Bearer error="insufficient_user_authentication", error_description="A recent step-up authentication is required"' },
+    headers: {
+      'www-authenticate':
+        'Bearer error="insufficient_user_authentication", error_description="A recent step-up authentication is required"',
+    },
   });
 }
 
 /** Throws STEP_UP_REQUIRED unless `token` (the claim the request carries) is valid and unexpired for this session. */
-export async function requireStepUp(token: string | undefined, principal: Principal, secret: string, now: Date): Promise<void> {
+export async function requireStepUp(
+  token: string | undefined,
+  principal: Principal,
+  secret: string,
+  now: Date,
+): Promise<void> {
   if (!token) throw stepUpRequired();
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {

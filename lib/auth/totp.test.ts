@@ -27,10 +27,18 @@ describe('totpAt (RFC 6238 known answers)', () => {
     expect(totpAt(rfcSecretBytes, timeStepAt(at(unixSeconds)), 8)).toBe(expected);
   });
 
-  it.each(rfcVectors)('accepts the 6-digit form of the Appendix B value at T=%i through verifyTotp', async (unixSeconds, expected) => {
-    const result = await verifyTotp({ secret: rfcSecretBase32, token: expected.slice(-6), now: at(unixSeconds), lastTimeStep: null });
-    expect(result).toEqual({ valid: true, timeStep: BigInt(Math.floor(unixSeconds / 30)) });
-  });
+  it.each(rfcVectors)(
+    'accepts the 6-digit form of the Appendix B value at T=%i through verifyTotp',
+    async (unixSeconds, expected) => {
+      const result = await verifyTotp({
+        secret: rfcSecretBase32,
+        token: expected.slice(-6),
+        now: at(unixSeconds),
+        lastTimeStep: null,
+      });
+      expect(result).toEqual({ valid: true, timeStep: BigInt(Math.floor(unixSeconds / 30)) });
+    },
+  );
 
   it('refuses a negative step and unsupported digit counts', () => {
     expect(() => totpAt(rfcSecretBytes, -1n, 6)).toThrow(RangeError);
@@ -79,7 +87,10 @@ describe('verifyTotp window and replay', () => {
     const token = codeFor(offset);
     // Skip the (1 in a million) case where a neighbouring step has the same code.
     if ([-1n, 0n, 1n].some((other) => other !== offset && codeFor(other) === token)) return;
-    expect(await verifyTotp({ secret, token, now, lastTimeStep: null })).toEqual({ valid: true, timeStep: currentStep + offset });
+    expect(await verifyTotp({ secret, token, now, lastTimeStep: null })).toEqual({
+      valid: true,
+      timeStep: currentStep + offset,
+    });
   });
 
   it.each([-3n, -2n, 2n, 3n])('refuses the code of step %i relative to now', async (offset) => {
@@ -93,7 +104,10 @@ describe('verifyTotp window and replay', () => {
     const first = await verifyTotp({ secret, token, now, lastTimeStep: null });
     expect(first).toEqual({ valid: true, timeStep: currentStep });
     if (!first.valid) return;
-    expect(await verifyTotp({ secret, token, now, lastTimeStep: first.timeStep })).toEqual({ valid: false, reason: 'replayed' });
+    expect(await verifyTotp({ secret, token, now, lastTimeStep: first.timeStep })).toEqual({
+      valid: false,
+      reason: 'replayed',
+    });
     // Still refused 20 s later, while the code is inside the window.
     expect(await verifyTotp({ secret, token, now: at(1_700_000_035), lastTimeStep: first.timeStep })).toEqual({
       valid: false,
@@ -138,7 +152,10 @@ describe('verifyTotp window and replay', () => {
     const wrong = [...Array(1000).keys()]
       .map((n) => String(n).padStart(6, '0'))
       .find((candidate) => ![-1n, 0n, 1n].some((offset) => codeFor(offset) === candidate))!;
-    expect(await verifyTotp({ secret, token: wrong, now, lastTimeStep: null })).toEqual({ valid: false, reason: 'invalid' });
+    expect(await verifyTotp({ secret, token: wrong, now, lastTimeStep: null })).toEqual({
+      valid: false,
+      reason: 'invalid',
+    });
   });
 
   it('handles the very first time steps without going negative', async () => {
@@ -147,8 +164,12 @@ describe('verifyTotp window and replay', () => {
   });
 
   it('throws RangeError for a corrupted stored secret or an invalid date', async () => {
-    await expect(verifyTotp({ secret: 'not base32!', token: '123456', now, lastTimeStep: null })).rejects.toThrow(RangeError);
-    await expect(verifyTotp({ secret, token: '123456', now: new Date(Number.NaN), lastTimeStep: null })).rejects.toThrow(RangeError);
+    await expect(verifyTotp({ secret: 'not base32!', token: '123456', now, lastTimeStep: null })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(
+      verifyTotp({ secret, token: '123456', now: new Date(Number.NaN), lastTimeStep: null }),
+    ).rejects.toThrow(RangeError);
   });
 });
 

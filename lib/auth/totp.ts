@@ -21,7 +21,15 @@ export function createTotpSecret(): string {
 }
 
 /** The otpauth://totp/… URI to show as a QR code during enrolment. */
-export function totpUri({ secret, accountName, issuer }: { secret: string; accountName: string; issuer: string }): string {
+export function totpUri({
+  secret,
+  accountName,
+  issuer,
+}: {
+  secret: string;
+  accountName: string;
+  issuer: string;
+}): string {
   return generateURI({ issuer, label: accountName, secret });
 }
 

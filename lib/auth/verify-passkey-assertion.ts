@@ -1,7 +1,11 @@
 // Passkey as a step-up factor: authentication options for the caller's own passkeys, and verification of the
 // assertion that comes back. Owns the WebAuthn checks only; the challenge lives in webauthn-challenge.ts, rate
 // limits, audit and the claim in grant-step-up.ts.
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticatorTransport } from '@simplewebauthn/server';
+import {
+  generateAuthenticationOptions,
+  verifyAuthenticationResponse,
+  type AuthenticatorTransport,
+} from '@simplewebauthn/server';
 import type { Db } from '../db';
 import type { AuthenticationResponseJson } from './webauthn-schemas';
 

@@ -20,7 +20,11 @@ export type CeremonyPointer = { purpose: CeremonyPurpose; sealed: string; maxAge
 /** The answer to a ceremony's first step: the options for the browser, and the pointer for it to keep. */
 export type CeremonyStarted = { kind: 'ceremony-started'; body: CeremonyOptions; ceremony: CeremonyPointer };
 
-const PointerContent = z.object({ challenge: z.string().min(16).max(256), userId: z.string(), purpose: z.enum(['register', 'step-up']) });
+const PointerContent = z.object({
+  challenge: z.string().min(16).max(256),
+  userId: z.string(),
+  purpose: z.enum(['register', 'step-up']),
+});
 
 const challengeId = (challenge: string) => createHash('sha256').update(challenge, 'utf8').digest('hex');
 
@@ -45,7 +49,9 @@ export async function issueWebAuthnChallenge(
   });
   await db.webAuthnChallenge.create({
     data: {
-      id: challengeId(input.challenge), userId: input.userId, purpose: input.purpose,
+      id: challengeId(input.challenge),
+      userId: input.userId,
+      purpose: input.purpose,
       expiresAt: new Date(input.now.getTime() + CHALLENGE_TTL_SECONDS * 1000),
     },
   });
@@ -74,9 +80,15 @@ export async function consumeWebAuthnChallenge(
   const content = PointerContent.safeParse(
     await unsealData(input.sealedPointer, { password: pointerPassword(input.authSecret), ttl: CHALLENGE_TTL_SECONDS }),
   );
-  if (!content.success || content.data.userId !== input.userId || content.data.purpose !== input.purpose) throw missing();
+  if (!content.success || content.data.userId !== input.userId || content.data.purpose !== input.purpose)
+    throw missing();
   const { count } = await deps.db.webAuthnChallenge.deleteMany({
-    where: { id: challengeId(content.data.challenge), userId: input.userId, purpose: input.purpose, expiresAt: { gt: input.now } },
+    where: {
+      id: challengeId(content.data.challenge),
+      userId: input.userId,
+      purpose: input.purpose,
+      expiresAt: { gt: input.now },
+    },
   });
   if (count !== 1) throw missing();
   return content.data.challenge;

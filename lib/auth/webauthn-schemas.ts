@@ -3,7 +3,11 @@
 // verify-passkey-assertion.ts.
 import { z } from 'zod';
 
-const base64Url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+const base64Url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
 
 const ExtensionResults = z.record(z.string(), z.unknown());
 

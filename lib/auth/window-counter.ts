@@ -14,7 +14,10 @@ export type WindowSlot = { key: string; windowStart: Date };
 
 function rateLimited(windowStart: Date, limit: WindowLimit, now: Date): AppError {
   return new AppError('RATE_LIMITED', 'Too many failed attempts; try again later', {
-    retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + limit.windowSeconds * 1000 - now.getTime()) / 1000)),
+    retryAfterSeconds: Math.max(
+      1,
+      Math.ceil((windowStart.getTime() + limit.windowSeconds * 1000 - now.getTime()) / 1000),
+    ),
   });
 }
 

@@ -17,7 +17,10 @@ export const BillView = z.object({
 });
 
 /** @throws NOT_FOUND (404) unless the bill belongs to `clinicId`. */
-export async function getBill(deps: { db: Db }, input: { clinicId: string; billId: string }): Promise<z.infer<typeof BillView>> {
+export async function getBill(
+  deps: { db: Db },
+  input: { clinicId: string; billId: string },
+): Promise<z.infer<typeof BillView>> {
   const { db } = deps;
   const bill = await db.patientBill.findFirst({ where: { id: input.billId, clinicId: input.clinicId } });
   if (!bill) throw new AppError('NOT_FOUND', 'No such bill');
@@ -27,10 +30,14 @@ export async function getBill(deps: { db: Db }, input: { clinicId: string; billI
   });
   const postings = payments.length
     ? await db.ledgerTransaction.findMany({
-      where: { clinicId: input.clinicId, kind: 'payment.succeeded', reference: { in: payments.map((p) => `payment:${p.id}`) } },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      select: { id: true },
-    })
+        where: {
+          clinicId: input.clinicId,
+          kind: 'payment.succeeded',
+          reference: { in: payments.map((p) => `payment:${p.id}`) },
+        },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: { id: true },
+      })
     : [];
   return {
     billId: bill.id,

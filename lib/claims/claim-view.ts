@@ -19,8 +19,15 @@ export const ClaimView = z.object({
 export type ClaimView = z.infer<typeof ClaimView>;
 
 type ClaimRow = {
-  id: string; patientId: string; status: string; totalChargeCents: bigint; paidCents: bigint; serviceDate: string;
-  idempotencyKey: string | null; submittedAt: Date | null; createdAt: Date;
+  id: string;
+  patientId: string;
+  status: string;
+  totalChargeCents: bigint;
+  paidCents: bigint;
+  serviceDate: string;
+  idempotencyKey: string | null;
+  submittedAt: Date | null;
+  createdAt: Date;
 };
 
 export function toClaimView(row: ClaimRow): ClaimView {

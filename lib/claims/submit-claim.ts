@@ -17,7 +17,9 @@ import { isUniqueViolation } from '../db/is-unique-violation';
 
 const Id = z.string().trim().min(1).max(200);
 
-export const IdempotencyKey = z.string().regex(/^[\x21-\x7e]{1,200}$/, 'idempotencyKey must be 1-200 printable ASCII characters');
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, 'idempotencyKey must be 1-200 printable ASCII characters');
 
 export const SubmitClaimBody = z
   .object({
@@ -40,7 +42,8 @@ export const SubmitClaimBody = z
     if (body.serviceDate === undefined) issue('serviceDate', 'serviceDate is required to create a claim');
     if (body.totalCharge === undefined) return issue('totalCharge', 'totalCharge is required to create a claim');
     const cents = dollarsToCents(body.totalCharge);
-    if (cents === undefined) issue('totalCharge', 'totalCharge must be a non-negative dollar amount with at most 2 decimal places');
+    if (cents === undefined)
+      issue('totalCharge', 'totalCharge must be a non-negative dollar amount with at most 2 decimal places');
     else if (cents === 0) issue('totalCharge', 'totalCharge must be more than zero');
     else if (cents > MAX_AMOUNT_CENTS) issue('totalCharge', 'totalCharge must be at most 1000000000.00 dollars');
   });
@@ -66,22 +69,41 @@ function dollarsToCents(value: number | string): number | undefined {
  * or one made before the coverage on file changed, does not count.
  * @throws UNPROCESSABLE (422) without such a check (or without coverage on file).
  */
-async function requireRecentEligibility(deps: Pick<Deps, 'db' | 'clock'>, clinicId: string, patientId: string): Promise<void> {
+async function requireRecentEligibility(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  clinicId: string,
+  patientId: string,
+): Promise<void> {
   const since = new Date(deps.clock().getTime() - ELIGIBILITY_WINDOW_MS);
   const [patient, checks] = await Promise.all([
-    deps.db.patient.findFirst({ where: { id: patientId, clinicId }, select: { coverageMemberId: true, coveragePayerId: true } }),
+    deps.db.patient.findFirst({
+      where: { id: patientId, clinicId },
+      select: { coverageMemberId: true, coveragePayerId: true },
+    }),
     // Distinct pairs: a day of re-checks of one patient is a handful of rows, compared in code with the one
     // canonical form (SQL's upper() and ILIKE would each compare differently).
     deps.db.eligibilityCheck.findMany({
-      where: { clinicId, patientId, status: 'active', eligible: true, createdAt: { gte: since }, memberId: { not: null } },
+      where: {
+        clinicId,
+        patientId,
+        status: 'active',
+        eligible: true,
+        createdAt: { gte: since },
+        memberId: { not: null },
+      },
       distinct: ['memberId', 'payerId'],
       select: { memberId: true, payerId: true },
     }),
   ]);
   const coverage = patient && { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId };
-  const verified = checks.some((check) => compareCoverage({ memberId: check.memberId!, payerId: check.payerId }, coverage) === 'match');
+  const verified = checks.some(
+    (check) => compareCoverage({ memberId: check.memberId!, payerId: check.payerId }, coverage) === 'match',
+  );
   if (!verified) {
-    throw new AppError('UNPROCESSABLE', "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted");
+    throw new AppError(
+      'UNPROCESSABLE',
+      "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted",
+    );
   }
 }
 
@@ -101,9 +123,13 @@ export async function submitClaim(
   let claimId: string;
   let patientId: string;
   if (input.claimId !== undefined) {
-    const claim = await db.claim.findFirst({ where: { id: input.claimId, clinicId }, select: { id: true, patientId: true, status: true } });
+    const claim = await db.claim.findFirst({
+      where: { id: input.claimId, clinicId },
+      select: { id: true, patientId: true, status: true },
+    });
     if (!claim) throw new AppError('NOT_FOUND', 'No such claim');
-    if (claim.status !== 'draft') throw new AppError('UNPROCESSABLE', 'Only a draft claim can be submitted; this one already was');
+    if (claim.status !== 'draft')
+      throw new AppError('UNPROCESSABLE', 'Only a draft claim can be submitted; this one already was');
     claimId = claim.id;
     patientId = claim.patientId;
   } else {
@@ -116,25 +142,45 @@ export async function submitClaim(
   try {
     const claim = await db.$transaction(async (tx) => {
       if (idempotencyKey !== null) {
-        await tx.idempotencyKey.create({ data: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey, resourceId: claimId } });
+        await tx.idempotencyKey.create({
+          data: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey, resourceId: claimId },
+        });
       }
       if (input.claimId !== undefined) {
         // Conditional: of two racing submits of one draft, one moves it and the other finds nothing to move.
         const { count } = await tx.claim.updateMany({
           where: { id: claimId, clinicId, status: 'draft' },
-          data: { status: 'submitted', submittedAt: now, correlationId, ...(idempotencyKey !== null ? { idempotencyKey } : {}) },
+          data: {
+            status: 'submitted',
+            submittedAt: now,
+            correlationId,
+            ...(idempotencyKey !== null ? { idempotencyKey } : {}),
+          },
         });
-        if (count === 0) throw new AppError('UNPROCESSABLE', 'Only a draft claim can be submitted; this one already was');
+        if (count === 0)
+          throw new AppError('UNPROCESSABLE', 'Only a draft claim can be submitted; this one already was');
       } else {
         await tx.claim.create({
           data: {
-            id: claimId, clinicId, patientId, totalChargeCents: BigInt(parseDollarsToCents(input.totalCharge!)),
-            serviceDate: input.serviceDate!, status: 'submitted', idempotencyKey, correlationId, submittedAt: now,
+            id: claimId,
+            clinicId,
+            patientId,
+            totalChargeCents: BigInt(parseDollarsToCents(input.totalCharge!)),
+            serviceDate: input.serviceDate!,
+            status: 'submitted',
+            idempotencyKey,
+            correlationId,
+            submittedAt: now,
           },
         });
       }
       await recordAudit(tx, {
-        action: 'claims.submit', outcome: 'success', correlationId, userId: input.userId, orgId: input.orgId, clinicId,
+        action: 'claims.submit',
+        outcome: 'success',
+        correlationId,
+        userId: input.userId,
+        orgId: input.orgId,
+        clinicId,
         detail: { claimId, created: input.claimId === undefined },
       });
       return tx.claim.findUniqueOrThrow({ where: { id: claimId } });
@@ -142,7 +188,9 @@ export async function submitClaim(
     return { ...toClaimView(claim), correlationId };
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used; nothing was created', { cause: error });
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used; nothing was created', {
+        cause: error,
+      });
     }
     throw error;
   }

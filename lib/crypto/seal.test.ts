@@ -20,7 +20,10 @@ describe('parseSealKey', () => {
     ['33 bytes', randomBytes(33).toString('base64')],
     ['64 bytes', randomBytes(64).toString('base64')],
     ['not base64', '!'.repeat(44)],
-    ['32-byte key with a stray character', `${randomBytes(32).toString('base64').slice(0, 20)}*${randomBytes(32).toString('base64').slice(20)}`],
+    [
+      '32-byte key with a stray character',
+      `${randomBytes(32).toString('base64').slice(0, 20)}*${randomBytes(32).toString('base64').slice(20)}`,
+    ],
   ])('throws RangeError for %s', (_name, input) => {
     expect(() => parseSealKey(input)).toThrow(RangeError);
   });
@@ -75,10 +78,23 @@ describe('seal / unseal', () => {
     ['other version', (s: string) => s.replace(/^v1\./, 'v2.')],
     ['missing part', (s: string) => s.split('.').slice(0, 3).join('.')],
     ['extra part', (s: string) => `${s}.AAAA`],
-    ['truncated tag', (s: string) => { const p = s.split('.'); p[2] = p[2]!.slice(0, 16); return p.join('.'); }],
+    [
+      'truncated tag',
+      (s: string) => {
+        const p = s.split('.');
+        p[2] = p[2]!.slice(0, 16);
+        return p.join('.');
+      },
+    ],
     ['truncated ciphertext', (s: string) => s.slice(0, -2)],
     ['appended ciphertext', (s: string) => `${s}AA`],
-    ['swapped iv and tag', (s: string) => { const p = s.split('.'); return [p[0], p[2], p[1], p[3]].join('.'); }],
+    [
+      'swapped iv and tag',
+      (s: string) => {
+        const p = s.split('.');
+        return [p[0], p[2], p[1], p[3]].join('.');
+      },
+    ],
     ['empty string', () => ''],
   ])('refuses a malformed or tampered value (%s)', (_name, mutate) => {
     expect(() => unseal(mutate(seal(secret, key, 'mfa:user-1')), key, 'mfa:user-1')).toThrow();

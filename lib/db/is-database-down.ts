@@ -1,6 +1,7 @@
 // Whether an error means the database cannot be reached (refused, dropped, restarting, shutting down), whichever
 // driver reported it, so the edge answers 503 DEPENDENCY_UNAVAILABLE (try again) rather than 500.
-const DATABASE_DOWN = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|Can't reach database|DatabaseNotReachable|57P01|57P03|the database system is (starting up|shutting down)/i;
+const DATABASE_DOWN =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|Can't reach database|DatabaseNotReachable|57P01|57P03|the database system is (starting up|shutting down)/i;
 
 export function isDatabaseDown(error: unknown): boolean {
   return DATABASE_DOWN.test(describe(error));

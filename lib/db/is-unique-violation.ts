@@ -5,5 +5,7 @@ type PrismaError = { code?: unknown; meta?: { driverAdapterError?: { cause?: { k
 export const isUniqueViolation = (error: unknown): boolean => {
   if (typeof error !== 'object' || error === null) return false;
   const { code, meta } = error as PrismaError;
-  return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation');
+  return (
+    code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation')
+  );
 };

@@ -13,12 +13,13 @@ async function overlappingIncrements(run: (fn: Parameters<typeof serializableTra
   let arrived = 0;
   let release!: () => void;
   const bothRead = new Promise<void>((resolve) => (release = resolve));
-  const increment = () => run(async (tx) => {
-    const row = await tx.rateLimitCounter.findUniqueOrThrow({ where: { key: id } });
-    if (++arrived === 2) release();
-    await Promise.race([bothRead, new Promise((r) => setTimeout(r, 300))]);
-    await tx.rateLimitCounter.update({ where: { key: id }, data: { count: row.count + 1 } });
-  });
+  const increment = () =>
+    run(async (tx) => {
+      const row = await tx.rateLimitCounter.findUniqueOrThrow({ where: { key: id } });
+      if (++arrived === 2) release();
+      await Promise.race([bothRead, new Promise((r) => setTimeout(r, 300))]);
+      await tx.rateLimitCounter.update({ where: { key: id }, data: { count: row.count + 1 } });
+    });
   const outcomes = await Promise.allSettled([increment(), increment()]);
   const final = await t.db.rateLimitCounter.findUniqueOrThrow({ where: { key: id } });
   return { outcomes, count: final.count };
@@ -26,24 +27,34 @@ async function overlappingIncrements(run: (fn: Parameters<typeof serializableTra
 
 describe('serializableTransaction', () => {
   it('without it, one of two overlapping RepeatableRead writers fails with a serialization failure', async () => {
-    const { outcomes } = await overlappingIncrements((fn) => t.db.$transaction(fn, { isolationLevel: 'RepeatableRead' }));
+    const { outcomes } = await overlappingIncrements((fn) =>
+      t.db.$transaction(fn, { isolationLevel: 'RepeatableRead' }),
+    );
     const rejected = outcomes.filter((o) => o.status === 'rejected');
     expect(rejected).toHaveLength(1);
     expect(isSerializationFailure((rejected[0] as PromiseRejectedResult).reason)).toBe(true);
   });
 
   it('retries the aborted one: both callers succeed and neither effect is lost', async () => {
-    const { outcomes, count } = await overlappingIncrements((fn) => serializableTransaction(t.db, fn, { isolationLevel: 'RepeatableRead' }));
+    const { outcomes, count } = await overlappingIncrements((fn) =>
+      serializableTransaction(t.db, fn, { isolationLevel: 'RepeatableRead' }),
+    );
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(count).toBe(2);
   });
 
   it('does not retry other failures', async () => {
     let calls = 0;
-    await expect(serializableTransaction(t.db, async () => {
-      calls++;
-      throw new Error('not a conflict');
-    }, { isolationLevel: 'Serializable' })).rejects.toThrow('not a conflict');
+    await expect(
+      serializableTransaction(
+        t.db,
+        async () => {
+          calls++;
+          throw new Error('not a conflict');
+        },
+        { isolationLevel: 'Serializable' },
+      ),
+    ).rejects.toThrow('not a conflict');
     expect(calls).toBe(1);
   });
 });

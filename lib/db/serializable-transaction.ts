@@ -15,17 +15,37 @@ const DEFAULT_ATTEMPTS = 5;
 
 /** True for PostgreSQL's "try again" failures, however the driver adapter wraps them. */
 export function isSerializationFailure(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, originalCode, kind } = e as { code?: unknown; originalCode?: unknown; kind?: unknown };
     // P2034: Prisma's "write conflict or deadlock"; TransactionWriteConflict: the adapter's kind for 40001.
-    if (code === 'P2034' || code === '40001' || code === '40P01' || originalCode === '40001' || originalCode === '40P01') return true;
+    if (
+      code === 'P2034' ||
+      code === '40001' ||
+      code === '40P01' ||
+      originalCode === '40001' ||
+      originalCode === '40P01'
+    )
+      return true;
     if (kind === 'TransactionWriteConflict') return true;
-    if (/\b(40001|40P01)\b|could not serialize access|deadlock detected/.test(String((e as { message?: unknown }).message ?? ''))) return true;
+    if (
+      /\b(40001|40P01)\b|could not serialize access|deadlock detected/.test(
+        String((e as { message?: unknown }).message ?? ''),
+      )
+    )
+      return true;
   }
   return false;
 }
 
-export async function serializableTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>, options: TransactionOptions): Promise<T> {
+export async function serializableTransaction<T>(
+  db: Db,
+  fn: (tx: Prisma.TransactionClient) => Promise<T>,
+  options: TransactionOptions,
+): Promise<T> {
   const { attempts = DEFAULT_ATTEMPTS, ...transactionOptions } = options;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -14,20 +14,52 @@ export const DEMO_ORG_ID = 'org_demo';
 export const DEMO_MFA_SECRET = 'JBSWY3DPEHPK3PXP';
 
 const CLINICS = [
-  { id: 'clinic_north', name: 'Northside Clinic', prefix: 'n', tag: 'N', npi: '1234567893', provider: 'Northside Clinic Billing' },
-  { id: 'clinic_south', name: 'Southside Clinic', prefix: 's', tag: 'S', npi: '1987654328', provider: 'Southside Clinic Billing' },
+  {
+    id: 'clinic_north',
+    name: 'Northside Clinic',
+    prefix: 'n',
+    tag: 'N',
+    npi: '1234567893',
+    provider: 'Northside Clinic Billing',
+  },
+  {
+    id: 'clinic_south',
+    name: 'Southside Clinic',
+    prefix: 's',
+    tag: 'S',
+    npi: '1987654328',
+    provider: 'Southside Clinic Billing',
+  },
 ] as const;
 
 const USERS: { email: string; clinicId: string; scopes: readonly Scope[]; mfa?: boolean }[] = [
-  { email: 'frontdesk@northside.test', clinicId: 'clinic_north', scopes: ['eligibility:read', 'patients:read', 'appointments:read', 'claims:read'] },
+  {
+    email: 'frontdesk@northside.test',
+    clinicId: 'clinic_north',
+    scopes: ['eligibility:read', 'patients:read', 'appointments:read', 'claims:read'],
+  },
   { email: 'admin@northside.test', clinicId: 'clinic_north', scopes: SCOPES },
   { email: 'admin@southside.test', clinicId: 'clinic_south', scopes: SCOPES },
-  { email: 'billing@northside.test', clinicId: 'clinic_north', scopes: ['claims:read', 'claims:write', 'svcpay:read', 'svcpay:write'] },
+  {
+    email: 'billing@northside.test',
+    clinicId: 'clinic_north',
+    scopes: ['claims:read', 'claims:write', 'svcpay:read', 'svcpay:write'],
+  },
   { email: 'mfa@northside.test', clinicId: 'clinic_north', scopes: SCOPES, mfa: true },
 ];
 
 // Member id prefixes select the sandbox payer's answer (ELIGIBILITY.md); _010 is self-pay.
-const SCENARIOS = ['DEMO-ACTIVE', 'DEMO-INACTIVE', 'DEMO-PRIORAUTH', 'DEMO-OON', 'DEMO-NOTFOUND', 'DEMO-DOWN', 'DEMO-ACTIVE', 'DEMO-ACTIVE', 'DEMO-ACTIVE'];
+const SCENARIOS = [
+  'DEMO-ACTIVE',
+  'DEMO-INACTIVE',
+  'DEMO-PRIORAUTH',
+  'DEMO-OON',
+  'DEMO-NOTFOUND',
+  'DEMO-DOWN',
+  'DEMO-ACTIVE',
+  'DEMO-ACTIVE',
+  'DEMO-ACTIVE',
+];
 const FIRST_NAMES = ['Avery', 'Blake', 'Casey', 'Devon', 'Emery', 'Finley', 'Gray', 'Harper', 'Indy', 'Jules'];
 
 export const demoPatientId = (prefix: string, n: number) => `pat_${prefix}_${String(n).padStart(3, '0')}`;
@@ -53,17 +85,22 @@ export async function ensureDemoTenant(
 async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.$transaction(async (tx) => {
-    const claimed = await tx.$executeRaw`INSERT INTO "Organization" ("id", "name") VALUES (${DEMO_ORG_ID}, 'Demo Health') ON CONFLICT ("id") DO NOTHING`;
+    const claimed =
+      await tx.$executeRaw`INSERT INTO "Organization" ("id", "name") VALUES (${DEMO_ORG_ID}, 'Demo Health') ON CONFLICT ("id") DO NOTHING`;
     if (claimed === 0) return false;
     for (const c of CLINICS) {
-      await tx.clinic.create({ data: { id: c.id, orgId: DEMO_ORG_ID, name: c.name, billingNpi: c.npi, billingProviderName: c.provider } });
+      await tx.clinic.create({
+        data: { id: c.id, orgId: DEMO_ORG_ID, name: c.name, billingNpi: c.npi, billingProviderName: c.provider },
+      });
       for (let n = 1; n <= 10; n++) {
         const id = demoPatientId(c.prefix, n);
         const scenario = SCENARIOS[n - 1];
         await tx.patient.create({
           data: {
-            id, clinicId: c.id,
-            firstName: FIRST_NAMES[n - 1]!, lastName: `${c.name.split(' ')[0]}${String(n).padStart(3, '0')}`,
+            id,
+            clinicId: c.id,
+            firstName: FIRST_NAMES[n - 1]!,
+            lastName: `${c.name.split(' ')[0]}${String(n).padStart(3, '0')}`,
             birthDate: `19${70 + n}-0${(n % 9) + 1}-1${n % 10}`,
             gender: n % 2 ? 'female' : 'male',
             coverageMemberId: scenario ? `${scenario}-${c.tag}${String(n).padStart(3, '0')}` : null,
@@ -72,8 +109,17 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
           },
         });
       }
-      await tx.patientBill.create({ data: { id: `bill_${c.prefix}_001`, clinicId: c.id, patientId: demoPatientId(c.prefix, 1), amountCents: 12_500 } });
-      await tx.settlementPool.create({ data: { id: `pool_${c.prefix}_001`, clinicId: c.id, availableCents: 1_000_000n, status: 'active' } });
+      await tx.patientBill.create({
+        data: {
+          id: `bill_${c.prefix}_001`,
+          clinicId: c.id,
+          patientId: demoPatientId(c.prefix, 1),
+          amountCents: 12_500,
+        },
+      });
+      await tx.settlementPool.create({
+        data: { id: `pool_${c.prefix}_001`, clinicId: c.id, availableCents: 1_000_000n, status: 'active' },
+      });
     }
     for (const u of USERS) {
       const id = `user_${u.email.split('@')[0]}_${u.clinicId.split('_')[1]}`;
@@ -81,7 +127,12 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
       if (u.mfa && !sealKey) continue;
       await tx.user.create({
         data: {
-          id, orgId: DEMO_ORG_ID, clinicId: u.clinicId, email: u.email, passwordHash, scopes: [...u.scopes],
+          id,
+          orgId: DEMO_ORG_ID,
+          clinicId: u.clinicId,
+          email: u.email,
+          passwordHash,
+          scopes: [...u.scopes],
           mfaEnabled: !!u.mfa,
           mfaSecretSealed: u.mfa && sealKey ? seal(DEMO_MFA_SECRET, sealKey, mfaSealContext(id)) : null,
         },
@@ -94,11 +145,21 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
 /** Insert-if-absent (ON CONFLICT DO NOTHING): instances restarting together on a new day all succeed. */
 async function ensureAppointmentsFor(db: Db, now: Date) {
   const day = now.toISOString().slice(0, 10);
-  const data = CLINICS.flatMap((c) => Array.from({ length: 10 }, (_, i) => {
-    const n = i + 1;
-    const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
-    const start = new Date(`${day}T${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}:00.000Z`);
-    return { id, clinicId: c.id, patientId: demoPatientId(c.prefix, n), start, providerNpi: c.npi, providerName: c.provider, reason: 'Office visit' };
-  }));
+  const data = CLINICS.flatMap((c) =>
+    Array.from({ length: 10 }, (_, i) => {
+      const n = i + 1;
+      const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
+      const start = new Date(`${day}T${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}:00.000Z`);
+      return {
+        id,
+        clinicId: c.id,
+        patientId: demoPatientId(c.prefix, n),
+        start,
+        providerNpi: c.npi,
+        providerName: c.provider,
+        reason: 'Office visit',
+      };
+    }),
+  );
   await db.appointment.createMany({ data, skipDuplicates: true });
 }

@@ -58,7 +58,9 @@ const Evidence = z.record(z.string(), z.array(z.string()));
  * What is stored in EligibilityCheck.result: everything but the per-response `cached`, `verifiedAt` and
  * `coverageOnFile` (compared with the coverage on file at the time of each answer, so never stale).
  */
-const StoredResult = EligibilityFields.omit({ cached: true, verifiedAt: true, coverageOnFile: true }).extend({ evidence: Evidence.default({}) });
+const StoredResult = EligibilityFields.omit({ cached: true, verifiedAt: true, coverageOnFile: true }).extend({
+  evidence: Evidence.default({}),
+});
 
 /**
  * The 271 answer for one inquiry, from the cache (`cached: true`) when the same clinic asked the same payer
@@ -92,20 +94,36 @@ export async function askEligibility(
   const { clock, payer } = deps;
   const cacheKey = eligibilityCacheKey(inquiry);
   const now = clock();
-  const coverageOnFile = compareCoverage({ memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id }, inquiry.coverage);
+  const coverageOnFile = compareCoverage(
+    { memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id },
+    inquiry.coverage,
+  );
 
-  const hit = await store.findCached({ cacheKey, clinicId: inquiry.clinicId, patientId: inquiry.patientId, mode: payer.mode, now });
+  const hit = await store.findCached({
+    cacheKey,
+    clinicId: inquiry.clinicId,
+    patientId: inquiry.patientId,
+    mode: payer.mode,
+    now,
+  });
   if (hit) {
     // A row written under an older shape is not served: the payer is asked again.
     const stored = StoredResult.safeParse(hit.result);
     if (stored.success) {
       const { evidence, ...fields } = stored.data;
-      return { outcome: { fields: { ...fields, coverageOnFile, cached: true, verifiedAt: hit.createdAt.toISOString() }, evidence }, recorded: Promise.resolve() };
+      return {
+        outcome: {
+          fields: { ...fields, coverageOnFile, cached: true, verifiedAt: hit.createdAt.toISOString() },
+          evidence,
+        },
+        recorded: Promise.resolve(),
+      };
     }
   }
 
   const traceNumber = randomBytes(10).toString('hex').toUpperCase();
-  const providerName = typeof inquiry.provider.name === 'function' ? await inquiry.provider.name() : inquiry.provider.name;
+  const providerName =
+    typeof inquiry.provider.name === 'function' ? await inquiry.provider.name() : inquiry.provider.name;
   let request: string;
   try {
     const controlNumber = randomInt(1, 1_000_000_000);
@@ -124,10 +142,19 @@ export async function askEligibility(
       traceNumber,
     });
   } catch (cause) {
-    throw new AppError('VALIDATION_FAILED', 'The member details hold characters or values an eligibility request cannot carry', {
-      cause,
-      issues: [{ path: 'member', message: 'Names, member id, date of birth and NPI must be plain text without X12 delimiters' }],
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'The member details hold characters or values an eligibility request cannot carry',
+      {
+        cause,
+        issues: [
+          {
+            path: 'member',
+            message: 'Names, member id, date of birth and NPI must be plain text without X12 delimiters',
+          },
+        ],
+      },
+    );
   }
 
   let answer: string;
@@ -136,7 +163,9 @@ export async function askEligibility(
   } catch (error) {
     throw isAppError(error) && error.code === 'TRANSPORT_FAILED'
       ? error
-      : new AppError('TRANSPORT_FAILED', 'The payer could not be reached; try the eligibility check again later', { cause: error });
+      : new AppError('TRANSPORT_FAILED', 'The payer could not be reached; try the eligibility check again later', {
+          cause: error,
+        });
   }
 
   const answeredAt = clock();
@@ -179,8 +208,13 @@ export async function askEligibility(
 /** sha256 over clinic, payer, member, date of birth, service types, date of service and NPI (DECISIONS). */
 export function eligibilityCacheKey(inquiry: Omit<EligibilityInquiry, 'coverage'>): string {
   const parts = [
-    inquiry.clinicId, inquiry.payer.id, inquiry.subscriber.memberId, inquiry.subscriber.birthDate,
-    inquiry.serviceTypeCodes.join('^'), inquiry.dateOfService, inquiry.provider.npi,
+    inquiry.clinicId,
+    inquiry.payer.id,
+    inquiry.subscriber.memberId,
+    inquiry.subscriber.birthDate,
+    inquiry.serviceTypeCodes.join('^'),
+    inquiry.dateOfService,
+    inquiry.provider.npi,
   ];
   // JSON keeps the parts apart: no value can shift into its neighbour.
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
@@ -193,9 +227,13 @@ function readAnswer(answer: string, inquiry: EligibilityInquiry, traceNumber: st
   let findings: Findings;
   try {
     response = read271(answer);
-    findings = readEligibility(response, { dateOfService: inquiry.dateOfService, serviceTypeCode: inquiry.serviceTypeCodes[0]! });
+    findings = readEligibility(response, {
+      dateOfService: inquiry.dateOfService,
+      serviceTypeCode: inquiry.serviceTypeCodes[0]!,
+    });
   } catch (error) {
-    if (error instanceof X12ReadError) return { findings: unknownFindings(ANSWER_NOT_READ[error.kind]), cacheable: false };
+    if (error instanceof X12ReadError)
+      return { findings: unknownFindings(ANSWER_NOT_READ[error.kind]), cacheable: false };
     throw error;
   }
   // A 271 that echoes someone else's trace number answers another inquiry: never let it speak for this one.
@@ -219,24 +257,30 @@ export type NotRead = Omit<Rejection, 'loop'>;
 
 const ANSWER_NOT_READ: Record<X12ReadError['kind'], NotRead> = {
   ta1: {
-    reasonCode: 'TA1', followUpCode: null,
+    reasonCode: 'TA1',
+    followUpCode: null,
     reason: 'The payer rejected the request envelope (TA1) without checking coverage',
-    followUp: 'Check again later; if it keeps happening, contact support with the correlation id, or confirm coverage with the payer by phone',
+    followUp:
+      'Check again later; if it keeps happening, contact support with the correlation id, or confirm coverage with the payer by phone',
   },
   999: {
-    reasonCode: '999', followUpCode: null,
+    reasonCode: '999',
+    followUpCode: null,
     reason: 'The payer rejected the request as malformed (999 acknowledgment) without checking coverage',
-    followUp: 'Check the member id, name and date of birth, then check again; if it keeps happening, contact support with the correlation id',
+    followUp:
+      'Check the member id, name and date of birth, then check again; if it keeps happening, contact support with the correlation id',
   },
   unreadable: {
-    reasonCode: 'UNREADABLE', followUpCode: null,
+    reasonCode: 'UNREADABLE',
+    followUpCode: null,
     reason: "The payer's answer could not be read as an eligibility response",
     followUp: 'Check again later, or confirm coverage with the payer by phone',
   },
 };
 
 const TRACE_MISMATCH: NotRead = {
-  reasonCode: 'TRACE_MISMATCH', followUpCode: null,
+  reasonCode: 'TRACE_MISMATCH',
+  followUpCode: null,
   reason: "The payer's answer belongs to a different request (trace number differs)",
   followUp: 'Check again; do not rely on this answer, and report it to support with the correlation id if it repeats',
 };
@@ -244,29 +288,53 @@ const TRACE_MISMATCH: NotRead = {
 /** Findings for an answer we could not use: status unknown, every field empty. */
 function unknownFindings(rejection: NotRead): Findings {
   return {
-    status: 'unknown', eligible: false, rejection: { ...rejection, loop: null },
-    memberId: null, memberName: null, planName: null, groupNumber: null,
+    status: 'unknown',
+    eligible: false,
+    rejection: { ...rejection, loop: null },
+    memberId: null,
+    memberName: null,
+    planName: null,
+    groupNumber: null,
     deductible: { individual: null, met: null, remaining: null },
     outOfPocket: { individual: null, met: null, remaining: null },
     copay: { specialist: null, primaryCare: null },
-    coinsurance: null, coverageStart: null, coverageEnd: null,
-    priorAuthRequired: false, priorAuthCodes: [], network: 'UNKNOWN', evidence: {},
+    coinsurance: null,
+    coverageStart: null,
+    coverageEnd: null,
+    priorAuthRequired: false,
+    priorAuthCodes: [],
+    network: 'UNKNOWN',
+    evidence: {},
   };
 }
 
 /** A result for a check that got no usable answer at all (the roster's transport failures): unknown, empty. */
 export function unansweredFields(
-  input: { mode: PayerTransport['mode']; payerId: string; memberId: string; coverageOnFile: CoverageOnFile; verifiedAt: Date },
+  input: {
+    mode: PayerTransport['mode'];
+    payerId: string;
+    memberId: string;
+    coverageOnFile: CoverageOnFile;
+    verifiedAt: Date;
+  },
   rejection: NotRead,
 ): EligibilityFields {
   const { evidence: _evidence, memberId: _memberId, ...rest } = unknownFindings(rejection);
   return {
-    ...rest, mode: input.mode, cached: false, payerId: input.payerId, memberId: input.memberId,
-    coverageOnFile: input.coverageOnFile, verifiedAt: input.verifiedAt.toISOString(),
+    ...rest,
+    mode: input.mode,
+    cached: false,
+    payerId: input.payerId,
+    memberId: input.memberId,
+    coverageOnFile: input.coverageOnFile,
+    verifiedAt: input.verifiedAt.toISOString(),
   };
 }
 
 /** Our own free text (payer and provider names) with X12 delimiters and line breaks turned into spaces. */
 function x12Safe(value: string): string {
-  return value.replace(/[*^:~\r\n]+/g, ' ').trim().slice(0, 60);
+  return value
+    .replace(/[*^:~\r\n]+/g, ' ')
+    .trim()
+    .slice(0, 60);
 }

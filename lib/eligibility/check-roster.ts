@@ -7,7 +7,13 @@ import { recordPhiAccess } from '../audit/record-phi-access';
 import { AppError, isAppError } from '../errors';
 import type { Logger } from '../log';
 import { requireClinicPatients, type ClinicPatient } from '../patients/require-clinic-patients';
-import { askEligibility, unansweredFields, type EligibilityDeps, type EligibilityInquiry, type NotRead } from './check-eligibility';
+import {
+  askEligibility,
+  unansweredFields,
+  type EligibilityDeps,
+  type EligibilityInquiry,
+  type NotRead,
+} from './check-eligibility';
 import { compareCoverage } from './coverage-on-file';
 import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
@@ -33,7 +39,11 @@ export const RosterBody = z.object({
     .max(MAX_ROSTER_SIZE, { error: `at most ${MAX_ROSTER_SIZE} appointments per roster` }),
   provider: z.object({ npi: Npi, name: x12Text('provider.name', 60).optional() }).optional(),
   defaultPayerId: PayerId.optional(),
-  serviceTypeCodes: z.array(ServiceTypeCode).min(1, { error: 'serviceTypeCodes must not be empty' }).max(20).default(['30']),
+  serviceTypeCodes: z
+    .array(ServiceTypeCode)
+    .min(1, { error: 'serviceTypeCodes must not be empty' })
+    .max(20)
+    .default(['30']),
   concurrency: z
     .int({ error: `concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}` })
     .min(1, { error: `concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}` })
@@ -55,7 +65,11 @@ export const RosterResult = z.object({
 export type RosterResult = z.infer<typeof RosterResult>;
 
 export const RosterSummary = z.object({
-  total: z.int(), active: z.int(), inactive: z.int(), unknown: z.int(), skipped: z.int(),
+  total: z.int(),
+  active: z.int(),
+  inactive: z.int(),
+  unknown: z.int(),
+  skipped: z.int(),
 });
 export type RosterSummary = z.infer<typeof RosterSummary>;
 
@@ -72,27 +86,34 @@ export type RosterContext = { clinicId: string; orgId: string; userId: string; c
 
 export type RosterRun = {
   /** Runs every lookup (at most `concurrency` in flight); `onResult` sees each as it finishes. */
-  run(options?: { onResult?: (index: number, result: RosterResult) => void; signal?: AbortSignal }): Promise<RosterResponse>;
+  run(options?: {
+    onResult?: (index: number, result: RosterResult) => void;
+    signal?: AbortSignal;
+  }): Promise<RosterResponse>;
 };
 
 // Reasons for `unknown` when no 271 was read at all.
 const TRANSPORT_FAILED: NotRead = {
-  reasonCode: 'TRANSPORT_FAILED', followUpCode: null,
+  reasonCode: 'TRANSPORT_FAILED',
+  followUpCode: null,
   reason: 'The payer could not be reached',
   followUp: 'Check this patient again later, or confirm coverage with the payer by phone',
 };
 const NOT_SENDABLE: NotRead = {
-  reasonCode: 'INVALID_REQUEST', followUpCode: null,
+  reasonCode: 'INVALID_REQUEST',
+  followUpCode: null,
   reason: "The patient's record holds characters or values an eligibility request cannot carry",
   followUp: "Correct the patient's name, date of birth or member id, then check again",
 };
 const INTERNAL: NotRead = {
-  reasonCode: 'INTERNAL_ERROR', followUpCode: null,
+  reasonCode: 'INTERNAL_ERROR',
+  followUpCode: null,
   reason: 'The check failed on our side',
   followUp: 'Check this patient again; if it keeps failing, contact support with the correlation id',
 };
 const CANCELLED: NotRead = {
-  reasonCode: 'CANCELLED', followUpCode: null,
+  reasonCode: 'CANCELLED',
+  followUpCode: null,
   reason: 'The roster check was stopped before this patient was checked',
   followUp: 'Run the check again',
 };
@@ -113,8 +134,7 @@ type Echo = RosterResult['appointment'];
 
 /** One appointment of a run: skipped for a reason, or the inquiry to send. */
 type PlannedLookup = { index: number; echo: Echo } & (
-  | { skip: z.infer<typeof SkipReason> }
-  | { inquiry: EligibilityInquiry }
+  { skip: z.infer<typeof SkipReason> } | { inquiry: EligibilityInquiry }
 );
 
 /** An answer, the write of its row, and what to report instead if that write fails. */
@@ -125,7 +145,11 @@ type Asked = { result: RosterResult; recorded: Promise<void>; fallback: RosterRe
  * OUT_OF_SCOPE when any patient is not this clinic's, VALIDATION_FAILED when no provider NPI is known. Logs
  * PHI access for every patient, then returns the run. A lookup that fails in any way becomes `unknown`.
  */
-export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, context: RosterContext, body: RosterBody): Promise<RosterRun> {
+export async function prepareRoster(
+  deps: EligibilityDeps & { log?: Logger },
+  context: RosterContext,
+  body: RosterBody,
+): Promise<RosterRun> {
   const { payer } = deps; // first: an unconfigured transport refuses before any read or write
   const now = deps.clock();
   const patientIds = body.appointments.map((a) => a.patientId);
@@ -134,7 +158,10 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
   // the 500-id patient query. The cache read needs only the patient ids and reads only this clinic's rows;
   // nothing of it is used unless the batch passes.
   const finding = deps.db.clinic
-    .findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } })
+    .findUnique({
+      where: { id: context.clinicId },
+      select: { name: true, billingNpi: true, billingProviderName: true },
+    })
     .then((row) => row);
   const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: payer.mode, now, patientIds });
   const reading = requireClinicPatients(deps.db, context.clinicId, patientIds);
@@ -149,7 +176,11 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
       issues: [{ path: 'body.provider.npi', message: 'Required: the clinic has no billing provider NPI on file' }],
     });
   }
-  const providerName = body.provider?.name ?? (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
+  const providerName =
+    body.provider?.name ??
+    (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ??
+    clinic?.name ??
+    'PROVIDER';
   // The log is its own scope check (all or nothing: a batch with any other clinic's patient logs nothing and
   // is refused), so it is written while the patients are read; the lookups are planned while it commits.
   const logging = recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, patientIds, now);
@@ -158,7 +189,10 @@ export async function prepareRoster(deps: EligibilityDeps & { log?: Logger }, co
 
   const plan: RosterPlan = {
     deps: { db: deps.db, clock: deps.clock, payer, config: deps.config, log: deps.log },
-    context, body, patients, provider: { npi, name: providerName },
+    context,
+    body,
+    patients,
+    provider: { npi, name: providerName },
   };
   const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
   const [store] = await Promise.all([caching, logging]);
@@ -176,9 +210,10 @@ async function runRoster(
   const limit = pLimit(plan.body.concurrency);
   const results = await Promise.all(
     planned.map(async (p) => {
-      const result = 'inquiry' in p
-        ? await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal)).then(settle)
-        : { appointment: p.echo, skipped: true, skipReason: p.skip };
+      const result =
+        'inquiry' in p
+          ? await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal)).then(settle)
+          : { appointment: p.echo, skipped: true, skipReason: p.skip };
       onResult?.(p.index, result);
       return result;
     }),
@@ -186,7 +221,12 @@ async function runRoster(
   return { summary: summarize(results), results };
 }
 
-function planLookup(plan: RosterPlan, appointment: RosterBody['appointments'][number], index: number, now: Date): PlannedLookup {
+function planLookup(
+  plan: RosterPlan,
+  appointment: RosterBody['appointments'][number],
+  index: number,
+  now: Date,
+): PlannedLookup {
   const { context, body, patients, provider } = plan;
   const patient = patients.get(appointment.patientId)!;
   const echo = { patientId: appointment.patientId, start: appointment.start ?? null };
@@ -196,7 +236,8 @@ function planLookup(plan: RosterPlan, appointment: RosterBody['appointments'][nu
   if (!memberId) return { index, echo, skip: 'NO_MEMBER_ID' };
   if (!payerId) return { index, echo, skip: 'NO_PAYER_ID' };
   return {
-    index, echo,
+    index,
+    echo,
     inquiry: {
       clinicId: context.clinicId,
       userId: context.userId,
@@ -246,11 +287,18 @@ async function lookUp(
 function unansweredResult(plan: RosterPlan, echo: Echo, inquiry: EligibilityInquiry, reason: NotRead): RosterResult {
   const asked = { memberId: inquiry.subscriber.memberId, payerId: inquiry.payer.id };
   return {
-    appointment: echo, skipped: false,
-    result: unansweredFields({
-      mode: plan.deps.payer.mode, payerId: asked.payerId, memberId: asked.memberId, verifiedAt: plan.deps.clock(),
-      coverageOnFile: compareCoverage(asked, inquiry.coverage),
-    }, reason),
+    appointment: echo,
+    skipped: false,
+    result: unansweredFields(
+      {
+        mode: plan.deps.payer.mode,
+        payerId: asked.payerId,
+        memberId: asked.memberId,
+        verifiedAt: plan.deps.clock(),
+        coverageOnFile: compareCoverage(asked, inquiry.coverage),
+      },
+      reason,
+    ),
   };
 }
 

@@ -174,7 +174,10 @@ describe('coreTransport', () => {
   });
 
   it.each([
-    ['DEMO-INACTIVE-N002', ['DTP*356*D8*20250101~', 'DTP*357*D8*20260228~', 'EB*6*IND*30~', 'MSG*COVERAGE TERMINATED~']],
+    [
+      'DEMO-INACTIVE-N002',
+      ['DTP*356*D8*20250101~', 'DTP*357*D8*20260228~', 'EB*6*IND*30~', 'MSG*COVERAGE TERMINATED~'],
+    ],
     ['DEMO-NOTFOUND-N005', ['NM1*IL*1*DOE*JANE****MI*DEMO-NOTFOUND-N005~', 'AAA*Y**75*C~', 'DMG*D8*19800102~']],
     ['DEMO-DOWN-N006', ['NM1*PR*2*SYNTHETIC HEALTH PLAN*****PI*FAKEPAYER~', 'AAA*Y**42*R~', 'HL*2*1*21*1~']],
   ])('passes the payer answer for %s back untouched', async (memberId, expectedRun) => {
@@ -188,7 +191,8 @@ describe('coreTransport', () => {
   it('returns a 999 rejection raw, for the caller to read as a rejection', async () => {
     const answer = await transportFor(fake).send('ISA*NOT A READABLE 270~', { correlationId: CORRELATION_ID });
 
-    expect(maskStamps(answer)).toBe(`ISA*00*          *00*          *ZZ*FAKEPAYER      *ZZ*FAKESUBMITTER  *YYMMDD*HHMM*^*00501*000000001*0*T*:~
+    expect(maskStamps(answer))
+      .toBe(`ISA*00*          *00*          *ZZ*FAKEPAYER      *ZZ*FAKESUBMITTER  *YYMMDD*HHMM*^*00501*000000001*0*T*:~
 GS*FA*FAKEPAYER*FAKESUBMITTER*CCYYMMDD*HHMM*1*X*005010X231A1~
 ST*999*0001*005010X231A1~
 AK1*HS*1*005010X279A1~
@@ -235,7 +239,11 @@ IEA*1*000000001~
       },
       { name: 'on HTTP 500', arrange: (payer) => payer.setBehaviour('http-500'), receivedCount: 1 },
       { name: 'on an unreadable multipart body', arrange: (payer) => payer.setBehaviour('garbage'), receivedCount: 1 },
-      { name: 'on a CORE ErrorCode other than Success', arrange: (payer) => payer.setBehaviour('core-error'), receivedCount: 1 },
+      {
+        name: 'on a CORE ErrorCode other than Success',
+        arrange: (payer) => payer.setBehaviour('core-error'),
+        receivedCount: 1,
+      },
       {
         name: 'on wrong credentials (HTTP 401), before the payer reads the envelope',
         arrange: () => undefined,
@@ -262,7 +270,12 @@ IEA*1*000000001~
       expect({ calls: fake.calls, received: fake.received.length }).toEqual({ calls: 1, received: receivedCount });
       // Neither the client message nor the logged cause may carry payer text, credentials or X12.
       const exposed = `${error.message} ${String(error.cause)}`;
-      for (const secret of [FAKE_PAYER_ERROR_TEXT, fake.password, overrides.password ?? fake.password, 'DEMO-ACTIVE-N001']) {
+      for (const secret of [
+        FAKE_PAYER_ERROR_TEXT,
+        fake.password,
+        overrides.password ?? fake.password,
+        'DEMO-ACTIVE-N001',
+      ]) {
         expect(exposed).not.toContain(secret);
       }
     });
@@ -274,7 +287,9 @@ IEA*1*000000001~
     fake = await startFakePayer();
 
     const error = await failureOf(
-      transportFor(fake, { url: unreachable }).send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }),
+      transportFor(fake, { url: unreachable }).send(synthetic270('DEMO-ACTIVE-N001'), {
+        correlationId: CORRELATION_ID,
+      }),
     );
 
     expect(describeFailure(error)).toEqual(FAILURE);
@@ -307,67 +322,100 @@ IEA*1*000000001~
     it.each([
       ['a Success envelope without Payload', () => new Response(envelope(withoutPayload))],
       ['a Payload that is not X12', () => new Response(envelope({ ...good, Payload: '<html>maintenance</html>' }))],
-      ['an unexpected PayloadType', () => new Response(envelope({ ...good, PayloadType: 'X12_270_Request_005010X279A1' }))],
+      [
+        'an unexpected PayloadType',
+        () => new Response(envelope({ ...good, PayloadType: 'X12_270_Request_005010X279A1' })),
+      ],
       ['an envelope without ErrorCode', () => new Response(envelope(withoutErrorCode))],
       ['a 200 that is not multipart', () => Response.json({ Payload: 'ISA*00*...~', ErrorCode: 'Success' })],
       ['a redirect', () => new Response(null, { status: 302, headers: { location: 'http://elsewhere.invalid/' } })],
     ])('%s', async (_name, respond) => {
       const transport = transportFor(fake, { egress: answering(respond) });
 
-      const error = await failureOf(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }));
+      const error = await failureOf(
+        transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }),
+      );
 
       expect(describeFailure(error)).toEqual(FAILURE);
     });
 
     it.each([
-      ['a Payload sent as a file part', () => {
-        const form = envelope(withoutPayload);
-        form.set('Payload', new Blob(['ISA*00*...~']), 'payload.x12');
-        return new Response(form);
-      }],
-      ['a multipart body cut short', () => new Response(multipart('cut', '--cut\r\nContent-Disposition: form-data; name="ErrorCode"\r\n\r\nSuccess'))],
-      ['a part without a field name', () => new Response(multipart('nn', '--nn\r\nContent-Type: text/plain\r\n\r\nSuccess\r\n--nn--\r\n'))],
-      ['a multipart type without a boundary', () => new Response('--x\r\n', { headers: { 'content-type': 'multipart/form-data; charset=utf-8' } })],
+      [
+        'a Payload sent as a file part',
+        () => {
+          const form = envelope(withoutPayload);
+          form.set('Payload', new Blob(['ISA*00*...~']), 'payload.x12');
+          return new Response(form);
+        },
+      ],
+      [
+        'a multipart body cut short',
+        () =>
+          new Response(multipart('cut', '--cut\r\nContent-Disposition: form-data; name="ErrorCode"\r\n\r\nSuccess')),
+      ],
+      [
+        'a part without a field name',
+        () => new Response(multipart('nn', '--nn\r\nContent-Type: text/plain\r\n\r\nSuccess\r\n--nn--\r\n')),
+      ],
+      [
+        'a multipart type without a boundary',
+        () => new Response('--x\r\n', { headers: { 'content-type': 'multipart/form-data; charset=utf-8' } }),
+      ],
     ])('%s', async (_name, respond) => {
       const transport = transportFor(fake, { egress: answering(respond) });
 
-      const error = await failureOf(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }));
+      const error = await failureOf(
+        transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }),
+      );
 
       expect(describeFailure(error)).toEqual(FAILURE);
     });
 
     it('reads a quoted boundary and a repeated field (the first wins) as FormData does, and skips a preamble and an epilogue (RFC 2046)', async () => {
-      const parts = Object.entries({ ...good, Payload: 'ISA*FIRST~' }).map(([name, value]) => `--b:1\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      const parts = Object.entries({ ...good, Payload: 'ISA*FIRST~' }).map(
+        ([name, value]) => `--b:1\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
       const body = `${parts.join('')}--b:1\r\nContent-Disposition: form-data; name="Payload"\r\n\r\nISA*SECOND~\r\n--b:1--\r\n`;
-      const respond = (text: string) => () => new Response(text, { headers: { 'content-type': 'multipart/form-data; boundary="b:1"' } });
+      const respond = (text: string) => () =>
+        new Response(text, { headers: { 'content-type': 'multipart/form-data; boundary="b:1"' } });
       expect((await respond(body)().formData()).get('Payload')).toBe('ISA*FIRST~');
 
       for (const text of [body, `a preamble\r\n${body}an epilogue`]) {
         const transport = transportFor(fake, { egress: answering(respond(text)) });
-        await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe('ISA*FIRST~');
+        await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe(
+          'ISA*FIRST~',
+        );
       }
     });
 
     it('returns the Payload FormData reads from the same body, whatever the field values', async () => {
       await fc.assert(
         fc.asyncProperty(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), async (payloadTail, message) => {
-          const respond = () => new Response(envelope({ ...good, Payload: `ISA${payloadTail}`, ErrorMessage: message }));
+          const respond = () =>
+            new Response(envelope({ ...good, Payload: `ISA${payloadTail}`, ErrorMessage: message }));
           const expected = (await respond().formData()).get('Payload');
           const transport = transportFor(fake, { egress: answering(respond) });
 
-          await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe(expected);
+          await expect(
+            transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID }),
+          ).resolves.toBe(expected);
         }),
         { numRuns: 200 },
       );
     });
 
     it('accepts a TA1 under the rule-spelled PayloadType', async () => {
-      const ta1 = 'ISA*00*          *00*          *ZZ*FAKEPAYER      *ZZ*FAKESUBMITTER  *260315*0930*^*00501*000000104*0*T*:~TA1*000000101*260315*0930*R*025~IEA*0*000000104~';
+      const ta1 =
+        'ISA*00*          *00*          *ZZ*FAKEPAYER      *ZZ*FAKESUBMITTER  *260315*0930*^*00501*000000104*0*T*:~TA1*000000101*260315*0930*R*025~IEA*0*000000104~';
       const transport = transportFor(fake, {
-        egress: answering(() => new Response(envelope({ ...good, PayloadType: 'X12_TA1_Response_00501X231A1', Payload: ta1 }))),
+        egress: answering(
+          () => new Response(envelope({ ...good, PayloadType: 'X12_TA1_Response_00501X231A1', Payload: ta1 })),
+        ),
       });
 
-      await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe(ta1);
+      await expect(transport.send(synthetic270('DEMO-ACTIVE-N001'), { correlationId: CORRELATION_ID })).resolves.toBe(
+        ta1,
+      );
     });
   });
 });

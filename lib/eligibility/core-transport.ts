@@ -87,7 +87,8 @@ export function coreTransport(options: CoreTransportOptions): PayerTransport {
           maxBodyBytes: MAX_RESPONSE_BYTES,
           timeoutMs,
         });
-        if (response.status < 200 || response.status >= 300) throw new Error(`CORE endpoint answered HTTP ${response.status}`);
+        if (response.status < 200 || response.status >= 300)
+          throw new Error(`CORE endpoint answered HTTP ${response.status}`);
         const responseType = response.headers.get('content-type') ?? '';
         if (!/^multipart\/form-data\s*;/i.test(responseType)) {
           throw new Error('CORE response is not multipart/form-data');
@@ -105,10 +106,18 @@ export function coreTransport(options: CoreTransportOptions): PayerTransport {
  * write. Written out here rather than through `new Response(formData)`, whose web-stream encoding was a tenth of
  * a roster's CPU per exchange (bench/roster); the boundary is random, so no field value can contain it.
  */
-function encodeForm(fields: readonly (readonly [string, string])[]): { contentType: string; body: Uint8Array<ArrayBuffer> } {
+function encodeForm(fields: readonly (readonly [string, string])[]): {
+  contentType: string;
+  body: Uint8Array<ArrayBuffer>;
+} {
   const boundary = `core-${randomUUID()}`;
-  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  return { contentType: `multipart/form-data; boundary=${boundary}`, body: new TextEncoder().encode(`${parts.join('')}--${boundary}--\r\n`) };
+  const parts = fields.map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: new TextEncoder().encode(`${parts.join('')}--${boundary}--\r\n`),
+  };
 }
 
 /** CORE TimeStamp: UTC to the second, `YYYY-MM-DDTHH:MM:SSZ` (xsd:dateTime without fraction). */
@@ -138,7 +147,8 @@ function decodeForm(contentType: string, body: Buffer): Map<string, string | nul
     const next = text.indexOf(delimiter, at);
     const headersEnd = text.indexOf('\r\n\r\n', at);
     if (!text.startsWith('\r\n', at) || next < 0 || headersEnd < 0 || headersEnd + 2 > next) break;
-    const disposition = /^content-disposition:[ \t]*form-data[ \t]*;(.*)$/im.exec(text.slice(at + 2, headersEnd))?.[1] ?? '';
+    const disposition =
+      /^content-disposition:[ \t]*form-data[ \t]*;(.*)$/im.exec(text.slice(at + 2, headersEnd))?.[1] ?? '';
     const name = /(?:^|;)[ \t]*name="([^"]*)"/i.exec(disposition)?.[1];
     if (name === undefined) break;
     const isFile = /(?:^|;)[ \t]*filename\*?=/i.test(disposition);

@@ -7,7 +7,11 @@ const ON_FILE = { memberId: 'W123-456 A', payerId: '60054' };
 describe('compareCoverage', () => {
   it.each([
     ['the same ids', { memberId: 'W123-456 A', payerId: '60054' }, 'match'],
-    ['ids that differ only in letter case and surrounding spaces', { memberId: '  w123-456 a ', payerId: '60054' }, 'match'],
+    [
+      'ids that differ only in letter case and surrounding spaces',
+      { memberId: '  w123-456 a ', payerId: '60054' },
+      'match',
+    ],
     ['another member id', { memberId: 'W123-456 B', payerId: '60054' }, 'mismatch'],
     ['a member id without its hyphen', { memberId: 'W123456 A', payerId: '60054' }, 'mismatch'],
     ['a member id with a leading zero', { memberId: '0W123-456 A', payerId: '60054' }, 'mismatch'],

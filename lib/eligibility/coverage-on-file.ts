@@ -23,7 +23,8 @@ export function canonicalId(id: string): string {
 /** Compares the ids a check asked with against the coverage on file. */
 export function compareCoverage(asked: { memberId: string; payerId: string }, onFile: Coverage | null): CoverageOnFile {
   if (!onFile?.memberId?.trim() || !onFile.payerId?.trim()) return 'none';
-  return canonicalId(asked.memberId) === canonicalId(onFile.memberId) && canonicalId(asked.payerId) === canonicalId(onFile.payerId)
+  return canonicalId(asked.memberId) === canonicalId(onFile.memberId) &&
+    canonicalId(asked.payerId) === canonicalId(onFile.payerId)
     ? 'match'
     : 'mismatch';
 }

@@ -12,13 +12,33 @@ const t = setUpTwoClinicDb();
 const now = new Date('2026-05-06T12:00:00.000Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);
 let seq = 0;
-const access = () => ({ orgId: t.north.orgId, clinicId: t.north.clinicId, userId: 'user_clerk', purpose: 'eligibility.verify', correlationId: `corr-${seq++}` });
+const access = () => ({
+  orgId: t.north.orgId,
+  clinicId: t.north.clinicId,
+  userId: 'user_clerk',
+  purpose: 'eligibility.verify',
+  correlationId: `corr-${seq++}`,
+});
 
 function check(patientId: string, cacheKey: string, createdAt: Date, overrides: Partial<CheckRow> = {}): CheckRow {
   return {
-    clinicId: t.north.clinicId, patientId, userId: 'user_clerk', cacheKey, payerId: '60054', memberId: 'W123', coverageOnFile: 'match', serviceType: '30', dateOfService: '2026-05-06',
-    status: 'active', eligible: true, mode: 'sandbox', cacheable: true, result: { status: 'active', at: createdAt.toISOString() },
-    correlationId: 'corr-check', createdAt, ...overrides,
+    clinicId: t.north.clinicId,
+    patientId,
+    userId: 'user_clerk',
+    cacheKey,
+    payerId: '60054',
+    memberId: 'W123',
+    coverageOnFile: 'match',
+    serviceType: '30',
+    dateOfService: '2026-05-06',
+    status: 'active',
+    eligible: true,
+    mode: 'sandbox',
+    cacheable: true,
+    result: { status: 'active', at: createdAt.toISOString() },
+    correlationId: 'corr-check',
+    createdAt,
+    ...overrides,
   };
 }
 
@@ -35,10 +55,19 @@ describe('loggedCheckStore', () => {
     ];
     for (const row of rows) await databaseCheckStore(t.db).record(row);
     const who = access();
-    const store = await loggedCheckStore(t.db, who, { cacheKey: key, clinicId: t.north.clinicId, patientId: patient.id, mode: 'sandbox', now });
+    const store = await loggedCheckStore(t.db, who, {
+      cacheKey: key,
+      clinicId: t.north.clinicId,
+      patientId: patient.id,
+      mode: 'sandbox',
+      now,
+    });
 
     const query = { cacheKey: key, clinicId: t.north.clinicId, patientId: patient.id, mode: 'sandbox', now };
-    expect(await store.findCached(query)).toEqual({ createdAt: ago(3_000), result: { status: 'active', at: ago(3_000).toISOString() } });
+    expect(await store.findCached(query)).toEqual({
+      createdAt: ago(3_000),
+      result: { status: 'active', at: ago(3_000).toISOString() },
+    });
     expect(await store.findCached({ ...query, cacheKey: `${key}-other` })).toBeNull(); // not the query it read
     // The same statement brings the patient's coverage on file, which the answer is compared with.
     expect(store.coverage).toEqual({ memberId: patient.coverageMemberId, payerId: patient.coveragePayerId });
@@ -61,8 +90,17 @@ describe('loggedCheckStore', () => {
     ['a patient that does not exist', async () => 'pat_nobody'],
   ])('refuses %s with OUT_OF_SCOPE, logging nothing', async (_name, patientId) => {
     const who = access();
-    const query = { cacheKey: `key-${seq++}`, clinicId: t.north.clinicId, patientId: await patientId(), mode: 'sandbox', now };
-    const error = await loggedCheckStore(t.db, who, query).then(() => undefined, (e: unknown) => e);
+    const query = {
+      cacheKey: `key-${seq++}`,
+      clinicId: t.north.clinicId,
+      patientId: await patientId(),
+      mode: 'sandbox',
+      now,
+    };
+    const error = await loggedCheckStore(t.db, who, query).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isAppError(error) && error.code).toBe('OUT_OF_SCOPE');
     expect(await t.db.phiAccessLog.count({ where: { correlationId: who.correlationId } })).toBe(0);
   });

@@ -14,11 +14,23 @@ export type CachedCheck = { createdAt: Date; result: unknown };
 export type CacheQuery = { cacheKey: string; clinicId: string; patientId: string; mode: string; now: Date };
 
 export type CheckRow = {
-  clinicId: string; patientId: string; userId: string; cacheKey: string; payerId: string;
+  clinicId: string;
+  patientId: string;
+  userId: string;
+  cacheKey: string;
+  payerId: string;
   /** The member id the 270 asked about, and how it and the payer compared with the coverage on file then. */
-  memberId: string; coverageOnFile: CoverageOnFile; serviceType: string;
-  dateOfService: string; status: string; eligible: boolean; mode: string; cacheable: boolean;
-  result: Prisma.InputJsonObject; correlationId: string; createdAt: Date;
+  memberId: string;
+  coverageOnFile: CoverageOnFile;
+  serviceType: string;
+  dateOfService: string;
+  status: string;
+  eligible: boolean;
+  mode: string;
+  cacheable: boolean;
+  result: Prisma.InputJsonObject;
+  correlationId: string;
+  createdAt: Date;
 };
 
 export interface EligibilityCheckStore {
@@ -47,18 +59,25 @@ const newestCachedChecks = (first: number) => {
 type CacheLookup = { cacheKey: string; patientId: string };
 /** The pairs to look up, or (`patientIds`) every key of those patients: a read that needs no cache key yet. */
 type CacheBatch = { clinicId: string; mode: string; now: Date } & (
-  | { lookups: readonly CacheLookup[] }
-  | { patientIds: readonly string[] }
+  { lookups: readonly CacheLookup[] } | { patientIds: readonly string[] }
 );
 
 const cacheWindowStart = (now: Date) => new Date(now.getTime() - CACHE_TTL_MS);
 
 function newestCachedChecksParams(batch: CacheBatch): unknown[] {
   const distinct = (values: readonly string[]) => JSON.stringify([...new Set(values)]);
-  const [cacheKeys, patientIds] = 'lookups' in batch
-    ? [distinct(batch.lookups.map((l) => l.cacheKey)), distinct(batch.lookups.map((l) => l.patientId))]
-    : [null, distinct(batch.patientIds)];
-  return [cacheKeys, patientIds, batch.clinicId, batch.mode, cacheWindowStart(batch.now).toISOString(), batch.now.toISOString()];
+  const [cacheKeys, patientIds] =
+    'lookups' in batch
+      ? [distinct(batch.lookups.map((l) => l.cacheKey)), distinct(batch.lookups.map((l) => l.patientId))]
+      : [null, distinct(batch.patientIds)];
+  return [
+    cacheKeys,
+    patientIds,
+    batch.clinicId,
+    batch.mode,
+    cacheWindowStart(batch.now).toISOString(),
+    batch.now.toISOString(),
+  ];
 }
 
 type CachedRow = CachedCheck & { cacheKey: string; patientId: string };
@@ -104,8 +123,11 @@ export async function loggedCheckStore(
 ): Promise<EligibilityCheckStore & { coverage: Coverage }> {
   const rows = accessRows(access, [query.patientId], query.now);
   type Row = {
-    logged: number; createdAt: Date | null; result: unknown;
-    coverageMemberId: string | null; coveragePayerId: string | null;
+    logged: number;
+    createdAt: Date | null;
+    result: unknown;
+    coverageMemberId: string | null;
+    coveragePayerId: string | null;
   };
   const { cacheKey, patientId } = query;
   const cache = newestCachedChecksParams({ ...query, lookups: [{ cacheKey, patientId }] });
@@ -140,7 +162,10 @@ export async function batchCheckStore(db: Db, batch: CacheBatch): Promise<Eligib
     timer = undefined;
     const writing = pending;
     pending = [];
-    insertChecks(db, writing.map((p) => p.row)).then(
+    insertChecks(
+      db,
+      writing.map((p) => p.row),
+    ).then(
       () => writing.forEach((p) => p.resolve()),
       (error: unknown) => writing.forEach((p) => p.reject(error)),
     );
@@ -163,14 +188,26 @@ export async function batchCheckStore(db: Db, batch: CacheBatch): Promise<Eligib
 }
 
 const COLUMNS = [
-  ['id', 'text'], ['clinicId', 'text'], ['patientId', 'text'], ['userId', 'text'], ['cacheKey', 'text'], ['payerId', 'text'],
-  ['memberId', 'text'], ['coverageOnFile', 'text'], ['serviceType', 'text'], ['dateOfService', 'text'], ['status', 'text'],
-  ['eligible', 'boolean'], ['mode', 'text'],
-  ['cacheable', 'boolean'], ['result', 'jsonb'], ['correlationId', 'text'], ['createdAt', 'timestamp(3)'],
+  ['id', 'text'],
+  ['clinicId', 'text'],
+  ['patientId', 'text'],
+  ['userId', 'text'],
+  ['cacheKey', 'text'],
+  ['payerId', 'text'],
+  ['memberId', 'text'],
+  ['coverageOnFile', 'text'],
+  ['serviceType', 'text'],
+  ['dateOfService', 'text'],
+  ['status', 'text'],
+  ['eligible', 'boolean'],
+  ['mode', 'text'],
+  ['cacheable', 'boolean'],
+  ['result', 'jsonb'],
+  ['correlationId', 'text'],
+  ['createdAt', 'timestamp(3)'],
 ] as const;
 const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');
-const INSERT_CHECKS =
-  `INSERT INTO "EligibilityCheck" (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS rows(${COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
+const INSERT_CHECKS = `INSERT INTO "EligibilityCheck" (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS rows(${COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
 
 /**
  * Writes rows in one statement with one JSON parameter. Prisma's createMany spends about 2 ms of CPU per row

@@ -16,15 +16,12 @@ describe('findPayerByName', () => {
     expect(findPayerByName(typed)).toEqual(expected);
   });
 
-  it.each([
-    'aetna',
-    '  AETNA  ',
-    'Aetna, Inc.',
-    'Aetna Life Insurance Company',
-    'The Aetna',
-  ])('ignores case, spacing, punctuation and corporate suffixes: %j', (typed) => {
-    expect(findPayerByName(typed)).toEqual({ payerId: '60054', name: 'Aetna' });
-  });
+  it.each(['aetna', '  AETNA  ', 'Aetna, Inc.', 'Aetna Life Insurance Company', 'The Aetna'])(
+    'ignores case, spacing, punctuation and corporate suffixes: %j',
+    (typed) => {
+      expect(findPayerByName(typed)).toEqual({ payerId: '60054', name: 'Aetna' });
+    },
+  );
 
   it.each(['United Healthcare', 'UNITED HEALTH CARE', 'united-healthcare', 'UHC', 'U.H.C.'])(
     'reads aliases and spellings of the same payer: %j',
@@ -33,14 +30,12 @@ describe('findPayerByName', () => {
     },
   );
 
-  it.each([
-    'Blue Cross and Blue Shield of Texas',
-    'Blue Cross & Blue Shield of Texas',
-    'BCBS Texas',
-    'bcbstx',
-  ])('treats "and", "&" and "of" as noise: %j', (typed) => {
-    expect(findPayerByName(typed)).toEqual({ payerId: '84980', name: 'Blue Cross Blue Shield of Texas' });
-  });
+  it.each(['Blue Cross and Blue Shield of Texas', 'Blue Cross & Blue Shield of Texas', 'BCBS Texas', 'bcbstx'])(
+    'treats "and", "&" and "of" as noise: %j',
+    (typed) => {
+      expect(findPayerByName(typed)).toEqual({ payerId: '84980', name: 'Blue Cross Blue Shield of Texas' });
+    },
+  );
 
   it.each([
     ['an unknown payer', 'Acme Health Plan'],

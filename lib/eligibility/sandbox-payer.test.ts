@@ -10,11 +10,18 @@ const payer = sandboxPayer(() => now);
 
 function inquiry(memberId: string, serviceTypeCode: string): string {
   return build270({
-    interchangeControlNumber: 9, groupControlNumber: 9, transactionControlNumber: '0001',
-    senderId: 'CLINIC', receiverId: 'SANDBOX', createdAt: now,
-    payer: { id: '60054', name: 'AETNA' }, provider: { npi: '1234567893', name: 'NORTHSIDE CLINIC' },
+    interchangeControlNumber: 9,
+    groupControlNumber: 9,
+    transactionControlNumber: '0001',
+    senderId: 'CLINIC',
+    receiverId: 'SANDBOX',
+    createdAt: now,
+    payer: { id: '60054', name: 'AETNA' },
+    provider: { npi: '1234567893', name: 'NORTHSIDE CLINIC' },
     subscriber: { memberId, firstName: 'JANE', lastName: 'DOE', birthDate: '1980-01-15' },
-    serviceTypeCodes: [serviceTypeCode], dateOfService: '2025-03-15', traceNumber: 'T1',
+    serviceTypeCodes: [serviceTypeCode],
+    dateOfService: '2025-03-15',
+    traceNumber: 'T1',
   });
 }
 
@@ -25,17 +32,35 @@ async function verify(memberId: string, serviceTypeCode = '30'): Promise<Omit<El
 }
 
 const activePpo: Omit<EligibilityFindings, 'evidence'> = {
-  status: 'active', eligible: true, rejection: null, memberId: 'DEMO-ACTIVE-N001', memberName: 'JANE DOE',
-  planName: 'DEMO PPO', groupNumber: 'DEMO-GRP-001',
+  status: 'active',
+  eligible: true,
+  rejection: null,
+  memberId: 'DEMO-ACTIVE-N001',
+  memberName: 'JANE DOE',
+  planName: 'DEMO PPO',
+  groupNumber: 'DEMO-GRP-001',
   deductible: { individual: 150000, met: 50000, remaining: 100000 },
   outOfPocket: { individual: 600000, met: 150000, remaining: 450000 },
-  copay: { specialist: 5000, primaryCare: 2500 }, coinsurance: 20,
-  coverageStart: '2025-01-01', coverageEnd: null, priorAuthRequired: false, priorAuthCodes: [], network: 'IN',
+  copay: { specialist: 5000, primaryCare: 2500 },
+  coinsurance: 20,
+  coverageStart: '2025-01-01',
+  coverageEnd: null,
+  priorAuthRequired: false,
+  priorAuthCodes: [],
+  network: 'IN',
 };
 const nothing = {
-  planName: null, groupNumber: null, deductible: { individual: null, met: null, remaining: null },
-  outOfPocket: { individual: null, met: null, remaining: null }, copay: { specialist: null, primaryCare: null },
-  coinsurance: null, coverageStart: null, coverageEnd: null, priorAuthRequired: false, priorAuthCodes: [], network: 'UNKNOWN' as const,
+  planName: null,
+  groupNumber: null,
+  deductible: { individual: null, met: null, remaining: null },
+  outOfPocket: { individual: null, met: null, remaining: null },
+  copay: { specialist: null, primaryCare: null },
+  coinsurance: null,
+  coverageStart: null,
+  coverageEnd: null,
+  priorAuthRequired: false,
+  priorAuthCodes: [],
+  network: 'UNKNOWN' as const,
 };
 
 describe('sandboxPayer', () => {
@@ -50,14 +75,25 @@ describe('sandboxPayer', () => {
 
   it('answers DEMO-INACTIVE with coverage that ended last month', async () => {
     expect(await verify('DEMO-INACTIVE-N002')).toEqual({
-      ...nothing, status: 'inactive', eligible: false, rejection: null, memberId: 'DEMO-INACTIVE-N002', memberName: 'JANE DOE',
-      planName: 'DEMO PPO', groupNumber: 'DEMO-GRP-001', coverageStart: '2024-03-01', coverageEnd: '2025-02-28',
+      ...nothing,
+      status: 'inactive',
+      eligible: false,
+      rejection: null,
+      memberId: 'DEMO-INACTIVE-N002',
+      memberName: 'JANE DOE',
+      planName: 'DEMO PPO',
+      groupNumber: 'DEMO-GRP-001',
+      coverageStart: '2024-03-01',
+      coverageEnd: '2025-02-28',
     });
   });
 
   it('answers DEMO-PRIORAUTH with prior authorization on the requested type', async () => {
     expect(await verify('DEMO-PRIORAUTH-N003', '98')).toEqual({
-      ...activePpo, memberId: 'DEMO-PRIORAUTH-N003', priorAuthRequired: true, priorAuthCodes: ['98'],
+      ...activePpo,
+      memberId: 'DEMO-PRIORAUTH-N003',
+      priorAuthRequired: true,
+      priorAuthCodes: ['98'],
     });
   });
 
@@ -67,22 +103,45 @@ describe('sandboxPayer', () => {
 
   it('answers DEMO-NOTFOUND with AAA 75 in 2100C (unknown, not inactive)', async () => {
     expect(await verify('DEMO-NOTFOUND-N005')).toEqual({
-      ...nothing, status: 'unknown', eligible: false, memberId: 'DEMO-NOTFOUND-N005', memberName: 'JANE DOE',
-      rejection: { reasonCode: '75', reason: 'Subscriber/insured not found: the payer has no member matching this ID, name and date of birth', followUpCode: 'C', followUp: 'Please correct and resubmit', loop: '2100C' },
+      ...nothing,
+      status: 'unknown',
+      eligible: false,
+      memberId: 'DEMO-NOTFOUND-N005',
+      memberName: 'JANE DOE',
+      rejection: {
+        reasonCode: '75',
+        reason: 'Subscriber/insured not found: the payer has no member matching this ID, name and date of birth',
+        followUpCode: 'C',
+        followUp: 'Please correct and resubmit',
+        loop: '2100C',
+      },
     });
   });
 
   it('answers DEMO-DOWN with AAA 42 in 2100A (unknown)', async () => {
     expect(await verify('DEMO-DOWN-N006')).toEqual({
-      ...nothing, status: 'unknown', eligible: false, memberId: null, memberName: null,
-      rejection: { reasonCode: '42', reason: "Unable to respond at current time: the payer's system is unavailable, try again later", followUpCode: 'R', followUp: 'Resubmission allowed', loop: '2100A' },
+      ...nothing,
+      status: 'unknown',
+      eligible: false,
+      memberId: null,
+      memberName: null,
+      rejection: {
+        reasonCode: '42',
+        reason: "Unable to respond at current time: the payer's system is unavailable, try again later",
+        followUpCode: 'R',
+        followUp: 'Resubmission allowed',
+        loop: '2100A',
+      },
     });
   });
 
   it('fails with TRANSPORT_FAILED on a request that is not a 270', async () => {
     const error = await payer.send('hello', { correlationId: 'c1' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
-    expect([(error as AppError).code, (error as AppError).message]).toEqual(['TRANSPORT_FAILED', 'The sandbox payer could not read the eligibility request']);
+    expect([(error as AppError).code, (error as AppError).message]).toEqual([
+      'TRANSPORT_FAILED',
+      'The sandbox payer could not read the eligibility request',
+    ]);
   });
 });
 
@@ -108,33 +167,49 @@ describe('the sandbox 271 is valid to the 005010X279A1 TR3', () => {
     ['DEMO-INACTIVE-N002', ['NM1', 'REF', 'DMG', 'DTP', 'DTP']],
     ['DEMO-NOTFOUND-N005', ['NM1', 'AAA', 'DMG']],
     ['DEMO-DOWN-N006', []],
-  ])('writes loop 2100C for %s in TR3 order (NM1, REF, N3, N4, AAA, PRV, DMG, INS, HI, DTP, MPI)', async (memberId, ids) => {
-    expect(loop2100C(await answerSegments(memberId))).toEqual(ids);
-  });
+  ])(
+    'writes loop 2100C for %s in TR3 order (NM1, REF, N3, N4, AAA, PRV, DMG, INS, HI, DTP, MPI)',
+    async (memberId, ids) => {
+      expect(loop2100C(await answerSegments(memberId))).toEqual(ids);
+    },
+  );
 
   it.each(['DEMO-ACTIVE-N001', 'DEMO-PRIORAUTH-N003', 'DEMO-OON-N004', 'DEMO-INACTIVE-N002', 'DEMO-NOTFOUND-N005'])(
     "echoes the 270's TRN02..TRN04 in a TRN*2 for %s",
     async (memberId) => {
-      const segments = await answerSegments(memberId, (x12) => x12.replace('TRN*1*T1*9123456789~', 'TRN*1*T1*9123456789*RADIOLOGY~'));
+      const segments = await answerSegments(memberId, (x12) =>
+        x12.replace('TRN*1*T1*9123456789~', 'TRN*1*T1*9123456789*RADIOLOGY~'),
+      );
       expect(segments.filter((s) => s.id === 'TRN').map((s) => s.raw)).toEqual(['TRN*2*T1*9123456789*RADIOLOGY']);
     },
   );
 
   it("echoes the 270's BHT03 and a TRN without TRN04 as it came", async () => {
-    const segments = await answerSegments('DEMO-ACTIVE-N001', (x12) => x12.replace('BHT*0022*13*T1*', 'BHT*0022*13*SUBMIT-9*'));
-    expect(segments.filter((s) => s.id === 'BHT' || s.id === 'TRN').map((s) => s.raw)).toEqual(['BHT*0022*11*SUBMIT-9*20250315*100000', 'TRN*2*T1*9123456789']);
+    const segments = await answerSegments('DEMO-ACTIVE-N001', (x12) =>
+      x12.replace('BHT*0022*13*T1*', 'BHT*0022*13*SUBMIT-9*'),
+    );
+    expect(segments.filter((s) => s.id === 'BHT' || s.id === 'TRN').map((s) => s.raw)).toEqual([
+      'BHT*0022*11*SUBMIT-9*20250315*100000',
+      'TRN*2*T1*9123456789',
+    ]);
   });
 
-  it.each(['DEMO-ACTIVE-N001', 'DEMO-INACTIVE-N002', 'DEMO-NOTFOUND-N005', 'DEMO-DOWN-N006'])('sets HL04 to 1 exactly when a child HL follows, for %s', async (memberId) => {
-    const levels = (await answerSegments(memberId)).filter((s) => s.id === 'HL');
-    const hasChild = (id: string | undefined) => levels.some((hl) => hl.elements[2] === id);
-    expect(levels.map((hl) => hl.elements[4])).toEqual(levels.map((hl) => (hasChild(hl.elements[1]) ? '1' : '0')));
-    expect(levels.length).toBe(memberId.startsWith('DEMO-DOWN') ? 1 : 3);
-  });
+  it.each(['DEMO-ACTIVE-N001', 'DEMO-INACTIVE-N002', 'DEMO-NOTFOUND-N005', 'DEMO-DOWN-N006'])(
+    'sets HL04 to 1 exactly when a child HL follows, for %s',
+    async (memberId) => {
+      const levels = (await answerSegments(memberId)).filter((s) => s.id === 'HL');
+      const hasChild = (id: string | undefined) => levels.some((hl) => hl.elements[2] === id);
+      expect(levels.map((hl) => hl.elements[4])).toEqual(levels.map((hl) => (hasChild(hl.elements[1]) ? '1' : '0')));
+      expect(levels.length).toBe(memberId.startsWith('DEMO-DOWN') ? 1 : 3);
+    },
+  );
 
   it('cuts a subscriber name longer than NM103 or NM104 allows without a trailing space', async () => {
-    const longNames = (x12: string) => x12.replace('NM1*IL*1*DOE*JANE*', `NM1*IL*1*${'D'.repeat(59)} OE*${'J'.repeat(34)} ANE*`);
-    const subscriber = (await answerSegments('DEMO-ACTIVE-N001', longNames)).find((s) => s.id === 'NM1' && s.elements[1] === 'IL')!;
+    const longNames = (x12: string) =>
+      x12.replace('NM1*IL*1*DOE*JANE*', `NM1*IL*1*${'D'.repeat(59)} OE*${'J'.repeat(34)} ANE*`);
+    const subscriber = (await answerSegments('DEMO-ACTIVE-N001', longNames)).find(
+      (s) => s.id === 'NM1' && s.elements[1] === 'IL',
+    )!;
     expect([subscriber.elements[3], subscriber.elements[4]]).toEqual(['D'.repeat(59), 'J'.repeat(34)]);
   });
 });

@@ -58,9 +58,17 @@ function readInquiry(x12: string): Inquiry {
       memberId: at(subscriber, 9),
       firstName: at(subscriber, 4),
       lastName: at(subscriber, 3),
-      birthDate: at(segments.find((s) => s.id === 'DMG'), 2) || undefined,
+      birthDate:
+        at(
+          segments.find((s) => s.id === 'DMG'),
+          2,
+        ) || undefined,
     },
-    submitterTransactionId: at(segments.find((s) => s.id === 'BHT'), 3) || '0',
+    submitterTransactionId:
+      at(
+        segments.find((s) => s.id === 'BHT'),
+        3,
+      ) || '0',
     trace: readTrace(segments.find((s) => s.id === 'TRN' && s.elements[1] === '1')),
     serviceTypeCodes: segments.filter((s) => s.id === 'EQ' && at(s, 1) !== '').map((s) => at(s, 1)),
   };
@@ -86,7 +94,9 @@ function eb(values: Partial<Record<1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 11 | 12, stri
 }
 
 function activePpo(networkMessage: string): Benefit271[] {
-  const amount = (eb01: string, eb06: string, eb07: string) => ({ eb: eb({ 1: eb01, 2: 'IND', 3: '30', 6: eb06, 7: eb07, 12: 'Y' }) });
+  const amount = (eb01: string, eb06: string, eb07: string) => ({
+    eb: eb({ 1: eb01, 2: 'IND', 3: '30', 6: eb06, 7: eb07, 12: 'Y' }),
+  });
   return [
     { eb: eb({ 1: '1', 2: 'IND', 3: '30', 4: 'PR', 5: 'DEMO PPO' }), messages: [networkMessage] },
     amount('C', '23', '1500'),
@@ -121,7 +131,8 @@ function answerFor(inquiry: Inquiry, now: Date): Build271Input {
   const group = ['REF', '6P', 'DEMO-GRP-001', 'DEMO PPO'];
 
   if (memberId.startsWith('DEMO-DOWN')) return { ...base, payerRejection: { reasonCode: '42', followUpCode: 'R' } };
-  if (memberId.startsWith('DEMO-NOTFOUND')) return { ...base, subscriberRejection: { reasonCode: '75', followUpCode: 'C' } };
+  if (memberId.startsWith('DEMO-NOTFOUND'))
+    return { ...base, subscriberRejection: { reasonCode: '75', followUpCode: 'C' } };
   if (memberId.startsWith('DEMO-INACTIVE')) {
     // Coverage ran for a year and ended on the last day of last month.
     const lastMonthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
@@ -136,7 +147,10 @@ function answerFor(inquiry: Inquiry, now: Date): Build271Input {
   if (memberId.startsWith('DEMO-OON')) return { ...active, benefits: activePpo('PROVIDER IS OUT OF NETWORK') };
   if (memberId.startsWith('DEMO-PRIORAUTH')) {
     const codes = inquiry.serviceTypeCodes.length > 0 ? inquiry.serviceTypeCodes : ['30'];
-    const authRows = codes.map((code) => ({ eb: eb({ 1: '1', 2: 'IND', 3: code, 11: 'Y', 12: 'Y' }), messages: ['PRIOR AUTHORIZATION REQUIRED'] }));
+    const authRows = codes.map((code) => ({
+      eb: eb({ 1: '1', 2: 'IND', 3: code, 11: 'Y', 12: 'Y' }),
+      messages: ['PRIOR AUTHORIZATION REQUIRED'],
+    }));
     return { ...active, benefits: [...activePpo('IN NETWORK'), ...authRows] };
   }
   return { ...active, benefits: activePpo('IN NETWORK') };

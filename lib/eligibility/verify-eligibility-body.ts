@@ -18,4 +18,3 @@ export const VerifyEligibilityBody = z.object({
   explain: z.boolean({ error: 'explain must be true or false' }).default(false),
 });
 export type VerifyEligibilityBody = z.infer<typeof VerifyEligibilityBody>;
-

@@ -3,7 +3,12 @@
 // shape, which says whether the member id and payer asked about are the patient's coverage on file. The body
 // schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are check-eligibility.ts's.
 import { AppError } from '../errors';
-import { checkEligibility, eligibilityCacheKey, type EligibilityDeps, type EligibilityInquiry } from './check-eligibility';
+import {
+  checkEligibility,
+  eligibilityCacheKey,
+  type EligibilityDeps,
+  type EligibilityInquiry,
+} from './check-eligibility';
 import { loggedCheckStore } from './eligibility-check-store';
 import type { EligibilityResult } from './eligibility-result';
 import { findPayerByName } from './payer-directory';
@@ -17,17 +22,26 @@ export type VerifyContext = { clinicId: string; orgId: string; userId: string; c
  * OUT_OF_SCOPE when the patient is not this clinic's (or does not exist). Then logs the PHI access and checks.
  * Throws TRANSPORT_FAILED when the payer cannot be reached.
  */
-export async function verifyEligibility(deps: EligibilityDeps, context: VerifyContext, body: VerifyEligibilityBody): Promise<EligibilityResult> {
+export async function verifyEligibility(
+  deps: EligibilityDeps,
+  context: VerifyContext,
+  body: VerifyEligibilityBody,
+): Promise<EligibilityResult> {
   const { payer } = deps; // first: an unconfigured transport refuses before any read or write
   const payerId = body.payerId ?? findPayerByName(body.payerName)?.payerId;
   if (!payerId) {
     throw new AppError('VALIDATION_FAILED', 'The payer is not in the payer directory; send its payerId', {
-      issues: [{ path: 'body.payerName', message: 'Unknown payer name; send payerId for a payer the directory does not list' }],
+      issues: [
+        { path: 'body.payerName', message: 'Unknown payer name; send payerId for a payer the directory does not list' },
+      ],
     });
   }
   // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only.
   const providerName = async () => {
-    const clinic = await deps.db.clinic.findUnique({ where: { id: context.clinicId }, select: { name: true, billingNpi: true, billingProviderName: true } });
+    const clinic = await deps.db.clinic.findUnique({
+      where: { id: context.clinicId },
+      select: { name: true, billingNpi: true, billingProviderName: true },
+    });
     return (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
   };
   const question: Omit<EligibilityInquiry, 'coverage'> = {
@@ -43,9 +57,21 @@ export async function verifyEligibility(deps: EligibilityDeps, context: VerifyCo
   };
   // Scopes the patient, logs the PHI access, reads the cache and the coverage on file in one statement:
   // OUT_OF_SCOPE for another clinic's patient (or none), with nothing logged and nothing sent.
-  const store = await loggedCheckStore(deps.db, { ...context, purpose: 'eligibility.verify' }, {
-    cacheKey: eligibilityCacheKey(question), clinicId: context.clinicId, patientId: body.patientId, mode: payer.mode, now: deps.clock(),
-  });
-  const { fields, evidence } = await checkEligibility({ ...deps, payer }, { ...question, coverage: store.coverage }, store);
+  const store = await loggedCheckStore(
+    deps.db,
+    { ...context, purpose: 'eligibility.verify' },
+    {
+      cacheKey: eligibilityCacheKey(question),
+      clinicId: context.clinicId,
+      patientId: body.patientId,
+      mode: payer.mode,
+      now: deps.clock(),
+    },
+  );
+  const { fields, evidence } = await checkEligibility(
+    { ...deps, payer },
+    { ...question, coverage: store.coverage },
+    store,
+  );
   return body.explain ? { ...fields, evidence } : fields;
 }

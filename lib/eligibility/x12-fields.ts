@@ -16,7 +16,9 @@ export const x12Text = (field: string, max: number) =>
     .trim()
     .min(1, { error: `${field} is required` })
     .max(max, { error: `${field} must be at most ${max} characters` })
-    .regex(X12_TEXT, { error: `${field} may hold only plain letters, digits, spaces and punctuation other than * ^ : ~` });
+    .regex(X12_TEXT, {
+      error: `${field} may hold only plain letters, digits, spaces and punctuation other than * ^ : ~`,
+    });
 
 /** The subscriber's member id (2100C NM109, an X12 identifier of 2 to 80 characters). */
 export const MemberId = z
@@ -40,7 +42,8 @@ export const Npi = z.string({ error: 'npi is required' }).regex(/^\d{10}$/, { er
 /** X12 service type code (EQ01): one of 5010's list (service-type-codes.ts), e.g. 30, 1, 5, AL. */
 export const ServiceTypeCode = z
   .string({ error: 'serviceType must be a string' })
-  .refine((code) => SERVICE_TYPE_CODES.has(code), { error: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' });
+  .refine((code) => SERVICE_TYPE_CODES.has(code), {
+    error: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL',
+  });
 
-export const IsoDate = (field: string) =>
-  z.iso.date({ error: `${field} must be a date YYYY-MM-DD` });
+export const IsoDate = (field: string) => z.iso.date({ error: `${field} must be a date YYYY-MM-DD` });

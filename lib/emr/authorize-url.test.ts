@@ -68,12 +68,16 @@ describe('buildAuthorizeUrl', () => {
       aud: 'https://emr.example/fhir',
     };
     expect(() => buildAuthorizeUrl({ ...input, state: '' })).toThrow('buildAuthorizeUrl: state is required');
-    expect(() => buildAuthorizeUrl({ ...input, codeChallenge: '' })).toThrow('buildAuthorizeUrl: codeChallenge is required');
+    expect(() => buildAuthorizeUrl({ ...input, codeChallenge: '' })).toThrow(
+      'buildAuthorizeUrl: codeChallenge is required',
+    );
   });
 
   it('is accepted by the EMR, which redirects the browser back with a code and the same state', async () => {
     emr = await startFakeEmr({ clientId: 'client-123' });
-    const { authorizationEndpoint } = await discoverSmartConfiguration(emr.fhirBaseUrl, { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }) });
+    const { authorizationEndpoint } = await discoverSmartConfiguration(emr.fhirBaseUrl, {
+      egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }),
+    });
     const state = randomState();
     const url = buildAuthorizeUrl({
       authorizationEndpoint,

@@ -24,16 +24,24 @@ export const CallbackQuery = z.object({
 });
 export type CallbackQuery = z.infer<typeof CallbackQuery>;
 
-export const CallbackResult = z.object({ connectionId: z.string(), vendor: z.string(), status: z.literal('connected') });
+export const CallbackResult = z.object({
+  connectionId: z.string(),
+  vendor: z.string(),
+  status: z.literal('connected'),
+});
 export type CallbackResult = z.infer<typeof CallbackResult>;
 
 export const accessTokenSealContext = (connectionId: string) => `emr-access-token:${connectionId}`;
 export const refreshTokenSealContext = (connectionId: string) => `emr-refresh-token:${connectionId}`;
 
 const invalidState = () =>
-  new AppError('VALIDATION_FAILED', 'The authorization state is invalid, expired or already used; start the connection again', {
-    issues: [{ path: 'query.state', message: 'Unknown, expired or already used' }],
-  });
+  new AppError(
+    'VALIDATION_FAILED',
+    'The authorization state is invalid, expired or already used; start the connection again',
+    {
+      issues: [{ path: 'query.state', message: 'Unknown, expired or already used' }],
+    },
+  );
 
 export async function completeAuthorization(
   deps: { db: Db; clock: Clock; config: Config; egress: Egress },
@@ -42,9 +50,13 @@ export async function completeAuthorization(
   const stateHash = hashState(input.state);
   const pending = await deps.db.oAuthState.findUnique({ where: { stateHash } });
   if (!pending) throw invalidState();
-  if (pending.clinicId !== input.clinicId) throw new AppError('FORBIDDEN', 'This authorization was started in another clinic');
-  if (pending.userId !== input.userId) throw new AppError('FORBIDDEN', 'This authorization was started by another user');
-  const connection = await deps.db.emrConnection.findFirst({ where: { id: pending.connectionId, clinicId: input.clinicId } });
+  if (pending.clinicId !== input.clinicId)
+    throw new AppError('FORBIDDEN', 'This authorization was started in another clinic');
+  if (pending.userId !== input.userId)
+    throw new AppError('FORBIDDEN', 'This authorization was started by another user');
+  const connection = await deps.db.emrConnection.findFirst({
+    where: { id: pending.connectionId, clinicId: input.clinicId },
+  });
   if (!connection?.clientId) throw invalidState();
   const tokenPlan = planTokenEndpoint(connection, deps.config);
   const sealKey = requireSealKey(deps.config);
@@ -65,7 +77,13 @@ export async function completeAuthorization(
   const codeVerifier = unseal(pending.codeVerifierSealed, sealKey, verifierSealContext(stateHash));
   const { tokenUrl, target } = await resolveTokenEndpoint(tokenPlan, deps.egress);
   const tokens = await exchangeAuthorizationCode({
-    egress: deps.egress, target, tokenUrl, clientId: connection.clientId, code: input.code, redirectUri: redirectUriFor(deps.config.appUrl), codeVerifier,
+    egress: deps.egress,
+    target,
+    tokenUrl,
+    clientId: connection.clientId,
+    code: input.code,
+    redirectUri: redirectUriFor(deps.config.appUrl),
+    codeVerifier,
   });
 
   const connectedAt = deps.clock();
@@ -75,14 +93,21 @@ export async function completeAuthorization(
       data: {
         status: 'connected',
         accessTokenSealed: seal(tokens.accessToken, sealKey, accessTokenSealContext(connection.id)),
-        refreshTokenSealed: tokens.refreshToken ? seal(tokens.refreshToken, sealKey, refreshTokenSealContext(connection.id)) : null,
-        tokenExpiresAt: tokens.expiresIn !== undefined ? new Date(connectedAt.getTime() + tokens.expiresIn * 1000) : null,
+        refreshTokenSealed: tokens.refreshToken
+          ? seal(tokens.refreshToken, sealKey, refreshTokenSealContext(connection.id))
+          : null,
+        tokenExpiresAt:
+          tokens.expiresIn !== undefined ? new Date(connectedAt.getTime() + tokens.expiresIn * 1000) : null,
         grantedScope: tokens.scope ?? null,
         connectedAt,
       },
     });
     await recordAudit(tx, {
-      action: 'emr.connection.connect', outcome: 'success', correlationId: input.correlationId, userId: input.userId, clinicId: input.clinicId,
+      action: 'emr.connection.connect',
+      outcome: 'success',
+      correlationId: input.correlationId,
+      userId: input.userId,
+      clinicId: input.clinicId,
       detail: { connectionId: connection.id, vendor: connection.vendor, grantedScope: tokens.scope ?? null },
     });
   });

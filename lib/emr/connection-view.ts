@@ -31,7 +31,10 @@ export type ConnectionRow = NonNullable<Awaited<ReturnType<Db['emrConnection']['
  * connection's own fhirBaseUrl (SMART discovery) or from its vendor's EMR_VENDORS entry, which must then also
  * name the FHIR base (the `aud` of the request).
  */
-export function canAuthorize(row: Pick<ConnectionRow, 'clientId' | 'fhirBaseUrl' | 'vendor'>, config: Pick<Config, 'emrVendors'>): boolean {
+export function canAuthorize(
+  row: Pick<ConnectionRow, 'clientId' | 'fhirBaseUrl' | 'vendor'>,
+  config: Pick<Config, 'emrVendors'>,
+): boolean {
   if (!row.clientId) return false;
   if (row.fhirBaseUrl) return true;
   const entry = config.emrVendors[row.vendor as keyof Config['emrVendors']];
@@ -43,7 +46,8 @@ export function canAuthorize(row: Pick<ConnectionRow, 'clientId' | 'fhirBaseUrl'
  * operator's binding of its clinic (DECISIONS "Trust boundaries"), not anything stored on the row.
  */
 function statusOf(row: ConnectionRow, config: Pick<Config, 'emrVendors'>): ConnectionStatus {
-  if (row.vendor === 'smart-backend') return findSmartBackendGroup(config, row.clinicId) ? 'connected' : 'needs-registration';
+  if (row.vendor === 'smart-backend')
+    return findSmartBackendGroup(config, row.clinicId) ? 'connected' : 'needs-registration';
   return row.status as ConnectionStatus;
 }
 

@@ -37,7 +37,11 @@ export async function createConnection(
       },
     });
     await recordAudit(tx, {
-      action: 'emr.connection.create', outcome: 'success', correlationId: input.correlationId, userId: input.userId, clinicId: input.clinicId,
+      action: 'emr.connection.create',
+      outcome: 'success',
+      correlationId: input.correlationId,
+      userId: input.userId,
+      clinicId: input.clinicId,
       detail: { connectionId: created.id, vendor: created.vendor, status: created.status },
     });
     return created;

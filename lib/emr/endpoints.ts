@@ -16,53 +16,112 @@ const tags = ['emr-sync'];
 const NO_REFERRER = { 'referrer-policy': 'no-referrer' };
 
 export const listConnectionsEndpoint = endpoint({
-  method: 'GET', path: '/api/emr-sync/connections', summary: "The clinic's EMR connections (never a client id, secret or token)", tags,
-  auth: 'session', scope: 'integrations:read', response: ConnectionList,
+  method: 'GET',
+  path: '/api/emr-sync/connections',
+  summary: "The clinic's EMR connections (never a client id, secret or token)",
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  response: ConnectionList,
 });
 
 export const createConnectionEndpoint = endpoint({
-  method: 'POST', path: '/api/emr-sync/connections', summary: 'Create an EMR connection: pending with a client id, needs-registration without', tags,
-  auth: 'session', scope: 'integrations:read', body: CreateConnectionBody, response: ConnectionEnvelope, successStatus: 201,
+  method: 'POST',
+  path: '/api/emr-sync/connections',
+  summary: 'Create an EMR connection: pending with a client id, needs-registration without',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  body: CreateConnectionBody,
+  response: ConnectionEnvelope,
+  successStatus: 201,
 });
 
 export const updateConnectionEndpoint = endpoint({
-  method: 'PATCH', path: '/api/emr-sync/connections/{id}', summary: 'Add or change the client id (needs-registration -> pending) or the FHIR base URL', tags,
-  auth: 'session', scope: 'integrations:read', params: z.object({ id: z.string().min(1).max(100) }), body: UpdateConnectionBody,
-  response: ConnectionEnvelope, errors: ['NOT_FOUND'],
+  method: 'PATCH',
+  path: '/api/emr-sync/connections/{id}',
+  summary: 'Add or change the client id (needs-registration -> pending) or the FHIR base URL',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  body: UpdateConnectionBody,
+  response: ConnectionEnvelope,
+  errors: ['NOT_FOUND'],
 });
 
 export const authorizeEndpoint = endpoint({
-  method: 'GET', path: '/api/emr-sync/authorize', tags, auth: 'session', query: AuthorizeQuery, headers: NO_REFERRER,
-  summary: 'Start the browser authorization: 302 to the EMR with response_type=code, client_id, redirect_uri, scope, state, PKCE S256 and aud',
-  successStatus: 302, errors: ['NOT_FOUND', 'TRANSPORT_FAILED'],
+  method: 'GET',
+  path: '/api/emr-sync/authorize',
+  tags,
+  auth: 'session',
+  query: AuthorizeQuery,
+  headers: NO_REFERRER,
+  summary:
+    'Start the browser authorization: 302 to the EMR with response_type=code, client_id, redirect_uri, scope, state, PKCE S256 and aud',
+  successStatus: 302,
+  errors: ['NOT_FOUND', 'TRANSPORT_FAILED'],
 });
 
 export const callbackEndpoint = endpoint({
-  method: 'GET', path: '/api/emr-sync/callback', tags, auth: 'session', scope: 'integrations:read', query: CallbackQuery, headers: NO_REFERRER,
-  summary: 'Finish the browser authorization: the single-use state is consumed, the code exchanged with the PKCE verifier',
-  response: CallbackResult, errors: ['TRANSPORT_FAILED', 'UNPROCESSABLE'],
-  redirect: 'A browser (Accept: text/html) is sent back to /settings/integrations?oauth=connected|failed with the outcome',
+  method: 'GET',
+  path: '/api/emr-sync/callback',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  query: CallbackQuery,
+  headers: NO_REFERRER,
+  summary:
+    'Finish the browser authorization: the single-use state is consumed, the code exchanged with the PKCE verifier',
+  response: CallbackResult,
+  errors: ['TRANSPORT_FAILED', 'UNPROCESSABLE'],
+  redirect:
+    'A browser (Accept: text/html) is sent back to /settings/integrations?oauth=connected|failed with the outcome',
 });
 
 export const smartPullEndpoint = endpoint({
-  method: 'POST', path: '/api/emr-sync/smart/pull', tags, auth: 'session', scope: 'integrations:read', body: SmartPullBody, response: PullResult,
-  summary: 'SMART Backend Services pull of Patient, Encounter, Observation, Condition, MedicationRequest and AllergyIntolerance into the FHIR store',
+  method: 'POST',
+  path: '/api/emr-sync/smart/pull',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  body: SmartPullBody,
+  response: PullResult,
+  summary:
+    'SMART Backend Services pull of Patient, Encounter, Observation, Condition, MedicationRequest and AllergyIntolerance into the FHIR store',
   errors: ['NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE'],
 });
 
 export const partnerPullEndpoint = endpoint({
-  method: 'POST', path: '/api/emr-sync/partner/pull', tags, auth: 'session', scope: 'integrations:read', body: PartnerPullBody,
-  response: PartnerPullResult, summary: 'Partner API pull of one day or a range of at most 31 days into the FHIR store',
+  method: 'POST',
+  path: '/api/emr-sync/partner/pull',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  body: PartnerPullBody,
+  response: PartnerPullResult,
+  summary: 'Partner API pull of one day or a range of at most 31 days into the FHIR store',
   errors: ['NOT_CONFIGURED', 'TRANSPORT_FAILED'],
 });
 
 export const jwksEndpoint = endpoint({
-  method: 'GET', path: '/.well-known/jwks.json', tags, auth: 'public', produces: 'application/jwk-set+json',
-  summary: 'Our SMART Backend Services public key as a JWK Set (404 when SMART is not configured)', errors: ['NOT_FOUND'],
+  method: 'GET',
+  path: '/.well-known/jwks.json',
+  tags,
+  auth: 'public',
+  produces: 'application/jwk-set+json',
+  summary: 'Our SMART Backend Services public key as a JWK Set (404 when SMART is not configured)',
+  errors: ['NOT_FOUND'],
   response: z.object({ keys: z.array(z.record(z.string(), z.string())) }),
 });
 
 export const emrEndpoints = [
-  listConnectionsEndpoint, createConnectionEndpoint, updateConnectionEndpoint, authorizeEndpoint, callbackEndpoint,
-  smartPullEndpoint, partnerPullEndpoint, jwksEndpoint,
+  listConnectionsEndpoint,
+  createConnectionEndpoint,
+  updateConnectionEndpoint,
+  authorizeEndpoint,
+  callbackEndpoint,
+  smartPullEndpoint,
+  partnerPullEndpoint,
+  jwksEndpoint,
 ];

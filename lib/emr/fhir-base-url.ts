@@ -29,7 +29,11 @@ export function assertFhirBaseUrlAllowed(value: string | undefined, mode: Servic
  * its tokens, which go only to the operator's EMR. A FHIR base on it must share the origin of
  * EMR_VENDORS["smart-backend"].fhirBaseUrl (400 otherwise, and always when that entry names none).
  */
-export function assertSmartBackendBaseUrl(value: string | null | undefined, vendor: string, config: Pick<Config, 'emrVendors'>): void {
+export function assertSmartBackendBaseUrl(
+  value: string | null | undefined,
+  vendor: string,
+  config: Pick<Config, 'emrVendors'>,
+): void {
   if (!value || vendor !== 'smart-backend') return;
   if (isOperatorOrigin(value, config)) return;
   throw new AppError('VALIDATION_FAILED', 'The request body is not valid', {

@@ -31,12 +31,16 @@ describe('publicJwks', () => {
   });
 
   it('refuses an RSA key shorter than 2048 bits', async () => {
-    const pem = String(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const pem = String(
+      generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     await expect(publicJwks(pem, 'k')).rejects.toThrow('shorter than 2048 bits');
   });
 
   it('refuses an EC key on another curve without echoing the key', async () => {
-    const pem = String(generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const pem = String(
+      generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     await expect(publicJwks(pem, 'k')).rejects.toMatchObject({
       message: 'The SMART private key must be an RSA key (RS384) or an EC P-384 key (ES384)',
     });
@@ -45,8 +49,12 @@ describe('publicJwks', () => {
 
 describe('importSigningKey', () => {
   it('derives the algorithm from the key and keeps it non-extractable by default', async () => {
-    const rsa = await importSigningKey(await exportPKCS8((await generateKeyPair('RS384', { extractable: true })).privateKey));
-    const ec = await importSigningKey(await exportPKCS8((await generateKeyPair('ES384', { extractable: true })).privateKey));
+    const rsa = await importSigningKey(
+      await exportPKCS8((await generateKeyPair('RS384', { extractable: true })).privateKey),
+    );
+    const ec = await importSigningKey(
+      await exportPKCS8((await generateKeyPair('ES384', { extractable: true })).privateKey),
+    );
     expect([rsa.alg, ec.alg]).toEqual(['RS384', 'ES384']);
     expect(rsa.key.extractable).toBe(false);
   });

@@ -43,7 +43,10 @@ export async function resolveAuthorizeEndpoint(
  */
 export type TokenEndpoint = { tokenUrl: string; target: EgressTarget };
 
-export function planTokenEndpoint(connection: ConnectionTarget, config: Pick<Config, 'emrVendors'>): TokenEndpoint | { discoverFrom: string } {
+export function planTokenEndpoint(
+  connection: ConnectionTarget,
+  config: Pick<Config, 'emrVendors'>,
+): TokenEndpoint | { discoverFrom: string } {
   if (connection.fhirBaseUrl) return { discoverFrom: connection.fhirBaseUrl };
   const tokenUrl = vendorEntry(config, connection.vendor)?.tokenUrl;
   if (!tokenUrl) {
@@ -55,7 +58,13 @@ export function planTokenEndpoint(connection: ConnectionTarget, config: Pick<Con
 }
 
 /** A discovered token endpoint is the tenant's choice, like the FHIR base it came from. */
-export async function resolveTokenEndpoint(plan: ReturnType<typeof planTokenEndpoint>, egress: Egress): Promise<TokenEndpoint> {
+export async function resolveTokenEndpoint(
+  plan: ReturnType<typeof planTokenEndpoint>,
+  egress: Egress,
+): Promise<TokenEndpoint> {
   if ('tokenUrl' in plan) return plan;
-  return { tokenUrl: (await discoverSmartConfiguration(plan.discoverFrom, { egress })).tokenEndpoint, target: 'tenant' };
+  return {
+    tokenUrl: (await discoverSmartConfiguration(plan.discoverFrom, { egress })).tokenEndpoint,
+    target: 'tenant',
+  };
 }

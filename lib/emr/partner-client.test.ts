@@ -80,7 +80,11 @@ describe('pullPartnerResources', () => {
         to: '2024-12-31T00:00:00Z',
       }),
     );
-    expect(error).toMatchObject({ code: 'TRANSPORT_FAILED', message: NEUTRAL, cause: { purpose: 'partner', reason: 'status', status: 401 } });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT_FAILED',
+      message: NEUTRAL,
+      cause: { purpose: 'partner', reason: 'status', status: 401 },
+    });
     expect(error.message).not.toContain('not-the-key');
     expect(emr.requests.total).toBe(1);
   });
@@ -89,17 +93,33 @@ describe('pullPartnerResources', () => {
     emr = await startFakeEmr({ apiKey: API_KEY });
     emr.failNext('/fhir/Condition', 500);
     await expect(
-      pullPartnerResources({ ...net, baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from: '2024-01-01T00:00:00Z', to: '2024-12-31T00:00:00Z' }),
+      pullPartnerResources({
+        ...net,
+        baseUrl: emr.fhirBaseUrl,
+        apiKey: API_KEY,
+        from: '2024-01-01T00:00:00Z',
+        to: '2024-12-31T00:00:00Z',
+      }),
     ).rejects.toMatchObject({ code: 'TRANSPORT_FAILED', message: NEUTRAL, cause: { reason: 'status', status: 500 } });
   });
 
   it.each([
-    { from: '2024-01-01', to: '2024-12-31T00:00:00Z', issues: [{ path: 'from', message: 'Must be an ISO-8601 instant' }] },
+    {
+      from: '2024-01-01',
+      to: '2024-12-31T00:00:00Z',
+      issues: [{ path: 'from', message: 'Must be an ISO-8601 instant' }],
+    },
     { from: '2024-01-01T00:00:00Z', to: 'tomorrow', issues: [{ path: 'to', message: 'Must be an ISO-8601 instant' }] },
-    { from: '2024-12-31T00:00:00Z', to: '2024-01-01T00:00:00Z', issues: [{ path: 'from', message: 'Must not be after to' }] },
+    {
+      from: '2024-12-31T00:00:00Z',
+      to: '2024-01-01T00:00:00Z',
+      issues: [{ path: 'from', message: 'Must not be after to' }],
+    },
   ])('refuses the range $from..$to without calling the partner', async ({ from, to, issues }) => {
     emr = await startFakeEmr({ apiKey: API_KEY });
-    const error = await rejection(pullPartnerResources({ ...net, baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from, to }));
+    const error = await rejection(
+      pullPartnerResources({ ...net, baseUrl: emr.fhirBaseUrl, apiKey: API_KEY, from, to }),
+    );
     expect({ code: error.code, message: error.message, issues: error.options.issues }).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'Invalid partner pull range',

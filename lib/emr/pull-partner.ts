@@ -14,7 +14,9 @@ import { PullResult, runPull } from './run-pull';
 export const MAX_RANGE_DAYS = 31;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const DateOrInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'Must be an ISO-8601 date or instant with a zone' });
+const DateOrInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  message: 'Must be an ISO-8601 date or instant with a zone',
+});
 
 export const PartnerPullBody = z
   .object({
@@ -30,7 +32,11 @@ export const PartnerPullBody = z
       return;
     }
     if (range && (body.from === undefined || body.to === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [body.from === undefined ? 'from' : 'to'], message: 'from and to go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.from === undefined ? 'from' : 'to'],
+        message: 'from and to go together',
+      });
       return;
     }
     const { from, to } = rangeOf(body);
@@ -47,7 +53,9 @@ export const PartnerPullResult = PullResult.extend({ range: z.object({ from: z.s
 export function rangeOf(body: PartnerPullBody): { from: string; to: string } {
   const start = (value: string) => (value.length === 10 ? `${value}T00:00:00.000Z` : new Date(value).toISOString());
   const end = (value: string) => (value.length === 10 ? `${value}T23:59:59.999Z` : new Date(value).toISOString());
-  return body.date !== undefined ? { from: start(body.date), to: end(body.date) } : { from: start(body.from!), to: end(body.to!) };
+  return body.date !== undefined
+    ? { from: start(body.date), to: end(body.date) }
+    : { from: start(body.from!), to: end(body.to!) };
 }
 
 export async function pullPartner(
@@ -58,9 +66,19 @@ export async function pullPartner(
   const partner = requirePartnerApi(deps.config);
   const accountId = requirePartnerAccount(deps.config, input.clinicId);
   const range = rangeOf(input);
-  const result = await runPull(deps, { clinicId: input.clinicId, connectionId: null, kind: 'partner-api', correlationId: input.correlationId }, async () => ({
-    resources: await pullPartnerResources({ baseUrl: partner.url, apiKey: partner.apiKey, accountId, egress: deps.egress, ...range }),
-    sourceBaseUrl: partner.url,
-  }));
+  const result = await runPull(
+    deps,
+    { clinicId: input.clinicId, connectionId: null, kind: 'partner-api', correlationId: input.correlationId },
+    async () => ({
+      resources: await pullPartnerResources({
+        baseUrl: partner.url,
+        apiKey: partner.apiKey,
+        accountId,
+        egress: deps.egress,
+        ...range,
+      }),
+      sourceBaseUrl: partner.url,
+    }),
+  );
   return { ...result, range };
 }

@@ -25,7 +25,9 @@ const ALL_PATIENTS = '*';
 /** SMART system scopes (v1 syntax, which SMART v2 servers also accept): read access to the six sync types. */
 export const BACKEND_SERVICES_SCOPE = SYNC_RESOURCE_TYPES.map((type) => `system/${type}.read`).join(' ');
 
-const Since = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'since must be an ISO-8601 date or instant with a zone' });
+const Since = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  message: 'since must be an ISO-8601 date or instant with a zone',
+});
 
 export const SmartPullBody = z.object({ connectionId: z.string().min(1).max(100), since: Since.optional() });
 export type SmartPullBody = z.infer<typeof SmartPullBody>;
@@ -38,10 +40,14 @@ export async function pullSmartBackend(
   // that is not linked gets 403 with nothing read or written.
   const smart = requireSmart(deps.config);
   const groupId = requireSmartBackendGroup(deps.config, input.clinicId);
-  const connection = await getClinicConnection(deps.db, { clinicId: input.clinicId, id: input.connectionId }, {
-    missing: invalidConnection('No such connection'),
-    foreign: new AppError('FORBIDDEN', 'This connection belongs to another clinic'),
-  });
+  const connection = await getClinicConnection(
+    deps.db,
+    { clinicId: input.clinicId, id: input.connectionId },
+    {
+      missing: invalidConnection('No such connection'),
+      foreign: new AppError('FORBIDDEN', 'This connection belongs to another clinic'),
+    },
+  );
   if (connection.vendor !== 'smart-backend') throw invalidConnection('Not a smart-backend connection');
   // Platform credentials and the tokens they buy go only to the operator's EMR (DECISIONS "Trust boundaries"):
   // the token URL comes from EMR_VENDORS alone, never from discovery, and a FHIR base on the connection must be on
@@ -63,29 +69,57 @@ export async function pullSmartBackend(
     });
   }
 
-  return runPull(deps, { clinicId: input.clinicId, connectionId: connection.id, kind: 'smart-backend', correlationId: input.correlationId }, async () => {
-    const token = await requestBackendServicesToken({
-      egress: deps.egress, target: 'operator',
-      tokenUrl, clientId: smart.clientId, privateKeyPem: smart.privateKeyPem, keyId: smart.keyId, scope: BACKEND_SERVICES_SCOPE, clock: deps.clock,
-    });
-    if (groupId !== ALL_PATIENTS) {
-      return {
-        resources: await readGroupResources({ egress: deps.egress, baseUrl: fhirBaseUrl, groupId, accessToken: token.accessToken, ...(input.since && { since: input.since }) }),
-        sourceBaseUrl: fhirBaseUrl,
-      };
-    }
-    // "*": the operator bound this clinic to everything the registration sees (a one-clinic deployment).
-    const resources = {} as Record<SyncResourceType, FhirResource[]>;
-    for (const resourceType of SYNC_RESOURCE_TYPES) {
-      resources[resourceType] = await searchAll({
-        baseUrl: fhirBaseUrl, resourceType, accessToken: token.accessToken, egress: deps.egress, target: 'operator', purpose: 'emr',
-        params: input.since ? { _lastUpdated: `ge${input.since}` } : {},
+  return runPull(
+    deps,
+    {
+      clinicId: input.clinicId,
+      connectionId: connection.id,
+      kind: 'smart-backend',
+      correlationId: input.correlationId,
+    },
+    async () => {
+      const token = await requestBackendServicesToken({
+        egress: deps.egress,
+        target: 'operator',
+        tokenUrl,
+        clientId: smart.clientId,
+        privateKeyPem: smart.privateKeyPem,
+        keyId: smart.keyId,
+        scope: BACKEND_SERVICES_SCOPE,
+        clock: deps.clock,
       });
-    }
-    return { resources, sourceBaseUrl: fhirBaseUrl };
-  });
+      if (groupId !== ALL_PATIENTS) {
+        return {
+          resources: await readGroupResources({
+            egress: deps.egress,
+            baseUrl: fhirBaseUrl,
+            groupId,
+            accessToken: token.accessToken,
+            ...(input.since && { since: input.since }),
+          }),
+          sourceBaseUrl: fhirBaseUrl,
+        };
+      }
+      // "*": the operator bound this clinic to everything the registration sees (a one-clinic deployment).
+      const resources = {} as Record<SyncResourceType, FhirResource[]>;
+      for (const resourceType of SYNC_RESOURCE_TYPES) {
+        resources[resourceType] = await searchAll({
+          baseUrl: fhirBaseUrl,
+          resourceType,
+          accessToken: token.accessToken,
+          egress: deps.egress,
+          target: 'operator',
+          purpose: 'emr',
+          params: input.since ? { _lastUpdated: `ge${input.since}` } : {},
+        });
+      }
+      return { resources, sourceBaseUrl: fhirBaseUrl };
+    },
+  );
 }
 
 function invalidConnection(message: string): AppError {
-  return new AppError('VALIDATION_FAILED', 'The request body is not valid', { issues: [{ path: 'body.connectionId', message }] });
+  return new AppError('VALIDATION_FAILED', 'The request body is not valid', {
+    issues: [{ path: 'body.connectionId', message }],
+  });
 }

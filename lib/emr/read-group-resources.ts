@@ -15,7 +15,9 @@ const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 
 const Group = z.object({
   resourceType: z.literal('Group'),
-  member: z.array(z.object({ entity: z.object({ reference: z.string().optional() }), inactive: z.boolean().optional() })).optional(),
+  member: z
+    .array(z.object({ entity: z.object({ reference: z.string().optional() }), inactive: z.boolean().optional() }))
+    .optional(),
 });
 
 type GroupRead = { egress: Egress; baseUrl: string; groupId: string; accessToken: string; since?: string };
@@ -28,8 +30,16 @@ export async function readGroupResources(input: GroupRead): Promise<Record<SyncR
     for (let i = 0; i < patientIds.length; i += PATIENTS_PER_SEARCH) {
       const batch = patientIds.slice(i, i + PATIENTS_PER_SEARCH).join(',');
       const found = await searchAll({
-        baseUrl: input.baseUrl, resourceType, accessToken: input.accessToken, egress: input.egress, target: 'operator', purpose: 'emr',
-        params: { [resourceType === 'Patient' ? '_id' : 'patient']: batch, ...(input.since && { _lastUpdated: `ge${input.since}` }) },
+        baseUrl: input.baseUrl,
+        resourceType,
+        accessToken: input.accessToken,
+        egress: input.egress,
+        target: 'operator',
+        purpose: 'emr',
+        params: {
+          [resourceType === 'Patient' ? '_id' : 'patient']: batch,
+          ...(input.since && { _lastUpdated: `ge${input.since}` }),
+        },
       });
       for (const resource of found) byId.set(resource.id, resource);
     }
@@ -43,8 +53,12 @@ async function readGroupPatients(input: GroupRead): Promise<string[]> {
   const base = input.baseUrl.replace(/\/+$/, '');
   const url = new URL(`${base}/Group/${encodeURIComponent(input.groupId)}`);
   const response = await input.egress.request({
-    url, headers: { accept: 'application/fhir+json', authorization: `Bearer ${input.accessToken}` },
-    target: 'operator', purpose: 'emr', maxBodyBytes: MAX_GROUP_BYTES, timeoutMs: TIMEOUT_MS,
+    url,
+    headers: { accept: 'application/fhir+json', authorization: `Bearer ${input.accessToken}` },
+    target: 'operator',
+    purpose: 'emr',
+    maxBodyBytes: MAX_GROUP_BYTES,
+    timeoutMs: TIMEOUT_MS,
   });
   const where = loggableUrl(url);
   if (response.status !== 200) throw egressError('emr', { reason: 'status', url: where, status: response.status });

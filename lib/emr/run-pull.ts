@@ -9,7 +9,9 @@ import { AppError, isAppError } from '../errors';
 import type { FhirStore } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
 
-export const UpsertedCounts = z.object(Object.fromEntries(SYNC_RESOURCE_TYPES.map((t) => [t, z.number().int()])) as Record<SyncResourceType, z.ZodNumber>);
+export const UpsertedCounts = z.object(
+  Object.fromEntries(SYNC_RESOURCE_TYPES.map((t) => [t, z.number().int()])) as Record<SyncResourceType, z.ZodNumber>,
+);
 
 export const PullResult = z.object({
   ok: z.literal(true),
@@ -23,7 +25,12 @@ export const PullResult = z.object({
 export type PullResult = z.infer<typeof PullResult>;
 
 type PullDeps = { db: Db; clock: Clock; fhirStore: FhirStore };
-type PullRun = { clinicId: string; connectionId: string | null; kind: 'smart-backend' | 'partner-api'; correlationId: string };
+type PullRun = {
+  clinicId: string;
+  connectionId: string | null;
+  kind: 'smart-backend' | 'partner-api';
+  correlationId: string;
+};
 type Pulled = { resources: Record<SyncResourceType, FhirResource[]>; sourceBaseUrl: string };
 
 // FHIR R4 strings exclude control characters other than tab, CR and LF; PostgreSQL's jsonb cannot hold U+0000.
@@ -33,7 +40,8 @@ const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 function hasForbiddenControl(value: unknown): boolean {
   if (typeof value === 'string') return FORBIDDEN_CONTROL.test(value);
   if (Array.isArray(value)) return value.some(hasForbiddenControl);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => FORBIDDEN_CONTROL.test(k) || hasForbiddenControl(v));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => FORBIDDEN_CONTROL.test(k) || hasForbiddenControl(v));
   return false;
 }
 
@@ -46,26 +54,49 @@ export async function runPull(deps: PullDeps, run: PullRun, read: () => Promise<
       throw new AppError('TRANSPORT_FAILED', 'The EMR sent a resource that is not valid FHIR; nothing was saved');
     }
     const written = await deps.fhirStore.upsertMany(run.clinicId, all, { sourceBaseUrl });
-    const upserted = Object.fromEntries(SYNC_RESOURCE_TYPES.map((type) => {
-      const counts = written.byType[type];
-      return [type, counts ? counts.created + counts.updated + counts.unchanged : 0];
-    })) as PullResult['upserted'];
+    const upserted = Object.fromEntries(
+      SYNC_RESOURCE_TYPES.map((type) => {
+        const counts = written.byType[type];
+        return [type, counts ? counts.created + counts.updated + counts.unchanged : 0];
+      }),
+    ) as PullResult['upserted'];
     const syncRun = await deps.db.syncRun.create({
       data: {
-        clinicId: run.clinicId, connectionId: run.connectionId, kind: run.kind, status: 'succeeded',
-        cursor: startedAt.toISOString(), counts: written.byType, correlationId: run.correlationId, startedAt, finishedAt: deps.clock(),
+        clinicId: run.clinicId,
+        connectionId: run.connectionId,
+        kind: run.kind,
+        status: 'succeeded',
+        cursor: startedAt.toISOString(),
+        counts: written.byType,
+        correlationId: run.correlationId,
+        startedAt,
+        finishedAt: deps.clock(),
       },
     });
-    return { ok: true, upserted, fhirStore: deps.fhirStore.name, syncRunId: syncRun.id, nextSince: startedAt.toISOString() };
+    return {
+      ok: true,
+      upserted,
+      fhirStore: deps.fhirStore.name,
+      syncRunId: syncRun.id,
+      nextSince: startedAt.toISOString(),
+    };
   } catch (error) {
     if (isAppError(error)) {
       // For the record only; the error is what the caller gets. A database that is down cannot take this either.
-      await deps.db.syncRun.create({
-        data: {
-          clinicId: run.clinicId, connectionId: run.connectionId, kind: run.kind, status: 'failed',
-          counts: { error: error.code }, correlationId: run.correlationId, startedAt, finishedAt: deps.clock(),
-        },
-      }).catch(() => undefined);
+      await deps.db.syncRun
+        .create({
+          data: {
+            clinicId: run.clinicId,
+            connectionId: run.connectionId,
+            kind: run.kind,
+            status: 'failed',
+            counts: { error: error.code },
+            correlationId: run.correlationId,
+            startedAt,
+            finishedAt: deps.clock(),
+          },
+        })
+        .catch(() => undefined);
     }
     throw error;
   }

@@ -11,7 +11,10 @@ export type JwkSet = { keys: JWK[] };
 let cached: { pem: string; keyId: string; jwks: JwkSet } | undefined;
 
 export async function serveJwks(config: Pick<Config, 'smart'>): Promise<JwkSet> {
-  if (!config.smart) throw new AppError('NOT_FOUND', 'No signing key is configured', { cause: new Error('unconfigured: SMART_PRIVATE_KEY') });
+  if (!config.smart)
+    throw new AppError('NOT_FOUND', 'No signing key is configured', {
+      cause: new Error('unconfigured: SMART_PRIVATE_KEY'),
+    });
   const { privateKeyPem: pem, keyId } = config.smart;
   if (cached?.pem !== pem || cached.keyId !== keyId) cached = { pem, keyId, jwks: await publicJwks(pem, keyId) };
   return cached.jwks;

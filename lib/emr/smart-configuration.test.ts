@@ -63,12 +63,19 @@ describe('discoverSmartConfiguration', () => {
       overrides: { token_endpoint: undefined },
       problem: 'not a SMART configuration',
     },
-  ])('refuses a configuration that $name, with the neutral message and the problem in the log', async ({ overrides, problem }) => {
-    emr = await startFakeEmr({ smartConfigurationOverrides: overrides });
-    const error = await discoverSmartConfiguration(emr.fhirBaseUrl, { egress }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ code: 'TRANSPORT_FAILED', message: NEUTRAL, cause: { purpose: 'emr', reason: 'invalid-body', problem } });
-  });
+  ])(
+    'refuses a configuration that $name, with the neutral message and the problem in the log',
+    async ({ overrides, problem }) => {
+      emr = await startFakeEmr({ smartConfigurationOverrides: overrides });
+      const error = await discoverSmartConfiguration(emr.fhirBaseUrl, { egress }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({
+        code: 'TRANSPORT_FAILED',
+        message: NEUTRAL,
+        cause: { purpose: 'emr', reason: 'invalid-body', problem },
+      });
+    },
+  );
 
   it.each([
     { failure: 500 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 500 } },
@@ -95,21 +102,29 @@ describe('discoverSmartConfiguration', () => {
   it('fails with TRANSPORT_FAILED on a body that is not JSON', async () => {
     scripted = await startScriptedServer();
     scripted.answer('/fhir/.well-known/smart-configuration', { status: 200, body: '<html>maintenance</html>' });
-    await expect(
-      discoverSmartConfiguration(`${scripted.origin}/fhir`, { egress }),
-    ).rejects.toMatchObject({ code: 'TRANSPORT_FAILED', message: NEUTRAL, cause: { reason: 'invalid-body', problem: 'not JSON' } });
+    await expect(discoverSmartConfiguration(`${scripted.origin}/fhir`, { egress })).rejects.toMatchObject({
+      code: 'TRANSPORT_FAILED',
+      message: NEUTRAL,
+      cause: { reason: 'invalid-body', problem: 'not JSON' },
+    });
   });
 
-  it.each(['http://emr.example/fhir', 'ftp://emr.example/fhir', 'emr.example/fhir', 'https://user:pw@emr.example/fhir'])(
-    'refuses the FHIR base %s without any network call',
-    async (fhirBaseUrl) => {
-      const lookups: string[] = [];
-      const recording = createEgress({ mode: 'sandbox', allowedOrigins: [], resolve: async (host) => (lookups.push(host), []) });
-      await expect(discoverSmartConfiguration(fhirBaseUrl, { egress: recording })).rejects.toMatchObject({
-        code: 'VALIDATION_FAILED',
-        message: 'The FHIR base URL must be an absolute https URL',
-      });
-      expect(lookups).toEqual([]);
-    },
-  );
+  it.each([
+    'http://emr.example/fhir',
+    'ftp://emr.example/fhir',
+    'emr.example/fhir',
+    'https://user:pw@emr.example/fhir',
+  ])('refuses the FHIR base %s without any network call', async (fhirBaseUrl) => {
+    const lookups: string[] = [];
+    const recording = createEgress({
+      mode: 'sandbox',
+      allowedOrigins: [],
+      resolve: async (host) => (lookups.push(host), []),
+    });
+    await expect(discoverSmartConfiguration(fhirBaseUrl, { egress: recording })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The FHIR base URL must be an absolute https URL',
+    });
+    expect(lookups).toEqual([]);
+  });
 });

@@ -48,12 +48,15 @@ export async function discoverSmartConfiguration(
   const wellKnownUrl = `${base.href.replace(/\/+$/, '')}/.well-known/smart-configuration`;
 
   const where = loggableUrl(new URL(wellKnownUrl));
-  const invalid = (problem: string, detail: Record<string, unknown> = {}) => egressError('emr', { reason: 'invalid-body', url: where, problem, ...detail });
+  const invalid = (problem: string, detail: Record<string, unknown> = {}) =>
+    egressError('emr', { reason: 'invalid-body', url: where, problem, ...detail });
 
   const body = await fetchJson(wellKnownUrl, opts);
   const parsed = WellKnownDocument.safeParse(body);
   if (!parsed.success) {
-    throw invalid('not a SMART configuration', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), code: i.code })) });
+    throw invalid('not a SMART configuration', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), code: i.code })),
+    });
   }
   const doc = parsed.data;
 
@@ -99,8 +102,12 @@ export function parseSecureUrl(value: string): URL | null {
 async function fetchJson(url: string, opts: DiscoverOptions): Promise<unknown> {
   // Redirects refused (egress): a discovery document that moves elsewhere is not trusted to name our endpoints.
   const response = await opts.egress.request({
-    url, headers: { accept: 'application/json' }, target: 'tenant', purpose: 'emr',
-    maxBodyBytes: MAX_DOCUMENT_BYTES, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    url,
+    headers: { accept: 'application/json' },
+    target: 'tenant',
+    purpose: 'emr',
+    maxBodyBytes: MAX_DOCUMENT_BYTES,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
   const where = loggableUrl(new URL(url));
   if (response.status !== 200) throw egressError('emr', { reason: 'status', url: where, status: response.status });

@@ -30,11 +30,15 @@ export async function startAuthorization(
   deps: { db: Db; clock: Clock; config: Config; egress: Egress },
   input: { clinicId: string; userId: string; connectionId: string },
 ): Promise<AuthorizationStarted> {
-  const connection = await getClinicConnection(deps.db, { clinicId: input.clinicId, id: input.connectionId }, {
-    foreign: new AppError('FORBIDDEN', 'This connection belongs to another clinic'),
-  });
+  const connection = await getClinicConnection(
+    deps.db,
+    { clinicId: input.clinicId, id: input.connectionId },
+    {
+      foreign: new AppError('FORBIDDEN', 'This connection belongs to another clinic'),
+    },
+  );
   if (!connection.clientId) {
-    throw new AppError('FORBIDDEN', "Add the client id the EMR issued for this clinic before connecting");
+    throw new AppError('FORBIDDEN', 'Add the client id the EMR issued for this clinic before connecting');
   }
   const sealKey = requireSealKey(deps.config);
   const { authorizationEndpoint, aud } = await resolveAuthorizeEndpoint(connection, deps.config, deps.egress);

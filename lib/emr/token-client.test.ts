@@ -22,7 +22,11 @@ type KeyName = 'RS384' | 'ES384' | 'otherRS384';
 const keys = {} as Record<KeyName, KeyFixture>;
 
 beforeAll(async () => {
-  for (const [name, alg] of [['RS384', 'RS384'], ['ES384', 'ES384'], ['otherRS384', 'RS384']] as const) {
+  for (const [name, alg] of [
+    ['RS384', 'RS384'],
+    ['ES384', 'ES384'],
+    ['otherRS384', 'RS384'],
+  ] as const) {
     const pair = await generateKeyPair(alg, { extractable: true });
     keys[name] = { privateKeyPem: await exportPKCS8(pair.privateKey), publicKeyPem: await exportSPKI(pair.publicKey) };
   }
@@ -141,51 +145,67 @@ describe('exchangeAuthorizationCode', () => {
     { failure: 500 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 500 } },
     { failure: 503 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 503 } },
     { failure: 'hang' as const, timeoutMs: 200, cause: { reason: 'timeout' } },
-  ])('fails with the neutral TRANSPORT_FAILED when the token endpoint answers $failure', async ({ failure, timeoutMs, cause }) => {
-    emr = await startFakeEmr({ clientId: CLIENT_ID });
-    emr.failNext('/oauth/token', failure);
-    const error = await rejection(
-      exchangeAuthorizationCode({
-        ...net,
-        tokenUrl: emr.tokenUrl,
-        clientId: CLIENT_ID,
-        code: 'c',
-        redirectUri: REDIRECT_URI,
-        codeVerifier: createPkcePair().codeVerifier,
-        timeoutMs,
-      }),
-    );
-    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
-    expect(error.options.cause).toMatchObject({ purpose: 'emr', ...cause });
-    expect(emr.requests.token).toBe(1);
-  });
-
-  it.each([
-    { name: 'a body that is not JSON', status: 200, body: '<html>ok</html>', cause: { reason: 'invalid-body' } },
-    { name: 'no access_token', status: 200, body: '{"token_type":"Bearer"}', cause: { reason: 'invalid-body' } },
-    { name: 'a non-bearer token type', status: 200, body: '{"access_token":"a","token_type":"mac"}', cause: { reason: 'invalid-body' } },
-    { name: 'invalid_scope', status: 400, body: '{"error":"invalid_scope","error_description":"internal detail"}', cause: { reason: 'status', status: 400, oauthError: 'invalid_scope' } },
-    { name: 'a 400 without an OAuth error', status: 400, body: 'bad', cause: { reason: 'status', status: 400 } },
-  ])('fails with the neutral TRANSPORT_FAILED on $name: no status or OAuth text reaches the message', async ({ status, body, cause }) => {
-    const server = await startScriptedServer();
-    try {
-      server.answer('/token', { status, body });
+  ])(
+    'fails with the neutral TRANSPORT_FAILED when the token endpoint answers $failure',
+    async ({ failure, timeoutMs, cause }) => {
+      emr = await startFakeEmr({ clientId: CLIENT_ID });
+      emr.failNext('/oauth/token', failure);
       const error = await rejection(
         exchangeAuthorizationCode({
           ...net,
-          tokenUrl: `${server.origin}/token`,
+          tokenUrl: emr.tokenUrl,
           clientId: CLIENT_ID,
           code: 'c',
           redirectUri: REDIRECT_URI,
-          codeVerifier: 'v',
+          codeVerifier: createPkcePair().codeVerifier,
+          timeoutMs,
         }),
       );
       expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
       expect(error.options.cause).toMatchObject({ purpose: 'emr', ...cause });
-    } finally {
-      await server.close();
-    }
-  });
+      expect(emr.requests.token).toBe(1);
+    },
+  );
+
+  it.each([
+    { name: 'a body that is not JSON', status: 200, body: '<html>ok</html>', cause: { reason: 'invalid-body' } },
+    { name: 'no access_token', status: 200, body: '{"token_type":"Bearer"}', cause: { reason: 'invalid-body' } },
+    {
+      name: 'a non-bearer token type',
+      status: 200,
+      body: '{"access_token":"a","token_type":"mac"}',
+      cause: { reason: 'invalid-body' },
+    },
+    {
+      name: 'invalid_scope',
+      status: 400,
+      body: '{"error":"invalid_scope","error_description":"internal detail"}',
+      cause: { reason: 'status', status: 400, oauthError: 'invalid_scope' },
+    },
+    { name: 'a 400 without an OAuth error', status: 400, body: 'bad', cause: { reason: 'status', status: 400 } },
+  ])(
+    'fails with the neutral TRANSPORT_FAILED on $name: no status or OAuth text reaches the message',
+    async ({ status, body, cause }) => {
+      const server = await startScriptedServer();
+      try {
+        server.answer('/token', { status, body });
+        const error = await rejection(
+          exchangeAuthorizationCode({
+            ...net,
+            tokenUrl: `${server.origin}/token`,
+            clientId: CLIENT_ID,
+            code: 'c',
+            redirectUri: REDIRECT_URI,
+            codeVerifier: 'v',
+          }),
+        );
+        expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+        expect(error.options.cause).toMatchObject({ purpose: 'emr', ...cause });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it('never sends a code to a cleartext token URL', async () => {
     let lookups = 0;
@@ -315,7 +335,8 @@ describe('requestBackendServicesToken', () => {
     },
     {
       name: 'a PKCS#1 RSA key',
-      pem: () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }),
+      pem: () =>
+        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }),
       message: /must be an unencrypted PKCS#8 PEM/,
     },
   ])('refuses $name before any network call', async ({ pem, message }) => {

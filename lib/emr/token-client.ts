@@ -177,12 +177,24 @@ function tokenError(httpStatus: number, body: unknown, url: string): AppError {
       cause,
     });
   }
-  if ((httpStatus === 400 || httpStatus === 401) && (oauthError === 'invalid_client' || oauthError === 'unauthorized_client')) {
-    return new AppError('UNPROCESSABLE', "The EMR refused this client's credentials; check the connection's registration", {
-      cause,
-    });
+  if (
+    (httpStatus === 400 || httpStatus === 401) &&
+    (oauthError === 'invalid_client' || oauthError === 'unauthorized_client')
+  ) {
+    return new AppError(
+      'UNPROCESSABLE',
+      "The EMR refused this client's credentials; check the connection's registration",
+      {
+        cause,
+      },
+    );
   }
-  return egressError('emr', { reason: 'status', url, status: httpStatus, ...(oauthError !== undefined && { oauthError }) });
+  return egressError('emr', {
+    reason: 'status',
+    url,
+    status: httpStatus,
+    ...(oauthError !== undefined && { oauthError }),
+  });
 }
 
 function parseJsonOrUndefined(text: string): unknown {

@@ -11,7 +11,10 @@ import { assertFhirBaseUrlAllowed, assertSmartBackendBaseUrl, FhirBaseUrl } from
 
 export const UpdateConnectionBody = z
   .object({ clientId: ClientId.optional(), fhirBaseUrl: FhirBaseUrl.optional() })
-  .refine((body) => body.clientId !== undefined || body.fhirBaseUrl !== undefined, { message: 'Give clientId or fhirBaseUrl', path: ['clientId'] });
+  .refine((body) => body.clientId !== undefined || body.fhirBaseUrl !== undefined, {
+    message: 'Give clientId or fhirBaseUrl',
+    path: ['clientId'],
+  });
 export type UpdateConnectionBody = z.infer<typeof UpdateConnectionBody>;
 
 export async function updateConnection(
@@ -30,14 +33,28 @@ export async function updateConnection(
     const updated = await tx.emrConnection.update({
       where: { id: current.id, clinicId: input.clinicId },
       data: {
-        clientId, fhirBaseUrl,
+        clientId,
+        fhirBaseUrl,
         status: clientId ? 'pending' : 'needs-registration',
-        accessTokenSealed: null, refreshTokenSealed: null, tokenExpiresAt: null, grantedScope: null, connectedAt: null,
+        accessTokenSealed: null,
+        refreshTokenSealed: null,
+        tokenExpiresAt: null,
+        grantedScope: null,
+        connectedAt: null,
       },
     });
     await recordAudit(tx, {
-      action: 'emr.connection.update', outcome: 'success', correlationId: input.correlationId, userId: input.userId, clinicId: input.clinicId,
-      detail: { connectionId: updated.id, clientIdChanged: clientId !== current.clientId, fhirBaseUrlChanged: fhirBaseUrl !== current.fhirBaseUrl, status: updated.status },
+      action: 'emr.connection.update',
+      outcome: 'success',
+      correlationId: input.correlationId,
+      userId: input.userId,
+      clinicId: input.clinicId,
+      detail: {
+        connectionId: updated.id,
+        clientIdChanged: clientId !== current.clientId,
+        fhirBaseUrlChanged: fhirBaseUrl !== current.fhirBaseUrl,
+        status: updated.status,
+      },
     });
     return updated;
   });

@@ -8,7 +8,11 @@ import type { FhirStore } from './fhir-store';
 import type { Egress } from '../outbound/egress';
 import { restFhirStore } from './rest-fhir-store';
 
-export function buildFhirStore(config: Pick<Config, 'fhirStoreUrl' | 'authSecret' | 'sealKey'>, db: Db, egress?: Egress): FhirStore {
+export function buildFhirStore(
+  config: Pick<Config, 'fhirStoreUrl' | 'authSecret' | 'sealKey'>,
+  db: Db,
+  egress?: Egress,
+): FhirStore {
   return config.fhirStoreUrl
     ? restFhirStore({ baseUrl: config.fhirStoreUrl, cursorKey: cursorKey(config), ...(egress && { egress }) })
     : embeddedFhirStore(db);
@@ -21,5 +25,7 @@ export function buildFhirStore(config: Pick<Config, 'fhirStoreUrl' | 'authSecret
  */
 function cursorKey(config: Pick<Config, 'authSecret' | 'sealKey'>): Buffer | undefined {
   const secret = config.authSecret ?? config.sealKey;
-  return secret ? Buffer.from(hkdfSync('sha256', secret, 'svc-fhir-store-cursor', 'external FHIR store search cursor v1', 32)) : undefined;
+  return secret
+    ? Buffer.from(hkdfSync('sha256', secret, 'svc-fhir-store-cursor', 'external FHIR store search cursor v1', 32))
+    : undefined;
 }

@@ -1,7 +1,13 @@
 // GET /api/fhir/metadata: the CapabilityStatement, generated from the resource registry the FHIR routes use, so
 // it lists exactly the types, interactions, search parameters and operations that exist (SPEC Versioning 2:
 // this document is the authoritative interaction list).
-import { DEFAULT_PAGE_SIZE, FHIR_RESOURCE_TYPES, MAX_PAGE_SIZE, RESOURCE_REGISTRY, SYSTEM_OPERATIONS } from './resource-registry';
+import {
+  DEFAULT_PAGE_SIZE,
+  FHIR_RESOURCE_TYPES,
+  MAX_PAGE_SIZE,
+  RESOURCE_REGISTRY,
+  SYSTEM_OPERATIONS,
+} from './resource-registry';
 import { FHIR_JSON } from './fhir-json';
 
 // Bump when the registry changes: CapabilityStatement.date is when this statement last changed.
@@ -16,7 +22,10 @@ export function buildCapabilityStatement(appUrl: string) {
     kind: 'instance',
     instantiates: ['http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data'],
     software: { name: 'Clinic Revenue Platform FHIR API' },
-    implementation: { description: 'Clinic-scoped FHIR R4 store of resources pulled from EMRs', url: `${appUrl}/api/fhir` },
+    implementation: {
+      description: 'Clinic-scoped FHIR R4 store of resources pulled from EMRs',
+      url: `${appUrl}/api/fhir`,
+    },
     fhirVersion: '4.0.1',
     format: [FHIR_JSON],
     rest: [
@@ -28,7 +37,8 @@ export function buildCapabilityStatement(appUrl: string) {
           `follow the Bundle's next link for more. Errors are OperationOutcome resources.`,
         security: {
           cors: false,
-          description: 'Staff session (next-auth JWT) as a cookie or bearer token; tenancy comes from the session only.',
+          description:
+            'Staff session (next-auth JWT) as a cookie or bearer token; tenancy comes from the session only.',
         },
         resource: FHIR_RESOURCE_TYPES.map((type) => {
           const definition = RESOURCE_REGISTRY[type];
@@ -40,7 +50,10 @@ export function buildCapabilityStatement(appUrl: string) {
             readHistory: false,
             updateCreate: false,
             searchParam: definition.searchParams.map(({ name, type: paramType, definition: url, documentation }) => ({
-              name, definition: url, type: paramType, documentation,
+              name,
+              definition: url,
+              type: paramType,
+              documentation,
             })),
             ...(definition.operations.length && { operation: definition.operations.map((op) => ({ ...op })) }),
           };

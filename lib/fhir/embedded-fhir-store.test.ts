@@ -22,10 +22,16 @@ afterAll(async () => {
 let clinicSeq = 0;
 const newClinic = () => `clinic_store_${Date.now()}_${clinicSeq++}`;
 const patient = (id: string, family = 'Testperson'): FhirResource => ({
-  resourceType: 'Patient', id, meta: { versionId: '7', lastUpdated: '2024-01-05T09:00:00Z' }, name: [{ family }],
+  resourceType: 'Patient',
+  id,
+  meta: { versionId: '7', lastUpdated: '2024-01-05T09:00:00Z' },
+  name: [{ family }],
 });
 const observation = (id: string, patientId: string): FhirResource => ({
-  resourceType: 'Observation', id, status: 'final', subject: { reference: `Patient/${patientId}` },
+  resourceType: 'Observation',
+  id,
+  status: 'final',
+  subject: { reference: `Patient/${patientId}` },
 });
 
 describe('embeddedFhirStore.upsertMany', () => {
@@ -34,17 +40,33 @@ describe('embeddedFhirStore.upsertMany', () => {
     const at = new Date('2026-02-03T04:05:06.789Z');
     const store = embeddedFhirStore(db, { clock: () => at });
     const source = 'https://emr.example/fhir';
-    const result = await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1')], { sourceBaseUrl: `${source}/` });
-    expect(result.byType).toEqual({ Patient: { created: 1, updated: 0, unchanged: 0 }, Observation: { created: 1, updated: 0, unchanged: 0 } });
+    const result = await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1')], {
+      sourceBaseUrl: `${source}/`,
+    });
+    expect(result.byType).toEqual({
+      Patient: { created: 1, updated: 0, unchanged: 0 },
+      Observation: { created: 1, updated: 0, unchanged: 0 },
+    });
     const row = await db.fhirResource.findUniqueOrThrow({
-      where: { clinicId_source_resourceType_resourceId: { clinicId, source, resourceType: 'Patient', resourceId: servedId(source, 'p1') } },
+      where: {
+        clinicId_source_resourceType_resourceId: {
+          clinicId,
+          source,
+          resourceType: 'Patient',
+          resourceId: servedId(source, 'p1'),
+        },
+      },
     });
     expect(row).toMatchObject({ versionId: 1, lastUpdated: at, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(row.resource).toEqual({
-      resourceType: 'Patient', id: servedId(source, 'p1'), name: [{ family: 'Testperson' }],
+      resourceType: 'Patient',
+      id: servedId(source, 'p1'),
+      name: [{ family: 'Testperson' }],
       meta: { versionId: '1', lastUpdated: at.toISOString(), source: 'https://emr.example/fhir/Patient/p1/_history/7' },
     });
-    expect(await store.read(clinicId, 'Observation', servedId(source, 'o1'))).toMatchObject({ subject: { reference: `Patient/${servedId(source, 'p1')}` } });
+    expect(await store.read(clinicId, 'Observation', servedId(source, 'o1'))).toMatchObject({
+      subject: { reference: `Patient/${servedId(source, 'p1')}` },
+    });
   });
 
   it('keeps two sources that both send Patient/123 apart: two patients, each Observation pointing at its own', async () => {
@@ -52,19 +74,43 @@ describe('embeddedFhirStore.upsertMany', () => {
     const store = embeddedFhirStore(db);
     const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
     await store.upsertMany(clinicId, [patient('123', 'FromA'), observation('o1', '123')], { sourceBaseUrl: a });
-    const second = await store.upsertMany(clinicId, [patient('123', 'FromB'), observation('o1', '123')], { sourceBaseUrl: b });
+    const second = await store.upsertMany(clinicId, [patient('123', 'FromB'), observation('o1', '123')], {
+      sourceBaseUrl: b,
+    });
     // B's pull created its own rows; it did not update A's.
-    expect(second.byType).toEqual({ Patient: { created: 1, updated: 0, unchanged: 0 }, Observation: { created: 1, updated: 0, unchanged: 0 } });
+    expect(second.byType).toEqual({
+      Patient: { created: 1, updated: 0, unchanged: 0 },
+      Observation: { created: 1, updated: 0, unchanged: 0 },
+    });
 
     const patients = (await store.search(clinicId, { resourceType: 'Patient', count: 10 })).resources;
-    expect(patients.map((p) => [p.id, p.name]).sort()).toEqual([[servedId(a, '123'), [{ family: 'FromA' }]], [servedId(b, '123'), [{ family: 'FromB' }]]].sort());
+    expect(patients.map((p) => [p.id, p.name]).sort()).toEqual(
+      [
+        [servedId(a, '123'), [{ family: 'FromA' }]],
+        [servedId(b, '123'), [{ family: 'FromB' }]],
+      ].sort(),
+    );
     for (const source of [a, b]) {
-      const found = await store.search(clinicId, { resourceType: 'Observation', patientId: servedId(source, '123'), count: 10 });
-      expect(found.resources.map((o) => [o.id, o.subject])).toEqual([[servedId(source, 'o1'), { reference: `Patient/${servedId(source, '123')}` }]]);
-      expect(await store.read(clinicId, 'Patient', servedId(source, '123'))).toMatchObject({ name: [{ family: source === a ? 'FromA' : 'FromB' }] });
+      const found = await store.search(clinicId, {
+        resourceType: 'Observation',
+        patientId: servedId(source, '123'),
+        count: 10,
+      });
+      expect(found.resources.map((o) => [o.id, o.subject])).toEqual([
+        [servedId(source, 'o1'), { reference: `Patient/${servedId(source, '123')}` }],
+      ]);
+      expect(await store.read(clinicId, 'Patient', servedId(source, '123'))).toMatchObject({
+        name: [{ family: source === a ? 'FromA' : 'FromB' }],
+      });
     }
-    const rows = await db.fhirResource.findMany({ where: { clinicId, resourceType: 'Patient' }, orderBy: { source: 'asc' } });
-    expect(rows.map((r) => [r.source, r.versionId])).toEqual([[a, 1], [b, 1]]);
+    const rows = await db.fhirResource.findMany({
+      where: { clinicId, resourceType: 'Patient' },
+      orderBy: { source: 'asc' },
+    });
+    expect(rows.map((r) => [r.source, r.versionId])).toEqual([
+      [a, 1],
+      [b, 1],
+    ]);
   });
 
   it('keeps the version of an unchanged resource and bumps it once per change, meta and column alike', async () => {
@@ -74,27 +120,41 @@ describe('embeddedFhirStore.upsertMany', () => {
     await store.upsertMany(clinicId, [patient('p1')]);
     now = new Date('2026-01-02T00:00:00.000Z');
     // Same content, new EMR version and lastUpdated: not a change for us.
-    const same = await store.upsertMany(clinicId, [{ ...patient('p1'), meta: { versionId: '8', lastUpdated: '2025-01-01T00:00:00Z' } }]);
+    const same = await store.upsertMany(clinicId, [
+      { ...patient('p1'), meta: { versionId: '8', lastUpdated: '2025-01-01T00:00:00Z' } },
+    ]);
     expect(same.byType.Patient).toEqual({ created: 0, updated: 0, unchanged: 1 });
     let row = await db.fhirResource.findFirstOrThrow({ where: { clinicId } });
-    expect([row.versionId, (row.resource as FhirResource).meta?.versionId, row.lastUpdated.toISOString()]).toEqual([1, '1', '2026-01-01T00:00:00.000Z']);
+    expect([row.versionId, (row.resource as FhirResource).meta?.versionId, row.lastUpdated.toISOString()]).toEqual([
+      1,
+      '1',
+      '2026-01-01T00:00:00.000Z',
+    ]);
 
     now = new Date('2026-01-03T00:00:00.000Z');
     const changed = await store.upsertMany(clinicId, [patient('p1', 'Renamed')]);
     expect(changed.byType.Patient).toEqual({ created: 0, updated: 1, unchanged: 0 });
     row = await db.fhirResource.findFirstOrThrow({ where: { clinicId } });
     expect(row.versionId).toBe(2);
-    expect(row.resource).toMatchObject({ name: [{ family: 'Renamed' }], meta: { versionId: '2', lastUpdated: '2026-01-03T00:00:00.000Z' } });
+    expect(row.resource).toMatchObject({
+      name: [{ family: 'Renamed' }],
+      meta: { versionId: '2', lastUpdated: '2026-01-03T00:00:00.000Z' },
+    });
     expect(await store.read(clinicId, 'Patient', 'p1')).toEqual(row.resource);
   });
 
   it('leaves one row for 20 concurrent upserts of the same resource, at version 1', async () => {
     const clinicId = newClinic();
     const store = embeddedFhirStore(db);
-    const results = await Promise.all(Array.from({ length: 20 }, () => store.upsertMany(clinicId, [patient('same'), observation('o-same', 'same')])));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => store.upsertMany(clinicId, [patient('same'), observation('o-same', 'same')])),
+    );
     expect(results.reduce((n, r) => n + r.byType.Patient!.created, 0)).toBe(1);
     const rows = await db.fhirResource.findMany({ where: { clinicId } });
-    expect(rows.map((r) => [r.resourceType, r.resourceId, r.versionId]).sort()).toEqual([['Observation', 'o-same', 1], ['Patient', 'same', 1]]);
+    expect(rows.map((r) => [r.resourceType, r.resourceId, r.versionId]).sort()).toEqual([
+      ['Observation', 'o-same', 1],
+      ['Patient', 'same', 1],
+    ]);
   });
 
   it('counts concurrent different contents as one version each, never a duplicate row', async () => {
@@ -112,13 +172,20 @@ describe('embeddedFhirStore.upsertMany', () => {
     // A real failure inside the transaction: a trigger refuses the 250th resource, in the third statement.
     await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_boom() RETURNS trigger AS $$ BEGIN
       IF NEW."resourceId" = 'boom' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_boom BEFORE INSERT ON "FhirResource" FOR EACH ROW EXECUTE FUNCTION refuse_boom()`);
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_boom BEFORE INSERT ON "FhirResource" FOR EACH ROW EXECUTE FUNCTION refuse_boom()`,
+    );
     try {
       const store = embeddedFhirStore(db, { chunkSize: 100 });
-      const resources = Array.from({ length: 300 }, (_, i) => patient(i === 249 ? 'boom' : `p${String(i).padStart(3, '0')}`));
+      const resources = Array.from({ length: 300 }, (_, i) =>
+        patient(i === 249 ? 'boom' : `p${String(i).padStart(3, '0')}`),
+      );
       const error = await store.upsertMany(clinicId, resources).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', message: 'The FHIR store is unavailable; nothing was saved' });
+      expect(error).toMatchObject({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'The FHIR store is unavailable; nothing was saved',
+      });
       expect(await db.fhirResource.count({ where: { clinicId } })).toBe(0);
     } finally {
       await db.$executeRawUnsafe('DROP TRIGGER refuse_boom ON "FhirResource"');
@@ -140,15 +207,25 @@ describe('embeddedFhirStore read and search', () => {
     const store = embeddedFhirStore(db);
     await store.upsertMany(theirs, [patient('p1')]);
     expect(await store.read(mine, 'Patient', 'p1')).toBeNull();
-    expect(await store.search(mine, { resourceType: 'Patient', count: 10 })).toEqual({ resources: [], nextCursor: null, total: 0 });
+    expect(await store.search(mine, { resourceType: 'Patient', count: 10 })).toEqual({
+      resources: [],
+      nextCursor: null,
+      total: 0,
+    });
   });
 
   it('pages by keyset in lastUpdated then id order, without repeats or gaps', async () => {
     const clinicId = newClinic();
     let tick = Date.parse('2026-03-01T00:00:00Z');
     const store = embeddedFhirStore(db, { clock: () => new Date(tick) });
-    for (const batch of [['c', 'a'], ['e', 'b', 'd']]) {
-      await store.upsertMany(clinicId, batch.map((id) => patient(id)));
+    for (const batch of [
+      ['c', 'a'],
+      ['e', 'b', 'd'],
+    ]) {
+      await store.upsertMany(
+        clinicId,
+        batch.map((id) => patient(id)),
+      );
       tick += 60_000;
     }
     const seen: string[] = [];
@@ -171,7 +248,10 @@ describe('embeddedFhirStore read and search', () => {
     const store = embeddedFhirStore(db, { clock: () => new Date(tick) });
     await store.upsertMany(clinicId, [observation('o1', 'p1'), observation('o2', 'p2')]);
     tick += 3_600_000;
-    await store.upsertMany(clinicId, [observation('o3', 'p1'), { resourceType: 'Observation', id: 'o4', status: 'final' }]);
+    await store.upsertMany(clinicId, [
+      observation('o3', 'p1'),
+      { resourceType: 'Observation', id: 'o4', status: 'final' },
+    ]);
     const ids = async (query: Omit<Parameters<typeof store.search>[1], 'resourceType' | 'count'>) =>
       (await store.search(clinicId, { resourceType: 'Observation', count: 50, ...query })).resources.map((r) => r.id);
     expect(await ids({ ids: ['o2', 'o3', 'nope'] })).toEqual(['o2', 'o3']);
@@ -179,11 +259,20 @@ describe('embeddedFhirStore read and search', () => {
     expect(await ids({ inPatientCompartment: true })).toEqual(['o1', 'o2', 'o3']);
     expect(await ids({ lastUpdated: [{ prefix: 'ge', at: new Date('2026-03-01T00:30:00Z') }] })).toEqual(['o3', 'o4']);
     expect(await ids({ lastUpdated: [{ prefix: 'lt', at: new Date('2026-03-01T00:30:00Z') }] })).toEqual(['o1', 'o2']);
-    expect(await store.search(clinicId, { resourceType: 'Observation', count: 0 })).toEqual({ resources: [], nextCursor: null, total: 4 });
+    expect(await store.search(clinicId, { resourceType: 'Observation', count: 0 })).toEqual({
+      resources: [],
+      nextCursor: null,
+      total: 4,
+    });
   });
 
   it('refuses a cursor it did not issue with VALIDATION_FAILED', async () => {
-    const error = await embeddedFhirStore(db).search(newClinic(), { resourceType: 'Patient', count: 5, cursor: 'not-a-cursor' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', options: { issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }] } });
+    const error = await embeddedFhirStore(db)
+      .search(newClinic(), { resourceType: 'Patient', count: 5, cursor: 'not-a-cursor' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      options: { issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }] },
+    });
   });
 });

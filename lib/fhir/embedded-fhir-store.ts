@@ -9,7 +9,14 @@ import { systemClock, type Clock } from '../clock';
 import { AppError } from '../errors';
 import { contentHash } from './content-hash';
 import { normalizeSource, toServedResource } from './served-resource';
-import type { FhirSearchPage, FhirSearchQuery, FhirStore, StoredResource, UpsertCounts, UpsertResult } from './fhir-store';
+import type {
+  FhirSearchPage,
+  FhirSearchQuery,
+  FhirStore,
+  StoredResource,
+  UpsertCounts,
+  UpsertResult,
+} from './fhir-store';
 import { RESOURCE_REGISTRY, type FhirResourceType } from './resource-registry';
 import type { FhirResource } from './types';
 
@@ -102,7 +109,17 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
       if (query.count === 0) return { resources: [], nextCursor: null, total };
       const rows = await db.fhirResource.findMany({
         where: after
-          ? { AND: [where, { OR: [{ lastUpdated: { gt: after.lastUpdated } }, { lastUpdated: after.lastUpdated, resourceId: { gt: after.resourceId } }] }] }
+          ? {
+              AND: [
+                where,
+                {
+                  OR: [
+                    { lastUpdated: { gt: after.lastUpdated } },
+                    { lastUpdated: after.lastUpdated, resourceId: { gt: after.resourceId } },
+                  ],
+                },
+              ],
+            }
           : where,
         orderBy: [{ lastUpdated: 'asc' }, { resourceId: 'asc' }],
         take: query.count + 1,
@@ -131,7 +148,11 @@ function latestById(resources: readonly FhirResource[]): Map<string, FhirResourc
  * update); meta.source, set by toServedResource, names where it came from.
  */
 function withStoreMeta(resource: FhirResource, now: string): StoredResource {
-  const { versionId: _sourceVersion, lastUpdated: _sourceLastUpdated, ...meta } = (resource.meta ?? {}) as Record<string, unknown>;
+  const {
+    versionId: _sourceVersion,
+    lastUpdated: _sourceLastUpdated,
+    ...meta
+  } = (resource.meta ?? {}) as Record<string, unknown>;
   return { ...resource, meta: { ...meta, versionId: '1', lastUpdated: now } };
 }
 

@@ -18,56 +18,109 @@ const JobId = z.object({ jobId: z.string().min(1).max(100) });
 const fhir = { tags: ['fhir'], errorFormat: 'operation-outcome' as const, produces: FHIR_JSON };
 
 export const getCapabilityStatement = endpoint({
-  ...fhir, method: 'GET', path: '/api/fhir/metadata', auth: 'public',
+  ...fhir,
+  method: 'GET',
+  path: '/api/fhir/metadata',
+  auth: 'public',
   summary: 'The FHIR R4 CapabilityStatement: the authoritative list of types, interactions and search parameters',
   response: Resource,
 });
 
 export const searchFhirResources = endpoint({
-  ...fhir, method: 'GET', path: '/api/fhir/{type}', auth: 'session', scope: 'patients:read',
-  summary: "Search the clinic's resources of one type: a searchset Bundle (_id, _lastUpdated, patient, _count, next link)",
-  params: z.object({ type: ResourceType }), query: FhirSearchParams, response: Resource,
+  ...fhir,
+  method: 'GET',
+  path: '/api/fhir/{type}',
+  auth: 'session',
+  scope: 'patients:read',
+  summary:
+    "Search the clinic's resources of one type: a searchset Bundle (_id, _lastUpdated, patient, _count, next link)",
+  params: z.object({ type: ResourceType }),
+  query: FhirSearchParams,
+  response: Resource,
 });
 
 export const readFhirResource = endpoint({
-  ...fhir, method: 'GET', path: '/api/fhir/{type}/{id}', auth: 'session', scope: 'patients:read',
-  summary: "Read one of the clinic's resources (ETag W/\"versionId\")", errors: ['NOT_FOUND'],
-  params: z.object({ type: ResourceType, id: FhirId }), response: Resource,
+  ...fhir,
+  method: 'GET',
+  path: '/api/fhir/{type}/{id}',
+  auth: 'session',
+  scope: 'patients:read',
+  summary: 'Read one of the clinic\'s resources (ETag W/"versionId")',
+  errors: ['NOT_FOUND'],
+  params: z.object({ type: ResourceType, id: FhirId }),
+  response: Resource,
 });
 
 const exportCommon = {
-  ...fhir, method: 'GET' as const, auth: 'session' as const, scope: 'patients:read' as const, query: BulkExportQuery, successStatus: 202,
-  errors: ['RATE_LIMITED' as const], response: Resource,
+  ...fhir,
+  method: 'GET' as const,
+  auth: 'session' as const,
+  scope: 'patients:read' as const,
+  query: BulkExportQuery,
+  successStatus: 202,
+  errors: ['RATE_LIMITED' as const],
+  response: Resource,
 };
 
 export const startSystemExport = endpoint({
-  ...exportCommon, path: '/api/fhir/$export',
-  summary: 'Bulk Data kick-off for all of the clinic\'s resources (Prefer: respond-async): 202 with Content-Location of the status URL',
+  ...exportCommon,
+  path: '/api/fhir/$export',
+  summary:
+    "Bulk Data kick-off for all of the clinic's resources (Prefer: respond-async): 202 with Content-Location of the status URL",
 });
 
 export const startPatientExport = endpoint({
-  ...exportCommon, path: '/api/fhir/Patient/$export',
-  summary: 'Bulk Data kick-off for the Patient compartment (Prefer: respond-async): 202 with Content-Location of the status URL',
+  ...exportCommon,
+  path: '/api/fhir/Patient/$export',
+  summary:
+    'Bulk Data kick-off for the Patient compartment (Prefer: respond-async): 202 with Content-Location of the status URL',
 });
 
 export const getBulkExportStatusEndpoint = endpoint({
-  method: 'GET', path: '/api/fhir/bulk-status/{jobId}', tags: ['fhir'], auth: 'session', scope: 'patients:read',
-  summary: 'Export status: 202 with Retry-After and { code: IN_PROGRESS, message, correlationId, jobId, retryAfterSeconds } while running, then 200 with the Bulk Data manifest and status',
-  params: JobId, response: BulkExportManifest, errors: ['NOT_FOUND', 'IN_PROGRESS'],
+  method: 'GET',
+  path: '/api/fhir/bulk-status/{jobId}',
+  tags: ['fhir'],
+  auth: 'session',
+  scope: 'patients:read',
+  summary:
+    'Export status: 202 with Retry-After and { code: IN_PROGRESS, message, correlationId, jobId, retryAfterSeconds } while running, then 200 with the Bulk Data manifest and status',
+  params: JobId,
+  response: BulkExportManifest,
+  errors: ['NOT_FOUND', 'IN_PROGRESS'],
 });
 
 export const cancelBulkExportEndpoint = endpoint({
-  method: 'DELETE', path: '/api/fhir/bulk-status/{jobId}', tags: ['fhir'], auth: 'session', scope: 'patients:read', successStatus: 202,
-  summary: 'Cancel an export and delete its files (the status URL then answers 404)', params: JobId, errors: ['NOT_FOUND'],
+  method: 'DELETE',
+  path: '/api/fhir/bulk-status/{jobId}',
+  tags: ['fhir'],
+  auth: 'session',
+  scope: 'patients:read',
+  successStatus: 202,
+  summary: 'Cancel an export and delete its files (the status URL then answers 404)',
+  params: JobId,
+  errors: ['NOT_FOUND'],
   response: z.object({ jobId: z.string(), status: z.literal('cancelled') }),
 });
 
 export const getBulkExportFile = endpoint({
-  method: 'GET', path: '/api/fhir/bulk-files/{fileId}', tags: ['fhir'], auth: 'session', scope: 'patients:read', produces: FHIR_NDJSON,
-  summary: 'One NDJSON file of a finished export', params: z.object({ fileId: z.string().min(1).max(100) }), errors: ['NOT_FOUND'],
+  method: 'GET',
+  path: '/api/fhir/bulk-files/{fileId}',
+  tags: ['fhir'],
+  auth: 'session',
+  scope: 'patients:read',
+  produces: FHIR_NDJSON,
+  summary: 'One NDJSON file of a finished export',
+  params: z.object({ fileId: z.string().min(1).max(100) }),
+  errors: ['NOT_FOUND'],
 });
 
 export const fhirEndpoints = [
-  getCapabilityStatement, searchFhirResources, readFhirResource, startSystemExport, startPatientExport,
-  getBulkExportStatusEndpoint, cancelBulkExportEndpoint, getBulkExportFile,
+  getCapabilityStatement,
+  searchFhirResources,
+  readFhirResource,
+  startSystemExport,
+  startPatientExport,
+  getBulkExportStatusEndpoint,
+  cancelBulkExportEndpoint,
+  getBulkExportFile,
 ];

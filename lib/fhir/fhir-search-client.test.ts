@@ -6,7 +6,11 @@ import { createEgress } from '@/lib/outbound/egress';
 import { searchAll } from './fhir-search-client';
 
 const API_KEY = 'partner-key-for-tests';
-const net = { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }), target: 'operator' as const, purpose: 'emr' as const };
+const net = {
+  egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }),
+  target: 'operator' as const,
+  purpose: 'emr' as const,
+};
 const NEUTRAL = 'The EMR could not be reached; try again later';
 
 let scripted: ScriptedServer | undefined;
@@ -89,7 +93,13 @@ describe('searchAll', () => {
     // Same server, other origin: even that is refused, as the guard compares origins, not addresses.
     fake.setNextLinkOrigin(fake.baseUrl.replace('127.0.0.1', 'localhost'));
     const error = await rejection(
-      searchAll({ ...net, baseUrl: fake.fhirBaseUrl, resourceType: 'Observation', params: { _count: '2' }, accessToken: API_KEY }),
+      searchAll({
+        ...net,
+        baseUrl: fake.fhirBaseUrl,
+        resourceType: 'Observation',
+        params: { _count: '2' },
+        accessToken: API_KEY,
+      }),
     );
     expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
     expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem: 'next link to another origin' });
@@ -129,15 +139,25 @@ describe('searchAll', () => {
   it.each([
     { failure: 500 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 500 } },
     { failure: 'hang' as const, timeoutMs: 200, cause: { reason: 'timeout' } },
-  ])('fails with the neutral TRANSPORT_FAILED when the server answers $failure', async ({ failure, timeoutMs, cause }) => {
-    const fake = await start();
-    fake.failNext('/fhir/Patient', failure);
-    const error = await rejection(
-      searchAll({ ...net, baseUrl: fake.fhirBaseUrl, resourceType: 'Patient', params: {}, accessToken: API_KEY, timeoutMs }),
-    );
-    expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
-    expect(error.options.cause).toMatchObject(cause);
-  });
+  ])(
+    'fails with the neutral TRANSPORT_FAILED when the server answers $failure',
+    async ({ failure, timeoutMs, cause }) => {
+      const fake = await start();
+      fake.failNext('/fhir/Patient', failure);
+      const error = await rejection(
+        searchAll({
+          ...net,
+          baseUrl: fake.fhirBaseUrl,
+          resourceType: 'Patient',
+          params: {},
+          accessToken: API_KEY,
+          timeoutMs,
+        }),
+      );
+      expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
+      expect(error.options.cause).toMatchObject(cause);
+    },
+  );
 
   it('fails with TRANSPORT_FAILED when the bearer token is refused', async () => {
     const fake = await start();
@@ -150,11 +170,25 @@ describe('searchAll', () => {
 
   it.each([
     { name: 'a body that is not JSON', body: '<html>down</html>', problem: 'not JSON' },
-    { name: 'a bundle of another type', body: '{"resourceType":"Bundle","type":"collection"}', problem: 'not a searchset Bundle' },
-    { name: 'a resource without an id', body: '{"resourceType":"Bundle","type":"searchset","entry":[{"resource":{"resourceType":"Patient"}}]}', problem: 'not a searchset Bundle' },
-    { name: 'an OperationOutcome', body: '{"resourceType":"OperationOutcome","issue":[]}', problem: 'not a searchset Bundle' },
+    {
+      name: 'a bundle of another type',
+      body: '{"resourceType":"Bundle","type":"collection"}',
+      problem: 'not a searchset Bundle',
+    },
+    {
+      name: 'a resource without an id',
+      body: '{"resourceType":"Bundle","type":"searchset","entry":[{"resource":{"resourceType":"Patient"}}]}',
+      problem: 'not a searchset Bundle',
+    },
+    {
+      name: 'an OperationOutcome',
+      body: '{"resourceType":"OperationOutcome","issue":[]}',
+      problem: 'not a searchset Bundle',
+    },
   ])('fails with the neutral TRANSPORT_FAILED on $name', async ({ body, problem }) => {
-    const error = await rejection(searchAll({ ...net, baseUrl: await answering(body), resourceType: 'Patient', params: {} }));
+    const error = await rejection(
+      searchAll({ ...net, baseUrl: await answering(body), resourceType: 'Patient', params: {} }),
+    );
     expect({ code: error.code, message: error.message }).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL });
     expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem });
   });
@@ -170,26 +204,48 @@ describe('searchAll', () => {
         { resource: { resourceType: 'Patient', id: 'a', meta: { versionId: '2' } } },
       ],
     };
-    const resources = await searchAll({ ...net, baseUrl: await answering(JSON.stringify(bundle)), resourceType: 'Patient', params: {} });
+    const resources = await searchAll({
+      ...net,
+      baseUrl: await answering(JSON.stringify(bundle)),
+      resourceType: 'Patient',
+      params: {},
+    });
     expect(resources).toEqual([{ resourceType: 'Patient', id: 'a', meta: { versionId: '2' } }]);
   });
 
   it('refuses a next link that loops back to a page already read', async () => {
     scripted = await startScriptedServer();
     const baseUrl = `${scripted.origin}/fhir`;
-    scripted.answer('/fhir/Patient', { status: 200, body: JSON.stringify({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'next', url: `${baseUrl}/Patient` }] }) });
+    scripted.answer('/fhir/Patient', {
+      status: 200,
+      body: JSON.stringify({
+        resourceType: 'Bundle',
+        type: 'searchset',
+        link: [{ relation: 'next', url: `${baseUrl}/Patient` }],
+      }),
+    });
     const error = await rejection(searchAll({ ...net, baseUrl, resourceType: 'Patient', params: {} }));
     expect(error.message).toBe(NEUTRAL);
     expect(error.options.cause).toMatchObject({ reason: 'invalid-body', problem: 'next link loops' });
   });
 
   it.each([
-    { baseUrl: 'http://emr.example/fhir', resourceType: 'Patient', message: 'searchAll: baseUrl must be an https URL without credentials, query or fragment' },
-    { baseUrl: 'https://emr.example/fhir', resourceType: '../admin', message: 'searchAll: invalid resource type "../admin"' },
+    {
+      baseUrl: 'http://emr.example/fhir',
+      resourceType: 'Patient',
+      message: 'searchAll: baseUrl must be an https URL without credentials, query or fragment',
+    },
+    {
+      baseUrl: 'https://emr.example/fhir',
+      resourceType: '../admin',
+      message: 'searchAll: invalid resource type "../admin"',
+    },
   ])('refuses $baseUrl / $resourceType before any network call', async ({ baseUrl, resourceType, message }) => {
     let lookups = 0;
     const counting = createEgress({ mode: 'sandbox', allowedOrigins: [], resolve: async () => (lookups++, []) });
-    await expect(searchAll({ ...net, egress: counting, target: 'tenant', baseUrl, resourceType, params: {} })).rejects.toThrow(message);
+    await expect(
+      searchAll({ ...net, egress: counting, target: 'tenant', baseUrl, resourceType, params: {} }),
+    ).rejects.toThrow(message);
     expect(lookups).toBe(0);
   });
 });

@@ -83,7 +83,11 @@ export async function searchAll(options: SearchAllOptions): Promise<FhirResource
   let pageUrl: URL | null = firstUrl;
   while (pageUrl) {
     if (visited.size >= maxPages) {
-      throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(pageUrl), problem: `more than ${maxPages} pages` });
+      throw egressError(options.purpose, {
+        reason: 'invalid-body',
+        url: loggableUrl(pageUrl),
+        problem: `more than ${maxPages} pages`,
+      });
     }
     visited.add(pageUrl.href);
     const bundle = await fetchBundle(pageUrl, options);
@@ -100,7 +104,11 @@ export async function searchAll(options: SearchAllOptions): Promise<FhirResource
     const current: URL = pageUrl;
     pageUrl = nextPageUrl(bundle, current, base, options);
     if (pageUrl && visited.has(pageUrl.href)) {
-      throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(current), problem: 'next link loops' });
+      throw egressError(options.purpose, {
+        reason: 'invalid-body',
+        url: loggableUrl(current),
+        problem: 'next link loops',
+      });
     }
   }
   return [...byId.values()];
@@ -121,19 +129,32 @@ function parseBaseUrl(value: string): URL {
   return url;
 }
 
-function nextPageUrl(bundle: z.infer<typeof SearchsetBundle>, current: URL, base: URL, options: SearchAllOptions): URL | null {
+function nextPageUrl(
+  bundle: z.infer<typeof SearchsetBundle>,
+  current: URL,
+  base: URL,
+  options: SearchAllOptions,
+): URL | null {
   const href = bundle.link?.find((link) => link.relation === 'next')?.url;
   if (!href) return null;
   let next: URL;
   try {
     next = new URL(href, current); // FHIR links should be absolute; a relative one resolves against the page.
   } catch (error) {
-    throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(current), problem: 'invalid next link' }, error);
+    throw egressError(
+      options.purpose,
+      { reason: 'invalid-body', url: loggableUrl(current), problem: 'invalid next link' },
+      error,
+    );
   }
   // Only follow links on the server we were pointed at: a hostile or compromised server must not be able to
   // aim our requests (and our bearer token) at another host, internal or external.
   if (next.origin !== base.origin || next.username || next.password) {
-    throw egressError(options.purpose, { reason: 'invalid-body', url: loggableUrl(current), problem: 'next link to another origin' });
+    throw egressError(options.purpose, {
+      reason: 'invalid-body',
+      url: loggableUrl(current),
+      problem: 'next link to another origin',
+    });
   }
   return next;
 }
@@ -143,11 +164,16 @@ async function fetchBundle(url: URL, options: SearchAllOptions): Promise<z.infer
   if (options.accessToken) headers.authorization = `Bearer ${options.accessToken}`;
   // Redirects refused (egress): one could carry the request to another origin, past the next-link guard.
   const response = await options.egress.request({
-    url, headers, target: options.target, purpose: options.purpose,
-    maxBodyBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    url,
+    headers,
+    target: options.target,
+    purpose: options.purpose,
+    maxBodyBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
   const where = loggableUrl(url);
-  if (response.status < 200 || response.status >= 300) throw egressError(options.purpose, { reason: 'status', url: where, status: response.status });
+  if (response.status < 200 || response.status >= 300)
+    throw egressError(options.purpose, { reason: 'status', url: where, status: response.status });
   let body: unknown;
   try {
     body = JSON.parse(response.text());
@@ -158,7 +184,12 @@ async function fetchBundle(url: URL, options: SearchAllOptions): Promise<z.infer
   if (!parsed.success) {
     // Paths and codes only: the body is PHI.
     const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code }));
-    throw egressError(options.purpose, { reason: 'invalid-body', url: where, problem: 'not a searchset Bundle', issues });
+    throw egressError(options.purpose, {
+      reason: 'invalid-body',
+      url: where,
+      problem: 'not a searchset Bundle',
+      issues,
+    });
   }
   return parsed.data;
 }

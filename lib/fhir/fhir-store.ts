@@ -49,7 +49,11 @@ export interface FhirStore {
    * Throws AppError DEPENDENCY_UNAVAILABLE when the store cannot be reached or refuses the write (nothing
    * was written).
    */
-  upsertMany(clinicId: string, resources: readonly FhirResource[], options?: { sourceBaseUrl?: string }): Promise<UpsertResult>;
+  upsertMany(
+    clinicId: string,
+    resources: readonly FhirResource[],
+    options?: { sourceBaseUrl?: string },
+  ): Promise<UpsertResult>;
   /** The clinic's resource, or null. Throws AppError DEPENDENCY_UNAVAILABLE when the store cannot be reached. */
   read(clinicId: string, resourceType: FhirResourceType, id: string): Promise<StoredResource | null>;
   /**

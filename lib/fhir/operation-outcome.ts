@@ -37,13 +37,22 @@ export type OperationOutcome = { resourceType: 'OperationOutcome'; issue: Operat
 /** The OperationOutcome as the OpenAPI document describes it. */
 export const OperationOutcomeSchema = z.looseObject({
   resourceType: z.literal('OperationOutcome'),
-  issue: z.array(z.looseObject({
-    severity: z.enum(['fatal', 'error', 'warning', 'information']),
-    code: z.string(),
-    details: z.looseObject({ coding: z.array(z.object({ system: z.string(), code: z.string() })).optional(), text: z.string() }).optional(),
-    diagnostics: z.string().optional(),
-    expression: z.array(z.string()).optional(),
-  })).min(1),
+  issue: z
+    .array(
+      z.looseObject({
+        severity: z.enum(['fatal', 'error', 'warning', 'information']),
+        code: z.string(),
+        details: z
+          .looseObject({
+            coding: z.array(z.object({ system: z.string(), code: z.string() })).optional(),
+            text: z.string(),
+          })
+          .optional(),
+        diagnostics: z.string().optional(),
+        expression: z.array(z.string()).optional(),
+      }),
+    )
+    .min(1),
 });
 
 /** The facts of one error, as our JSON error body carries them. */
@@ -57,12 +66,18 @@ export function buildOperationOutcome(body: ErrorFacts): OperationOutcome {
     diagnostics: `correlationId=${body.correlationId}`,
   };
   const fields: OperationOutcomeIssue[] = (body.issues ?? []).map((issue) => ({
-    severity: 'error', code: 'invalid', details: { text: issue.message }, expression: [issue.path],
+    severity: 'error',
+    code: 'invalid',
+    details: { text: issue.message },
+    expression: [issue.path],
   }));
   return { resourceType: 'OperationOutcome', issue: [main, ...fields] };
 }
 
 /** An informational OperationOutcome (e.g. the body of a bulk export kick-off). */
 export function informationOutcome(text: string): OperationOutcome {
-  return { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', details: { text } }] };
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity: 'information', code: 'informational', details: { text } }],
+  };
 }

@@ -3,7 +3,8 @@
 // are read as UTC. Each value becomes one or two bounds on the stored lastUpdated instant.
 import type { LastUpdatedBound } from './fhir-store';
 
-const VALUE = /^(eq|ge|gt|le|lt)?(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+const VALUE =
+  /^(eq|ge|gt|le|lt)?(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
 
 /** Bounds for one _lastUpdated value, or null when the value is not a supported prefix and date. */
 export function parseLastUpdated(value: string): LastUpdatedBound[] | null {
@@ -13,17 +14,32 @@ export function parseLastUpdated(value: string): LastUpdatedBound[] | null {
   const [low, high] = range(year!, month, day, hour, minute, second, fraction, zone);
   if (!low || !high || Number.isNaN(low.getTime()) || Number.isNaN(high.getTime())) return null;
   switch (prefix) {
-    case 'eq': return [{ prefix: 'ge', at: low }, { prefix: 'lt', at: high }];
-    case 'ge': return [{ prefix: 'ge', at: low }];
-    case 'gt': return [{ prefix: 'ge', at: high }];
-    case 'le': return [{ prefix: 'lt', at: high }];
-    default: return [{ prefix: 'lt', at: low }];
+    case 'eq':
+      return [
+        { prefix: 'ge', at: low },
+        { prefix: 'lt', at: high },
+      ];
+    case 'ge':
+      return [{ prefix: 'ge', at: low }];
+    case 'gt':
+      return [{ prefix: 'ge', at: high }];
+    case 'le':
+      return [{ prefix: 'lt', at: high }];
+    default:
+      return [{ prefix: 'lt', at: low }];
   }
 }
 
 /** [start, end) of the period the value names, at its precision. */
 function range(
-  year: string, month?: string, day?: string, hour?: string, minute?: string, second?: string, fraction?: string, zone?: string,
+  year: string,
+  month?: string,
+  day?: string,
+  hour?: string,
+  minute?: string,
+  second?: string,
+  fraction?: string,
+  zone?: string,
 ): [Date | null, Date | null] {
   const y = Number(year);
   if (month === undefined) return [utc(y, 0, 1), utc(y + 1, 0, 1)];

@@ -25,15 +25,21 @@ export type ResourceDefinition = {
 };
 
 const ID: SearchParamDefinition = {
-  name: '_id', type: 'token', definition: 'http://hl7.org/fhir/SearchParameter/Resource-id',
+  name: '_id',
+  type: 'token',
+  definition: 'http://hl7.org/fhir/SearchParameter/Resource-id',
   documentation: 'Logical id; a comma-separated list matches any of them.',
 };
 const LAST_UPDATED: SearchParamDefinition = {
-  name: '_lastUpdated', type: 'date', definition: 'http://hl7.org/fhir/SearchParameter/Resource-lastUpdated',
+  name: '_lastUpdated',
+  type: 'date',
+  definition: 'http://hl7.org/fhir/SearchParameter/Resource-lastUpdated',
   documentation: 'When this server last changed the resource; prefixes eq, ge, gt, le, lt; repeat for a range.',
 };
 const patient = (type: string): SearchParamDefinition => ({
-  name: 'patient', type: 'reference', definition: `http://hl7.org/fhir/SearchParameter/clinical-patient`,
+  name: 'patient',
+  type: 'reference',
+  definition: `http://hl7.org/fhir/SearchParameter/clinical-patient`,
   documentation: `The patient the ${type} is about: an id or Patient/{id}.`,
 });
 
@@ -41,18 +47,47 @@ const READ_SEARCH = ['read', 'search-type'] as const;
 
 export const RESOURCE_REGISTRY: Record<FhirResourceType, ResourceDefinition> = {
   Patient: {
-    interactions: READ_SEARCH, patientReferencePath: null, searchParams: [ID, LAST_UPDATED],
+    interactions: READ_SEARCH,
+    patientReferencePath: null,
+    searchParams: [ID, LAST_UPDATED],
     operations: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export' }],
   },
-  Encounter: { interactions: READ_SEARCH, patientReferencePath: ['subject', 'reference'], searchParams: [ID, LAST_UPDATED, patient('Encounter')], operations: [] },
-  Observation: { interactions: READ_SEARCH, patientReferencePath: ['subject', 'reference'], searchParams: [ID, LAST_UPDATED, patient('Observation')], operations: [] },
-  Condition: { interactions: READ_SEARCH, patientReferencePath: ['subject', 'reference'], searchParams: [ID, LAST_UPDATED, patient('Condition')], operations: [] },
-  MedicationRequest: { interactions: READ_SEARCH, patientReferencePath: ['subject', 'reference'], searchParams: [ID, LAST_UPDATED, patient('MedicationRequest')], operations: [] },
-  AllergyIntolerance: { interactions: READ_SEARCH, patientReferencePath: ['patient', 'reference'], searchParams: [ID, LAST_UPDATED, patient('AllergyIntolerance')], operations: [] },
+  Encounter: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['subject', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('Encounter')],
+    operations: [],
+  },
+  Observation: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['subject', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('Observation')],
+    operations: [],
+  },
+  Condition: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['subject', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('Condition')],
+    operations: [],
+  },
+  MedicationRequest: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['subject', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('MedicationRequest')],
+    operations: [],
+  },
+  AllergyIntolerance: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['patient', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('AllergyIntolerance')],
+    operations: [],
+  },
 };
 
 /** System-level operations (GET /api/fhir/$export). */
-export const SYSTEM_OPERATIONS = [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export' }] as const;
+export const SYSTEM_OPERATIONS = [
+  { name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export' },
+] as const;
 
 /** Search paging: `_count` defaults to this and is capped at MAX (a larger value is lowered, as FHIR allows). */
 export const DEFAULT_PAGE_SIZE = 50;

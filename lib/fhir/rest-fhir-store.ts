@@ -36,9 +36,10 @@ const MAX_RESPONSE_BYTES = 32 * MIB;
 let defaultEgress: Egress | undefined;
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const RELATIVE_REFERENCE = /^([A-Z][A-Za-z]{1,63})\/([A-Za-z0-9\-.]{1,64})$/;
-const INVALID_CURSOR = () => new AppError('VALIDATION_FAILED', 'The page link is not valid; start the search again', {
-  issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }],
-});
+const INVALID_CURSOR = () =>
+  new AppError('VALIDATION_FAILED', 'The page link is not valid; start the search again', {
+    issues: [{ path: 'query._cursor', message: 'Not a cursor this server issued' }],
+  });
 
 const Resource = z.looseObject({ resourceType: z.string(), id: z.string().regex(FHIR_ID) });
 const TransactionResponse = z.object({
@@ -48,7 +49,9 @@ const TransactionResponse = z.object({
 const Searchset = z.object({
   resourceType: z.literal('Bundle'),
   link: z.array(z.object({ relation: z.string(), url: z.string() })).optional(),
-  entry: z.array(z.object({ resource: Resource.optional(), search: z.object({ mode: z.string().optional() }).optional() })).optional(),
+  entry: z
+    .array(z.object({ resource: Resource.optional(), search: z.object({ mode: z.string().optional() }).optional() }))
+    .optional(),
 });
 
 export function restFhirStore(options: Options): FhirStore {
@@ -59,7 +62,10 @@ export function restFhirStore(options: Options): FhirStore {
   const egress = options.egress ?? (defaultEgress ??= createEgress({ mode: 'production', allowedOrigins: [] }));
 
   /** Throws the egress client's neutral DEPENDENCY_UNAVAILABLE when the store cannot be reached or answers too much. */
-  async function call(url: string, init: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<{ status: number; body: unknown }> {
+  async function call(
+    url: string,
+    init: { method?: 'GET' | 'POST'; body?: string } = {},
+  ): Promise<{ status: number; body: unknown }> {
     const response = await egress.request({
       url,
       method: init.method ?? 'GET',
@@ -92,7 +98,11 @@ export function restFhirStore(options: Options): FhirStore {
       if (latest.size === 0) return { byType };
       const entries = [...latest.values()].map((resource) => {
         const stored = toStore(clinicId, resource);
-        return { fullUrl: `${baseHref}/${stored.resourceType}/${stored.id}`, resource: stored, request: { method: 'PUT', url: `${stored.resourceType}/${stored.id}` } };
+        return {
+          fullUrl: `${baseHref}/${stored.resourceType}/${stored.id}`,
+          resource: stored,
+          request: { method: 'PUT', url: `${stored.resourceType}/${stored.id}` },
+        };
       });
       const { status, body } = await call(baseHref, {
         method: 'POST',
@@ -101,7 +111,9 @@ export function restFhirStore(options: Options): FhirStore {
         throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       });
       if (status < 200 || status >= 300) {
-        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause: { httpStatus: status } });
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', {
+          cause: { httpStatus: status },
+        });
       }
       // FHIR transaction-response: one entry per request, in order; 201 created, 200 updated.
       const answered = TransactionResponse.safeParse(body).data?.entry ?? [];
@@ -117,9 +129,14 @@ export function restFhirStore(options: Options): FhirStore {
       if (!FHIR_ID.test(id)) return null;
       const { status, body } = await call(`${baseHref}/${resourceType}/${namespaced(clinicId, id)}`);
       if (status === 404 || status === 410) return null;
-      if (status < 200 || status >= 300) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable', { cause: { httpStatus: status } });
+      if (status < 200 || status >= 300)
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable', {
+          cause: { httpStatus: status },
+        });
       const parsed = Resource.safeParse(body);
-      return parsed.success && parsed.data.resourceType === resourceType ? fromStore(clinicId, parsed.data as FhirResource) : null;
+      return parsed.success && parsed.data.resourceType === resourceType
+        ? fromStore(clinicId, parsed.data as FhirResource)
+        : null;
     },
 
     async search(clinicId, query): Promise<FhirSearchPage> {
@@ -128,9 +145,13 @@ export function restFhirStore(options: Options): FhirStore {
       // therefore has nothing to answer and makes no call.
       if (query.count === 0) return { resources: [], nextCursor: null };
       const { status, body } = await call(url);
-      if (status < 200 || status >= 300) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable', { cause: { httpStatus: status } });
+      if (status < 200 || status >= 300)
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable', {
+          cause: { httpStatus: status },
+        });
       const bundle = Searchset.safeParse(body);
-      if (!bundle.success) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store answered with an unreadable Bundle');
+      if (!bundle.success)
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store answered with an unreadable Bundle');
       const resources: StoredResource[] = [];
       for (const entry of bundle.data.entry ?? []) {
         if (!entry.resource || (entry.search?.mode !== undefined && entry.search.mode !== 'match')) continue;
@@ -155,9 +176,12 @@ export function restFhirStore(options: Options): FhirStore {
     url.searchParams.append('_sort', '_lastUpdated');
     url.searchParams.append('_count', String(query.count));
     if (query.ids) url.searchParams.append('_id', query.ids.map((id) => namespaced(clinicId, id)).join(','));
-    for (const bound of query.lastUpdated ?? []) url.searchParams.append('_lastUpdated', `${bound.prefix}${bound.at.toISOString()}`);
-    if (query.patientId !== undefined) url.searchParams.append('patient', `Patient/${namespaced(clinicId, query.patientId)}`);
-    else if (query.inPatientCompartment && query.resourceType !== 'Patient') url.searchParams.append('patient:missing', 'false');
+    for (const bound of query.lastUpdated ?? [])
+      url.searchParams.append('_lastUpdated', `${bound.prefix}${bound.at.toISOString()}`);
+    if (query.patientId !== undefined)
+      url.searchParams.append('patient', `Patient/${namespaced(clinicId, query.patientId)}`);
+    else if (query.inPatientCompartment && query.resourceType !== 'Patient')
+      url.searchParams.append('patient:missing', 'false');
     return url.href;
   }
 
@@ -183,12 +207,15 @@ export function restFhirStore(options: Options): FhirStore {
     } catch {
       throw INVALID_CURSOR();
     }
-    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || url.username || url.password) throw INVALID_CURSOR();
+    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || url.username || url.password)
+      throw INVALID_CURSOR();
     return url.href;
   }
 
   function cursorMac(clinicId: string, query: FhirSearchQuery, next: string): Buffer {
-    return createHmac('sha256', cursorKey).update(JSON.stringify(['fhir-store-cursor-v1', clinicId, query.resourceType, next])).digest();
+    return createHmac('sha256', cursorKey)
+      .update(JSON.stringify(['fhir-store-cursor-v1', clinicId, query.resourceType, next]))
+      .digest();
   }
 }
 
@@ -204,14 +231,21 @@ function namespaced(clinicId: string, id: string): string {
 function toStore(clinicId: string, resource: FhirResource): FhirResource {
   const id = namespaced(clinicId, resource.id);
   if (!FHIR_ID.test(id)) {
-    throw new AppError('UNPROCESSABLE', 'A resource id is too long for the external FHIR store (at most 51 characters)');
+    throw new AppError(
+      'UNPROCESSABLE',
+      'A resource id is too long for the external FHIR store (at most 51 characters)',
+    );
   }
   const { versionId: _v, lastUpdated: _l, ...meta } = (resource.meta ?? {}) as Record<string, unknown>;
   // Only the store puts a resource in a clinic's compartment: a clinic tag that came with the resource (another
   // clinic's, or a copy of ours) is dropped, never passed on to the shared server.
   const tags = (Array.isArray(meta.tag) ? (meta.tag as unknown[]) : []).filter((tag) => !isClinicTag(tag));
   const body = rewriteRelative(resource, (type, ref) => `${type}/${namespaced(clinicId, ref)}`) as FhirResource;
-  return { ...body, id, meta: { ...meta, tag: [...tags, { system: CLINIC_TAG_SYSTEM, code: clinicId }] } } as FhirResource;
+  return {
+    ...body,
+    id,
+    meta: { ...meta, tag: [...tags, { system: CLINIC_TAG_SYSTEM, code: clinicId }] },
+  } as FhirResource;
 }
 
 /** The resource as the clinic knows it, or null when it does not carry the clinic's tag and id prefix. */
@@ -219,14 +253,23 @@ function fromStore(clinicId: string, resource: FhirResource): StoredResource | n
   const prefix = `${clinicKey(clinicId)}-`;
   const meta = (resource.meta ?? {}) as Record<string, unknown>;
   const tags = Array.isArray(meta.tag) ? (meta.tag as Array<{ system?: string; code?: string }>) : [];
-  if (!resource.id.startsWith(prefix) || !tags.some((t) => t.system === CLINIC_TAG_SYSTEM && t.code === clinicId)) return null;
+  if (!resource.id.startsWith(prefix) || !tags.some((t) => t.system === CLINIC_TAG_SYSTEM && t.code === clinicId))
+    return null;
   const ownTags = tags.filter((t) => !isClinicTag(t));
-  const body = rewriteRelative(resource, (type, ref) => `${type}/${ref.startsWith(prefix) ? ref.slice(prefix.length) : ref}`) as FhirResource;
+  const body = rewriteRelative(
+    resource,
+    (type, ref) => `${type}/${ref.startsWith(prefix) ? ref.slice(prefix.length) : ref}`,
+  ) as FhirResource;
   const { tag: _tag, ...rest } = meta;
   return {
     ...body,
     id: resource.id.slice(prefix.length),
-    meta: { ...rest, ...(ownTags.length && { tag: ownTags }), versionId: String(meta.versionId ?? '1'), lastUpdated: String(meta.lastUpdated ?? '') },
+    meta: {
+      ...rest,
+      ...(ownTags.length && { tag: ownTags }),
+      versionId: String(meta.versionId ?? '1'),
+      lastUpdated: String(meta.lastUpdated ?? ''),
+    },
   } as StoredResource;
 }
 
@@ -241,4 +284,3 @@ function rewriteRelative(value: unknown, map: (type: string, id: string) => stri
     return match ? map(match[1]!, match[2]!) : null;
   });
 }
-

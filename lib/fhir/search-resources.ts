@@ -52,7 +52,8 @@ export async function searchResources(
     const bounds: LastUpdatedBound[] = [];
     for (const value of lastUpdated) {
       const parsed = parseLastUpdated(value);
-      if (!parsed) invalid('_lastUpdated', 'Use a prefix eq, ge, gt, le or lt and a FHIR date or dateTime, e.g. ge2024-03-01');
+      if (!parsed)
+        invalid('_lastUpdated', 'Use a prefix eq, ge, gt, le or lt and a FHIR date or dateTime, e.g. ge2024-03-01');
       bounds.push(...parsed);
       applied.append('_lastUpdated', value);
     }
@@ -69,8 +70,17 @@ export async function searchResources(
 
   const page = await deps.fhirStore.search(input.clinicId, query);
   const base = `${deps.config.appUrl}/api/fhir`;
-  const link = [{ relation: 'self', url: `${base}/${resourceType}?${applied}${params._cursor ? `&_cursor=${encodeURIComponent(params._cursor)}` : ''}` }];
-  if (page.nextCursor) link.push({ relation: 'next', url: `${base}/${resourceType}?${applied}&_cursor=${encodeURIComponent(page.nextCursor)}` });
+  const link = [
+    {
+      relation: 'self',
+      url: `${base}/${resourceType}?${applied}${params._cursor ? `&_cursor=${encodeURIComponent(params._cursor)}` : ''}`,
+    },
+  ];
+  if (page.nextCursor)
+    link.push({
+      relation: 'next',
+      url: `${base}/${resourceType}?${applied}&_cursor=${encodeURIComponent(page.nextCursor)}`,
+    });
 
   return {
     resourceType: 'Bundle',
@@ -88,5 +98,7 @@ export async function searchResources(
 }
 
 function invalid(param: string, message: string): never {
-  throw new AppError('VALIDATION_FAILED', `The search parameter ${param} is not valid`, { issues: [{ path: `query.${param}`, message }] });
+  throw new AppError('VALIDATION_FAILED', `The search parameter ${param} is not valid`, {
+    issues: [{ path: `query.${param}`, message }],
+  });
 }

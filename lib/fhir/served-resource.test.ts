@@ -34,35 +34,63 @@ describe('servedId', () => {
 
 describe('toServedResource', () => {
   it('rewrites relative and same-source absolute references, keeps other servers, contained and urn references', () => {
-    const { source, resource } = toServedResource({
-      resourceType: 'Observation', id: 'o1', meta: { versionId: '3', source: 'https://forged.example/x' },
-      subject: { reference: 'Patient/123' },
-      encounter: { reference: `${A}/Encounter/e1/_history/2` },
-      performer: [{ reference: 'https://elsewhere.example/Practitioner/p' }, { reference: '#contained-1' }, { reference: 'urn:uuid:0b0c' }],
-      hasMember: [{ reference: `${A}/Observation/o2` }],
-    }, `${A}/`);
+    const { source, resource } = toServedResource(
+      {
+        resourceType: 'Observation',
+        id: 'o1',
+        meta: { versionId: '3', source: 'https://forged.example/x' },
+        subject: { reference: 'Patient/123' },
+        encounter: { reference: `${A}/Encounter/e1/_history/2` },
+        performer: [
+          { reference: 'https://elsewhere.example/Practitioner/p' },
+          { reference: '#contained-1' },
+          { reference: 'urn:uuid:0b0c' },
+        ],
+        hasMember: [{ reference: `${A}/Observation/o2` }],
+      },
+      `${A}/`,
+    );
     expect(source).toBe(A);
     expect(resource).toEqual({
-      resourceType: 'Observation', id: `${keyOf(A)}-o1`,
+      resourceType: 'Observation',
+      id: `${keyOf(A)}-o1`,
       // the original identity, in place of whatever meta.source the sender claimed
       meta: { versionId: '3', source: `${A}/Observation/o1/_history/3` },
       subject: { reference: `Patient/${keyOf(A)}-123` },
       encounter: { reference: `Encounter/${keyOf(A)}-e1` },
-      performer: [{ reference: 'https://elsewhere.example/Practitioner/p' }, { reference: '#contained-1' }, { reference: 'urn:uuid:0b0c' }],
+      performer: [
+        { reference: 'https://elsewhere.example/Practitioner/p' },
+        { reference: '#contained-1' },
+        { reference: 'urn:uuid:0b0c' },
+      ],
       hasMember: [{ reference: `Observation/${keyOf(A)}-o2` }],
     });
   });
 
   it('gives two sources that both send Patient/123 two ids, each Observation pointing at its own', () => {
-    const fromA = toServedResource({ resourceType: 'Observation', id: 'o1', subject: { reference: 'Patient/123' } }, A).resource;
-    const fromB = toServedResource({ resourceType: 'Observation', id: 'o1', subject: { reference: 'Patient/123' } }, B).resource;
+    const fromA = toServedResource(
+      { resourceType: 'Observation', id: 'o1', subject: { reference: 'Patient/123' } },
+      A,
+    ).resource;
+    const fromB = toServedResource(
+      { resourceType: 'Observation', id: 'o1', subject: { reference: 'Patient/123' } },
+      B,
+    ).resource;
     expect(fromA.id).not.toBe(fromB.id);
     expect(fromA.subject).toEqual({ reference: `Patient/${servedId(A, '123')}` });
     expect(fromB.subject).toEqual({ reference: `Patient/${servedId(B, '123')}` });
   });
 
   it('leaves a resource without a source as it came, apart from a claimed meta.source', () => {
-    const resource = { resourceType: 'Observation', id: 'o1', meta: { source: 'https://forged.example' }, subject: { reference: 'Patient/123' } };
-    expect(toServedResource(resource, undefined)).toEqual({ source: '', resource: { resourceType: 'Observation', id: 'o1', meta: {}, subject: { reference: 'Patient/123' } } });
+    const resource = {
+      resourceType: 'Observation',
+      id: 'o1',
+      meta: { source: 'https://forged.example' },
+      subject: { reference: 'Patient/123' },
+    };
+    expect(toServedResource(resource, undefined)).toEqual({
+      source: '',
+      resource: { resourceType: 'Observation', id: 'o1', meta: {}, subject: { reference: 'Patient/123' } },
+    });
   });
 });

@@ -3,7 +3,13 @@
 // signature over the raw body, or the cron bearer. Then the money halt and the step-up claim. Each refusal is an
 // AppError; nothing here parses the body beyond reading its bytes for the signature.
 import { timingSafeEqual } from 'node:crypto';
-import { assertNotHalted, requireAuthSecret, requireCronSecret, requireStepUpSecret, requireWebhookSecrets } from '../config';
+import {
+  assertNotHalted,
+  requireAuthSecret,
+  requireCronSecret,
+  requireStepUpSecret,
+  requireWebhookSecrets,
+} from '../config';
 import type { Deps } from '../deps';
 import type { Endpoint } from '../endpoint';
 import { AppError } from '../errors';
@@ -24,7 +30,10 @@ export type Caller = {
 export async function authenticateRequest(endpoint: Endpoint, request: Request, deps: Deps): Promise<Caller> {
   const caller: Caller = {};
   if (endpoint.auth === 'session') {
-    const principal = await authenticate(deps, request.headers, { secret: requireAuthSecret(deps.config), appUrl: deps.config.appUrl });
+    const principal = await authenticate(deps, request.headers, {
+      secret: requireAuthSecret(deps.config),
+      appUrl: deps.config.appUrl,
+    });
     if (principal.via === 'cookie') assertSameOrigin(request, deps.config.appUrl);
     if (endpoint.scope && !principal.scopes.includes(endpoint.scope)) {
       throw new AppError('SCOPE_MISSING', `This action needs the ${endpoint.scope} scope`);
@@ -47,7 +56,12 @@ export async function authenticateRequest(endpoint: Endpoint, request: Request, 
 }
 
 /** STEP_UP_REQUIRED (401 + WWW-Authenticate) unless the request carries a valid claim for this session. */
-export async function requireRecentAuth(endpoint: Endpoint, request: Request, principal: Principal | undefined, deps: Deps): Promise<void> {
+export async function requireRecentAuth(
+  endpoint: Endpoint,
+  request: Request,
+  principal: Principal | undefined,
+  deps: Deps,
+): Promise<void> {
   if (!principal) throw new Error(`${endpoint.method} ${endpoint.path}: a step-up needs auth 'session'`);
   await requireStepUp(readStepUpClaim(request.headers), principal, requireStepUpSecret(deps.config), deps.clock());
 }

@@ -22,13 +22,17 @@ export async function withBrowserOutcome<T>(
   step: () => Promise<T>,
   onSuccess?: (result: T) => Record<string, string>,
 ): Promise<T | Response> {
-  const back = (query: Record<string, string>) => redirect(`${context.appUrl}${INTEGRATIONS_PATH}?${new URLSearchParams(query)}`);
+  const back = (query: Record<string, string>) =>
+    redirect(`${context.appUrl}${INTEGRATIONS_PATH}?${new URLSearchParams(query)}`);
   let result: T;
   try {
     result = await step();
   } catch (error) {
     if (!context.wantsHtml || !isAppError(error)) throw error;
-    context.log[error.status >= 500 ? 'error' : 'info']({ code: error.code, status: error.status, cause: String(error.cause ?? '') }, error.message);
+    context.log[error.status >= 500 ? 'error' : 'info'](
+      { code: error.code, status: error.status, cause: String(error.cause ?? '') },
+      error.message,
+    );
     return back({ oauth: 'failed', code: error.code, correlationId: context.correlationId });
   }
   if (!context.wantsHtml || !onSuccess) return result;

@@ -25,9 +25,16 @@ export function renderBulkExportStarted(started: BulkExportStarted): Response {
 export function renderBulkExportStatus(status: BulkExportStatus, { correlationId }: RenderContext): Response {
   if (status.state === 'finished') return json(status.manifest);
   const body: ErrorBody & { jobId: string; retryAfterSeconds: number } = {
-    code: 'IN_PROGRESS', message: 'The export is still running', correlationId, jobId: status.jobId, retryAfterSeconds: status.retryAfterSeconds,
+    code: 'IN_PROGRESS',
+    message: 'The export is still running',
+    correlationId,
+    jobId: status.jobId,
+    retryAfterSeconds: status.retryAfterSeconds,
   };
-  return json(body, { status: 202, headers: { 'retry-after': String(status.retryAfterSeconds), 'x-progress': status.progress } });
+  return json(body, {
+    status: 202,
+    headers: { 'retry-after': String(status.retryAfterSeconds), 'x-progress': status.progress },
+  });
 }
 
 /** One output or error file, as the Bulk Data spec types it. */

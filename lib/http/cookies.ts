@@ -10,8 +10,18 @@ function isSecureCookieOrigin(appUrl: string): boolean {
   return !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
 }
 
-export function buildCookie(name: string, value: string, options: { maxAgeSeconds: number; path: string; appUrl: string }): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+export function buildCookie(
+  name: string,
+  value: string,
+  options: { maxAgeSeconds: number; path: string; appUrl: string },
+): string {
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${options.path}`,
+    `Max-Age=${options.maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+  ];
   if (isSecureCookieOrigin(options.appUrl)) parts.push('Secure');
   return parts.join('; ');
 }

@@ -11,7 +11,12 @@ import { appErrorResponse, errorBody } from './responses';
 
 type ErrorFormat = NonNullable<Endpoint['errorFormat']> | 'json';
 
-export function errorResponse(error: unknown, correlationId: string, log: Logger, format: ErrorFormat = 'json'): Response {
+export function errorResponse(
+  error: unknown,
+  correlationId: string,
+  log: Logger,
+  format: ErrorFormat = 'json',
+): Response {
   return RENDERERS[format](asLoggedAppError(error, log), correlationId);
 }
 
@@ -25,7 +30,10 @@ function asLoggedAppError(error: unknown, log: Logger): AppError {
     log.error({ err: describeCause(error) }, 'database unavailable');
     return new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable; try again shortly');
   }
-  log.error({ err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'unhandled error');
+  log.error(
+    { err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) },
+    'unhandled error',
+  );
   return new AppError('INTERNAL_ERROR', 'Something went wrong; quote the correlation id to support');
 }
 
@@ -47,7 +55,12 @@ function describeCause(cause: unknown, depth = 0): unknown {
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
     const inner = describeCause((cause as { cause?: unknown }).cause, depth + 1);
-    return { name: cause.name, message: cause.message, ...(typeof code === 'string' && { code }), ...(inner !== undefined && { cause: inner }) };
+    return {
+      name: cause.name,
+      message: cause.message,
+      ...(typeof code === 'string' && { code }),
+      ...(inner !== undefined && { cause: inner }),
+    };
   }
   if (typeof cause === 'object') {
     try {

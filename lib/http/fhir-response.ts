@@ -6,7 +6,11 @@ import type { StoredResource } from '../fhir/fhir-store';
 export function fhirResponse(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), {
     ...init,
-    headers: { 'content-type': `${FHIR_JSON}; charset=utf-8`, 'cache-control': 'no-store', ...Object.fromEntries(new Headers(init.headers)) },
+    headers: {
+      'content-type': `${FHIR_JSON}; charset=utf-8`,
+      'cache-control': 'no-store',
+      ...Object.fromEntries(new Headers(init.headers)),
+    },
   });
 }
 

@@ -31,7 +31,12 @@ export function ndjsonResponse(
       void produce(write, abort.signal)
         .catch((error: unknown) => {
           options.onError(error);
-          write({ type: 'error', code: 'INTERNAL_ERROR', message: 'Something went wrong; quote the correlation id to support', correlationId: options.correlationId });
+          write({
+            type: 'error',
+            code: 'INTERNAL_ERROR',
+            message: 'Something went wrong; quote the correlation id to support',
+            correlationId: options.correlationId,
+          });
         })
         .finally(() => {
           if (closed) return;

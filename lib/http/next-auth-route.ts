@@ -33,7 +33,11 @@ export async function handleNextAuth(request: Request, context: Ctx): Promise<Re
   } catch (error) {
     if (!isAppError(error)) deps.log.error({ correlationId, err: String(error) }, 'next-auth failure');
     const appError = isAppError(error) ? error : new AppError('INTERNAL_ERROR', 'Something went wrong');
-    response = signInFailure(appError, correlationId, action === 'callback/credentials' ? errorUrl(config.appUrl, appError.code) : undefined);
+    response = signInFailure(
+      appError,
+      correlationId,
+      action === 'callback/credentials' ? errorUrl(config.appUrl, appError.code) : undefined,
+    );
   }
   response.headers.set(CORRELATION_HEADER, correlationId);
   return response;
@@ -58,8 +62,14 @@ function errorUrl(appUrl: string, code: ErrorCode): string {
 }
 
 /** Our error body, plus next-auth's `url` on sign-in (every status: DECISIONS), and Retry-After when known. */
-function signInFailure(error: AppError, correlationId: string, url: string | undefined, headers = new Headers()): Response {
-  if (error.options.retryAfterSeconds !== undefined) headers.set('retry-after', String(Math.max(1, Math.ceil(error.options.retryAfterSeconds))));
+function signInFailure(
+  error: AppError,
+  correlationId: string,
+  url: string | undefined,
+  headers = new Headers(),
+): Response {
+  if (error.options.retryAfterSeconds !== undefined)
+    headers.set('retry-after', String(Math.max(1, Math.ceil(error.options.retryAfterSeconds))));
   return json({ ...errorBody(error, correlationId), ...(url ? { url } : {}) }, { status: error.status, headers });
 }
 
@@ -83,8 +93,11 @@ async function reshapeSignInFailure(response: Response, correlationId: string): 
   const errorParam = parsed.searchParams.get('error');
   if (!csrfMissing && !errorParam) return response; // success: the session cookie is set
   const [codeText, retryAfter] = (errorParam ?? '').split(':');
-  const code: ErrorCode =
-    csrfMissing ? 'UNAUTHENTICATED' : codeText && codeText in ERROR_STATUS ? (codeText as ErrorCode) : 'INVALID_CREDENTIALS';
+  const code: ErrorCode = csrfMissing
+    ? 'UNAUTHENTICATED'
+    : codeText && codeText in ERROR_STATUS
+      ? (codeText as ErrorCode)
+      : 'INVALID_CREDENTIALS';
   const error = new AppError(code, SIGN_IN_MESSAGES[code] ?? 'Sign-in failed', {
     retryAfterSeconds: retryAfter ? Number(retryAfter) : undefined,
   });

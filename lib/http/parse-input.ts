@@ -3,7 +3,11 @@
 import type { z } from 'zod';
 import { AppError, type ErrorIssue } from '../errors';
 
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'params' | 'query' | 'body'): z.infer<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'params' | 'query' | 'body',
+): z.infer<S> {
   const nulAt = findNul(value);
   if (nulAt) {
     throw new AppError('VALIDATION_FAILED', `The request ${where} is not valid`, {

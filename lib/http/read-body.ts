@@ -5,9 +5,10 @@ import { AppError } from '../errors';
 /** No endpoint takes more; a larger body is refused before it is buffered whole (or its signature computed). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-const bodyTooLarge = () => new AppError('VALIDATION_FAILED', 'The request body is too large', {
-  issues: [{ path: 'body', message: `At most ${MAX_BODY_BYTES} bytes` }],
-});
+const bodyTooLarge = () =>
+  new AppError('VALIDATION_FAILED', 'The request body is too large', {
+    issues: [{ path: 'body', message: `At most ${MAX_BODY_BYTES} bytes` }],
+  });
 
 /** The exact bytes of the body (a signed webhook's signature covers them). */
 export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
@@ -49,11 +50,17 @@ export async function readJsonBody(request: Request, alreadyRead?: Uint8Array): 
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (cause) {
-    throw new AppError('VALIDATION_FAILED', 'The request body is not valid UTF-8', { cause, issues: [{ path: 'body', message: 'Invalid UTF-8' }] });
+    throw new AppError('VALIDATION_FAILED', 'The request body is not valid UTF-8', {
+      cause,
+      issues: [{ path: 'body', message: 'Invalid UTF-8' }],
+    });
   }
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', { cause, issues: [{ path: 'body', message: 'Invalid JSON' }] });
+    throw new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', {
+      cause,
+      issues: [{ path: 'body', message: 'Invalid JSON' }],
+    });
   }
 }

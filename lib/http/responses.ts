@@ -33,6 +33,7 @@ export function errorBody(error: AppError, correlationId: string): ErrorBody {
 
 export function appErrorResponse(error: AppError, correlationId: string): Response {
   const headers: Record<string, string> = { ...error.options.headers };
-  if (error.options.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(error.options.retryAfterSeconds)));
+  if (error.options.retryAfterSeconds !== undefined)
+    headers['retry-after'] = String(Math.max(1, Math.ceil(error.options.retryAfterSeconds)));
   return json(errorBody(error, correlationId), { status: error.status, headers });
 }

@@ -56,7 +56,10 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 export type RouteHandler = ((request: Request, context: NextContext) => Promise<Response>) & { endpoint: Endpoint };
 
-export function route<E extends RoutedEndpoint>(endpoint: E, handler: (ctx: HandlerContext<E>) => unknown): RouteHandler {
+export function route<E extends RoutedEndpoint>(
+  endpoint: E,
+  handler: (ctx: HandlerContext<E>) => unknown,
+): RouteHandler {
   const run = async (request: Request, context: NextContext) => {
     const correlationId = readCorrelationId(request.headers);
     const deps = await getDeps();
@@ -87,9 +90,23 @@ async function handle<E extends RoutedEndpoint>(
   const body = endpoint.body ? parseInput(endpoint.body, await readJsonBody(request, rawBody), 'body') : undefined;
   if (endpoint.stepUpWhen?.(body as never)) await requireRecentAuth(endpoint, request, principal, deps);
 
-  const actor = principal && { clinicId: principal.clinicId, orgId: principal.orgId, userId: principal.userId, correlationId };
+  const actor = principal && {
+    clinicId: principal.clinicId,
+    orgId: principal.orgId,
+    userId: principal.userId,
+    correlationId,
+  };
   const result = await handler({
-    request, params, query, body, actor, principal, rawBody: rawBody ?? new Uint8Array(), correlationId, log, deps,
+    request,
+    params,
+    query,
+    body,
+    actor,
+    principal,
+    rawBody: rawBody ?? new Uint8Array(),
+    correlationId,
+    log,
+    deps,
   } as HandlerContext<E>);
   if (result instanceof Response) return result;
   if (endpoint.render) return endpoint.render(result, { request, correlationId, config: deps.config });

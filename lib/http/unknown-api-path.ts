@@ -5,7 +5,10 @@ import { AppError } from '../errors';
 import { route } from './route';
 
 export function unknownApiPath(method: Endpoint['method']) {
-  return route(endpoint({ method, path: '/api/{...path}', summary: 'Any other path under /api', tags: [], auth: 'session' }), () => {
-    throw new AppError('NOT_FOUND', 'There is no such API route');
-  });
+  return route(
+    endpoint({ method, path: '/api/{...path}', summary: 'Any other path under /api', tags: [], auth: 'session' }),
+    () => {
+      throw new AppError('NOT_FOUND', 'There is no such API route');
+    },
+  );
 }

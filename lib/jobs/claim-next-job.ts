@@ -20,7 +20,12 @@ export async function claimNextJob(
 ): Promise<Job | null> {
   const token = randomBytes(12).toString('base64url');
   const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
-    CLAIM, token, new Date(input.now.getTime() + input.leaseMs), input.workerId, input.now, input.queue,
+    CLAIM,
+    token,
+    new Date(input.now.getTime() + input.leaseMs),
+    input.workerId,
+    input.now,
+    input.queue,
   );
   if (!rows[0]) return null;
   return db.job.findUnique({ where: { id: rows[0].id } });

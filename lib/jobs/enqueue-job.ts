@@ -23,8 +23,15 @@ const INSERT_JOB = `INSERT INTO "Job" ("id", "queue", "key", "payload", "state",
 export async function enqueueJob(db: Db | Tx, input: EnqueueJobInput, now: Date): Promise<string | null> {
   const id = `job_${randomBytes(12).toString('base64url')}`;
   const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
-    INSERT_JOB, id, input.queue, input.key ?? null, JSON.stringify(input.payload ?? {}), input.maxAttempts,
-    input.runAfter ?? now, input.correlationId ?? null, now,
+    INSERT_JOB,
+    id,
+    input.queue,
+    input.key ?? null,
+    JSON.stringify(input.payload ?? {}),
+    input.maxAttempts,
+    input.runAfter ?? now,
+    input.correlationId ?? null,
+    now,
   );
   return rows[0]?.id ?? null;
 }

@@ -29,7 +29,10 @@ export function holdJobLease(deps: { db: Db; clock: Clock; log?: Logger }, job: 
 
   const beat = async () => {
     try {
-      const { count } = await db.job.updateMany({ where: heldWhere, data: { leaseUntil: new Date(clock().getTime() + leaseMs) } });
+      const { count } = await db.job.updateMany({
+        where: heldWhere,
+        data: { leaseUntil: new Date(clock().getTime() + leaseMs) },
+      });
       if (count !== 1) lost = true;
     } catch (error) {
       // A failed heartbeat is not a lost lease: the next one may succeed before the lease lapses.
@@ -45,18 +48,25 @@ export function holdJobLease(deps: { db: Db; clock: Clock; log?: Logger }, job: 
     },
     async complete(write, result) {
       if (lost) throw new LeaseLost(job.id);
-      await db.$transaction(async (tx) => {
-        const now = clock();
-        const { count } = await tx.job.updateMany({
-          where: heldWhere,
-          data: {
-            state: 'completed', finishedAt: now, leaseToken: null, leaseUntil: null, lastError: null,
-            ...(result !== undefined && { result: result as object }),
-          },
-        });
-        if (count !== 1) throw new LeaseLost(job.id);
-        if (write) await write(tx);
-      }, { maxWait: 10_000, timeout: 60_000 });
+      await db.$transaction(
+        async (tx) => {
+          const now = clock();
+          const { count } = await tx.job.updateMany({
+            where: heldWhere,
+            data: {
+              state: 'completed',
+              finishedAt: now,
+              leaseToken: null,
+              leaseUntil: null,
+              lastError: null,
+              ...(result !== undefined && { result: result as object }),
+            },
+          });
+          if (count !== 1) throw new LeaseLost(job.id);
+          if (write) await write(tx);
+        },
+        { maxWait: 10_000, timeout: 60_000 },
+      );
       completed = true;
       clearInterval(timer);
     },

@@ -29,7 +29,11 @@ const CLAIM_KEY = `INSERT INTO "Job" ("id", "queue", "key", "payload", "state", 
   RETURNING "id"`;
 
 /** @throws whatever `work` throws (the run is then marked dead, and waiting callers run it themselves); IN_PROGRESS after waitMs. */
-export async function runKeyedJob<T>(deps: JobEngineDeps, options: KeyedJobOptions, work: (lease: JobLease) => Promise<T>): Promise<T> {
+export async function runKeyedJob<T>(
+  deps: JobEngineDeps,
+  options: KeyedJobOptions,
+  work: (lease: JobLease) => Promise<T>,
+): Promise<T> {
   const { db, clock } = deps;
   const deadline = clock().getTime() + (options.waitMs ?? 120_000);
   for (;;) {
@@ -38,7 +42,9 @@ export async function runKeyedJob<T>(deps: JobEngineDeps, options: KeyedJobOptio
     // Someone else's run is in flight: wait for it to end.
     for (;;) {
       if (clock().getTime() > deadline) {
-        throw new AppError('IN_PROGRESS', 'The same run is still in progress; try again shortly', { retryAfterSeconds: 5 });
+        throw new AppError('IN_PROGRESS', 'The same run is still in progress; try again shortly', {
+          retryAfterSeconds: 5,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
       const row = await db.job.findUnique({ where: { queue_key: { queue: options.queue, key: options.key } } });
@@ -52,13 +58,25 @@ export async function runKeyedJob<T>(deps: JobEngineDeps, options: KeyedJobOptio
 async function claimKey(deps: JobEngineDeps, options: KeyedJobOptions): Promise<string | null> {
   const now = deps.clock();
   const rows = await deps.db.$queryRawUnsafe<Array<{ id: string }>>(
-    CLAIM_KEY, `job_${randomBytes(12).toString('base64url')}`, options.queue, options.key, now,
-    randomBytes(12).toString('base64url'), new Date(now.getTime() + options.leaseMs), WORKER_ID, options.correlationId,
+    CLAIM_KEY,
+    `job_${randomBytes(12).toString('base64url')}`,
+    options.queue,
+    options.key,
+    now,
+    randomBytes(12).toString('base64url'),
+    new Date(now.getTime() + options.leaseMs),
+    WORKER_ID,
+    options.correlationId,
   );
   return rows[0]?.id ?? null;
 }
 
-async function runClaimed<T>(deps: JobEngineDeps, jobId: string, options: KeyedJobOptions, work: (lease: JobLease) => Promise<T>): Promise<T> {
+async function runClaimed<T>(
+  deps: JobEngineDeps,
+  jobId: string,
+  options: KeyedJobOptions,
+  work: (lease: JobLease) => Promise<T>,
+): Promise<T> {
   const job = await deps.db.job.findUniqueOrThrow({ where: { id: jobId } });
   const lease = holdJobLease(deps, job, options.leaseMs);
   try {
@@ -68,7 +86,13 @@ async function runClaimed<T>(deps: JobEngineDeps, jobId: string, options: KeyedJ
   } catch (error) {
     await deps.db.job.updateMany({
       where: { id: job.id, leaseToken: job.leaseToken, state: 'running' },
-      data: { state: 'dead', finishedAt: deps.clock(), leaseToken: null, leaseUntil: null, lastError: error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}`.slice(0, 300) : 'Error' },
+      data: {
+        state: 'dead',
+        finishedAt: deps.clock(),
+        leaseToken: null,
+        leaseUntil: null,
+        lastError: error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}`.slice(0, 300) : 'Error',
+      },
     });
     throw error;
   } finally {

@@ -9,7 +9,12 @@ import { LeaseLost, type DeadCause, type Job, type JobEngineDeps, type JobHandle
 
 /** @returns false when the queue had nothing to claim. Never throws for a handler's failure. */
 export async function workNextJob(deps: JobEngineDeps, handler: JobHandler, workerId: string): Promise<boolean> {
-  const job = await claimNextJob(deps.db, { queue: handler.queue, leaseMs: handler.leaseMs, workerId, now: deps.clock() });
+  const job = await claimNextJob(deps.db, {
+    queue: handler.queue,
+    leaseMs: handler.leaseMs,
+    workerId,
+    now: deps.clock(),
+  });
   if (!job) return false;
   const log = deps.log?.child({ jobId: job.id, queue: job.queue, correlationId: job.correlationId ?? undefined });
 
@@ -46,18 +51,41 @@ async function retryOrBury(deps: JobEngineDeps, handler: JobHandler, job: Job, e
   const { count } = await deps.db.job.updateMany({
     where: { id: job.id, leaseToken: job.leaseToken, state: 'running' },
     // The error's class and first line, for operators (list-jobs); never sent to a client.
-    data: { state: 'queued', runAfter, leaseToken: null, leaseUntil: null, lockedBy: null, lastError: summarizeError(error) },
+    data: {
+      state: 'queued',
+      runAfter,
+      leaseToken: null,
+      leaseUntil: null,
+      lockedBy: null,
+      lastError: summarizeError(error),
+    },
   });
   if (count !== 1) throw new LeaseLost(job.id);
 }
 
 /** Dead-letters a job this worker holds; the queue's onDead records the failure in the same transaction. */
-async function buryJob(db: Db, handler: JobHandler, job: Job, cause: DeadCause, now: Date, lastError?: string): Promise<void> {
-  const reason = cause === 'abandoned' ? `Its workers never finished it in ${job.maxAttempts} attempts` : 'It failed on every attempt';
+async function buryJob(
+  db: Db,
+  handler: JobHandler,
+  job: Job,
+  cause: DeadCause,
+  now: Date,
+  lastError?: string,
+): Promise<void> {
+  const reason =
+    cause === 'abandoned'
+      ? `Its workers never finished it in ${job.maxAttempts} attempts`
+      : 'It failed on every attempt';
   await db.$transaction(async (tx) => {
     const { count } = await tx.job.updateMany({
       where: { id: job.id, leaseToken: job.leaseToken, state: 'running' },
-      data: { state: 'dead', finishedAt: now, leaseToken: null, leaseUntil: null, lastError: lastError ? `${reason}; last: ${lastError}` : reason },
+      data: {
+        state: 'dead',
+        finishedAt: now,
+        leaseToken: null,
+        leaseUntil: null,
+        lastError: lastError ? `${reason}; last: ${lastError}` : reason,
+      },
     });
     if (count !== 1) throw new LeaseLost(job.id);
     await handler.onDead?.(tx, job, cause);

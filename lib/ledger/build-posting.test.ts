@@ -102,10 +102,7 @@ describe('buildPosting', () => {
   });
 
   const accounts = fc.constantFrom(...Object.values(LEDGER_ACCOUNTS));
-  const nonZeroCents = fc.oneof(
-    fc.bigInt({ min: 1n, max: 10n ** 15n }),
-    fc.bigInt({ min: -(10n ** 15n), max: -1n }),
-  );
+  const nonZeroCents = fc.oneof(fc.bigInt({ min: 1n, max: 10n ** 15n }), fc.bigInt({ min: -(10n ** 15n), max: -1n }));
   // Small amounts (zero included) so that balanced and nearly balanced postings both come up often.
   const anyLines = fc.array(fc.record({ account: accounts, amountCents: fc.bigInt({ min: -3n, max: 3n }) }), {
     maxLength: 6,

@@ -26,7 +26,10 @@ const newLedgerTransactionId = () => `ltx_${randomUUID().replaceAll('-', '')}`;
  * every value is a bound parameter.
  */
 function ledgerInsertSql(lineCount: number): string {
-  const values = Array.from({ length: lineCount }, (_, i) => `($${7 + 3 * i}, $1, $${8 + 3 * i}, $${9 + 3 * i}::bigint)`);
+  const values = Array.from(
+    { length: lineCount },
+    (_, i) => `($${7 + 3 * i}, $1, $${8 + 3 * i}, $${9 + 3 * i}::bigint)`,
+  );
   return `WITH t AS (
        INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt") VALUES ($1, $2, $3, $4, $5, $6)
      )
@@ -43,7 +46,14 @@ function ledgerInsertSql(lineCount: number): string {
 export async function postLedgerTransaction(tx: Prisma.TransactionClient, posting: LedgerPosting): Promise<string> {
   const lines = buildPosting(posting.lines);
   const transactionId = newLedgerTransactionId();
-  const params: unknown[] = [transactionId, posting.clinicId, posting.kind, posting.reference, posting.correlationId, posting.postedAt];
+  const params: unknown[] = [
+    transactionId,
+    posting.clinicId,
+    posting.kind,
+    posting.reference,
+    posting.correlationId,
+    posting.postedAt,
+  ];
   lines.forEach((line, index) => params.push(`${transactionId}_${index + 1}`, line.account, line.amountCents));
   await tx.$executeRawUnsafe(ledgerInsertSql(lines.length), ...params);
   return transactionId;

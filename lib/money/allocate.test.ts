@@ -57,7 +57,10 @@ describe('allocateLargestRemainder', () => {
   it('hands the extra cents of an even split to the earliest parts', () => {
     fc.assert(
       fc.property(totals, fc.integer({ min: 1, max: 12 }), (total, count) => {
-        const parts = allocateLargestRemainder(total, Array.from({ length: count }, () => 1n));
+        const parts = allocateLargestRemainder(
+          total,
+          Array.from({ length: count }, () => 1n),
+        );
         // Equal shares differ by at most a cent and the extra cents go to the first parts.
         const sorted = [...parts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
         expect(parts).toEqual(sorted);
@@ -94,10 +97,22 @@ describe('allocateByBasisPoints', () => {
   });
 
   it.each([
-    [{ feeBps: 0, reserveBps: 0 }, { feeCents: 0n, reserveCents: 0n, residualCents: 12_345n }],
-    [{ feeBps: 10_000, reserveBps: 0 }, { feeCents: 12_345n, reserveCents: 0n, residualCents: 0n }],
-    [{ feeBps: 0, reserveBps: 10_000 }, { feeCents: 0n, reserveCents: 12_345n, residualCents: 0n }],
-    [{ feeBps: 1, reserveBps: 1 }, { feeCents: 1n, reserveCents: 1n, residualCents: 12_343n }],
+    [
+      { feeBps: 0, reserveBps: 0 },
+      { feeCents: 0n, reserveCents: 0n, residualCents: 12_345n },
+    ],
+    [
+      { feeBps: 10_000, reserveBps: 0 },
+      { feeCents: 12_345n, reserveCents: 0n, residualCents: 0n },
+    ],
+    [
+      { feeBps: 0, reserveBps: 10_000 },
+      { feeCents: 0n, reserveCents: 12_345n, residualCents: 0n },
+    ],
+    [
+      { feeBps: 1, reserveBps: 1 },
+      { feeCents: 1n, reserveCents: 1n, residualCents: 12_343n },
+    ],
   ])('handles the edge rates %j', (shares, expected) => {
     expect(allocateByBasisPoints(12_345n, shares)).toEqual({ poolCents: 12_345n, ...expected });
   });

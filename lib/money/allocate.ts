@@ -60,12 +60,12 @@ const BPS_PER_WHOLE = 10_000;
  *
  * @throws RangeError for a negative total, non-integer or negative bps, or feeBps + reserveBps > 10000.
  */
-export function allocateByBasisPoints(
-  totalCents: bigint,
-  shares: { feeBps: number; reserveBps: number },
-): Waterfall {
+export function allocateByBasisPoints(totalCents: bigint, shares: { feeBps: number; reserveBps: number }): Waterfall {
   const { feeBps, reserveBps } = shares;
-  for (const [name, bps] of [['feeBps', feeBps], ['reserveBps', reserveBps]] as const) {
+  for (const [name, bps] of [
+    ['feeBps', feeBps],
+    ['reserveBps', reserveBps],
+  ] as const) {
     if (!Number.isSafeInteger(bps) || bps < 0) throw new RangeError(`${name} must be a non-negative integer`);
   }
   if (feeBps + reserveBps > BPS_PER_WHOLE) throw new RangeError('feeBps + reserveBps must not exceed 10000');

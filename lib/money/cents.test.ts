@@ -2,7 +2,14 @@
 // (a trailing "." and surrounding whitespace are accepted) so a change to them is a visible decision.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountTooLargeMessage, asCents, formatCentsAsDecimal, MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS, parseDecimalToCents } from './cents';
+import {
+  amountTooLargeMessage,
+  asCents,
+  formatCentsAsDecimal,
+  MAX_AMOUNT_CENTS,
+  MAX_SAFE_SUM_CENTS,
+  parseDecimalToCents,
+} from './cents';
 
 /** The canonical two-place rendering of a decimal string, computed on the digits alone (no cents.ts). */
 function canonicalTwoPlaces(sign: string, whole: string, fraction: string): string {
@@ -142,6 +149,8 @@ describe('MAX_AMOUNT_CENTS', () => {
   });
 
   it('names the field and the bound in its message', () => {
-    expect(amountTooLargeMessage('amountCents')).toBe('amountCents must be at most 100000000000 cents (1,000,000,000.00 USD)');
+    expect(amountTooLargeMessage('amountCents')).toBe(
+      'amountCents must be at most 100000000000 cents (1,000,000,000.00 USD)',
+    );
   });
 });

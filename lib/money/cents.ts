@@ -24,7 +24,8 @@ export const MAX_AMOUNT_CENTS = 100_000_000_000;
 export const MAX_SAFE_SUM_CENTS = Number.MAX_SAFE_INTEGER;
 
 /** The message for an amount over MAX_AMOUNT_CENTS, naming the field as the client sent it. */
-export const amountTooLargeMessage = (field: string) => `${field} must be at most ${MAX_AMOUNT_CENTS} cents (1,000,000,000.00 USD)`;
+export const amountTooLargeMessage = (field: string) =>
+  `${field} must be at most ${MAX_AMOUNT_CENTS} cents (1,000,000,000.00 USD)`;
 
 /** "1500", "1500.5", "-0.29" to cents. Throws RangeError for anything else, including a third decimal place. */
 export function parseDecimalToCents(value: string): Cents {

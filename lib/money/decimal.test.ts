@@ -34,9 +34,11 @@ describe('decimalToCents', () => {
   });
 
   it('agrees with integer arithmetic for every two-place amount up to the safe range', () => {
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (cents) => {
-      const text = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
-      expect(decimalToCents(readDecimal(text)!)).toBe(Number(cents));
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (cents) => {
+        const text = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+        expect(decimalToCents(readDecimal(text)!)).toBe(Number(cents));
+      }),
+    );
   });
 });

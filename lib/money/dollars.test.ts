@@ -97,15 +97,11 @@ describe('parseDollarsToCents', () => {
 
   it('rejects every amount with a non-zero third decimal place', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 999_999_999 }),
-        fc.integer({ min: 1, max: 9 }),
-        (cents, thousandth) => {
-          const text = `${formatCentsAsDecimal(cents)}${thousandth}`;
-          expect(() => parseDollarsToCents(Number(text))).toThrow(RangeError);
-          expect(() => parseDollarsToCents(text)).toThrow(RangeError);
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 999_999_999 }), fc.integer({ min: 1, max: 9 }), (cents, thousandth) => {
+        const text = `${formatCentsAsDecimal(cents)}${thousandth}`;
+        expect(() => parseDollarsToCents(Number(text))).toThrow(RangeError);
+        expect(() => parseDollarsToCents(text)).toThrow(RangeError);
+      }),
     );
   });
 });

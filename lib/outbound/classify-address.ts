@@ -5,8 +5,17 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 export type AddressClass =
-  | 'public' | 'loopback' | 'private' | 'link-local' | 'cgnat' | 'ula' | 'metadata'
-  | 'unspecified' | 'multicast' | 'reserved' | 'invalid';
+  | 'public'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'cgnat'
+  | 'ula'
+  | 'metadata'
+  | 'unspecified'
+  | 'multicast'
+  | 'reserved'
+  | 'invalid';
 
 type Range = readonly [prefix: string, bits: number, kind: AddressClass];
 
@@ -93,5 +102,8 @@ function parseV6(address: string): bigint {
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
   const zeros = tail === undefined ? [] : Array(8 - headGroups.length - tailGroups.length).fill('0');
-  return [...headGroups, ...zeros, ...tailGroups].reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n);
+  return [...headGroups, ...zeros, ...tailGroups].reduce(
+    (acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)),
+    0n,
+  );
 }

@@ -17,13 +17,23 @@ const NEUTRAL = { code: 'TRANSPORT_FAILED', message: 'The EMR could not be reach
 const sandbox: EgressPolicy = { mode: 'sandbox', allowedOrigins: [] };
 const production: EgressPolicy = { mode: 'production', allowedOrigins: [] };
 const call = (url: string, extra: Partial<EgressRequest> = {}): EgressRequest => ({
-  url, target: 'tenant', purpose: 'emr', maxBodyBytes: 64 * 1024, timeoutMs: 2_000, ...extra,
+  url,
+  target: 'tenant',
+  purpose: 'emr',
+  maxBodyBytes: 64 * 1024,
+  timeoutMs: 2_000,
+  ...extra,
 });
 
 describe('egress: what a tenant URL may reach', () => {
   it('refuses loopback in production, over http or https, without opening a connection', async () => {
     const s = await server();
-    for (const url of [`${s.origin}/x`, `https://127.0.0.1:${s.port}/x`, `https://[::ffff:127.0.0.1]:${s.port}/x`, `https://localhost:${s.port}/x`]) {
+    for (const url of [
+      `${s.origin}/x`,
+      `https://127.0.0.1:${s.port}/x`,
+      `https://[::ffff:127.0.0.1]:${s.port}/x`,
+      `https://localhost:${s.port}/x`,
+    ]) {
       const error = await rejection(createEgress(production).request(call(url)));
       expect({ url, code: error.code, message: error.message }).toEqual({ url, ...NEUTRAL });
     }
@@ -39,7 +49,9 @@ describe('egress: what a tenant URL may reach', () => {
     expect(error.cause).toMatchObject({ purpose: 'emr', reason: 'connect', url: `${origin}/x` });
     expect(s.connections).toBe(1);
     // http stays refused in production, listed or not.
-    const http = await rejection(createEgress({ mode: 'production', allowedOrigins: [s.origin] }).request(call(`${s.origin}/x`)));
+    const http = await rejection(
+      createEgress({ mode: 'production', allowedOrigins: [s.origin] }).request(call(`${s.origin}/x`)),
+    );
     expect(http.cause).toMatchObject({ reason: 'scheme-refused' });
     expect(s.connections).toBe(1);
   });
@@ -48,24 +60,46 @@ describe('egress: what a tenant URL may reach', () => {
     const answers: Record<string, Array<{ address: string; family: 4 | 6 }>> = {
       'internal.example': [{ address: '10.0.0.5', family: 4 }],
       'metadata.example': [{ address: '169.254.169.254', family: 4 }],
-      'mixed.example': [{ address: '93.184.216.34', family: 4 }, { address: 'fd00::5', family: 6 }],
+      'mixed.example': [
+        { address: '93.184.216.34', family: 4 },
+        { address: 'fd00::5', family: 6 },
+      ],
       'mapped.example': [{ address: '::ffff:192.168.0.1', family: 6 }],
     };
     const lookups: string[] = [];
     const egress = createEgress({ ...production, resolve: async (host) => (lookups.push(host), answers[host] ?? []) });
-    for (const [host, [expected]] of [['internal.example', ['private']], ['metadata.example', ['metadata']], ['mixed.example', ['ula']], ['mapped.example', ['private']]] as const) {
+    for (const [host, [expected]] of [
+      ['internal.example', ['private']],
+      ['metadata.example', ['metadata']],
+      ['mixed.example', ['ula']],
+      ['mapped.example', ['private']],
+    ] as const) {
       const error = await rejection(egress.request(call(`https://${host}/fhir/.well-known/smart-configuration`)));
       expect({ host, message: error.message, cause: error.cause }).toEqual({
-        host, message: NEUTRAL.message,
-        cause: { purpose: 'emr', reason: 'address-refused', url: `https://${host}/fhir/.well-known/smart-configuration`, address: expect.any(String), addressClass: expected },
+        host,
+        message: NEUTRAL.message,
+        cause: {
+          purpose: 'emr',
+          reason: 'address-refused',
+          url: `https://${host}/fhir/.well-known/smart-configuration`,
+          address: expect.any(String),
+          addressClass: expected,
+        },
       });
     }
     expect(lookups).toEqual(['internal.example', 'metadata.example', 'mixed.example', 'mapped.example']);
   });
 
   it('never reaches the metadata address, even for a listed origin', async () => {
-    const egress = createEgress({ mode: 'production', allowedOrigins: ['https://ehr.example'], resolve: async () => [{ address: '169.254.169.254', family: 4 }] });
-    expect((await rejection(egress.request(call('https://ehr.example/x')))).cause).toMatchObject({ reason: 'address-refused', addressClass: 'metadata' });
+    const egress = createEgress({
+      mode: 'production',
+      allowedOrigins: ['https://ehr.example'],
+      resolve: async () => [{ address: '169.254.169.254', family: 4 }],
+    });
+    expect((await rejection(egress.request(call('https://ehr.example/x')))).cause).toMatchObject({
+      reason: 'address-refused',
+      addressClass: 'metadata',
+    });
     expect(isAddressAllowed('private', { isAllowedOrigin: true, mode: 'production' })).toBe(true);
     expect(isAddressAllowed('private', { isAllowedOrigin: false, mode: 'sandbox' })).toBe(false);
     expect(isAddressAllowed('loopback', { isAllowedOrigin: false, mode: 'sandbox' })).toBe(true);
@@ -77,7 +111,10 @@ describe('egress: what a tenant URL may reach', () => {
     s.answer('/x', { status: 200, body: '{"ok":true}' });
     let lookups = 0;
     // A name no real resolver knows: only the checked answer can have been used to connect.
-    const egress = createEgress({ ...sandbox, resolve: async () => (lookups++, [{ address: '127.0.0.1', family: 4 }]) });
+    const egress = createEgress({
+      ...sandbox,
+      resolve: async () => (lookups++, [{ address: '127.0.0.1', family: 4 }]),
+    });
     const res = await egress.request(call(`http://ehr.rebind.invalid:${s.port}/x`));
     expect([res.status, res.text(), lookups]).toEqual([200, '{"ok":true}', 1]);
     expect(s.requests[0]!.headers.host).toBe(`ehr.rebind.invalid:${s.port}`);
@@ -85,7 +122,9 @@ describe('egress: what a tenant URL may reach', () => {
 
   it('refuses http to a public address even in sandbox', async () => {
     const egress = createEgress({ ...sandbox, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
-    expect((await rejection(egress.request(call('http://ehr.example/x')))).cause).toMatchObject({ reason: 'scheme-refused' });
+    expect((await rejection(egress.request(call('http://ehr.example/x')))).cause).toMatchObject({
+      reason: 'scheme-refused',
+    });
   });
 
   it('lets an operator URL reach a private address (the operator chose it)', async () => {
@@ -102,7 +141,10 @@ describe('egress: every call', () => {
     first.answer('/x', { status: 302, headers: { location: `${second.origin}/stolen` } });
     for (const target of ['tenant', 'operator'] as const) {
       const error = await rejection(createEgress(sandbox).request(call(`${first.origin}/x`, { target })));
-      expect({ code: error.code, message: error.message, cause: error.cause }).toEqual({ ...NEUTRAL, cause: { purpose: 'emr', reason: 'redirect', url: `${first.origin}/x`, status: 302} });
+      expect({ code: error.code, message: error.message, cause: error.cause }).toEqual({
+        ...NEUTRAL,
+        cause: { purpose: 'emr', reason: 'redirect', url: `${first.origin}/x`, status: 302 },
+      });
     }
     expect(second.connections).toBe(0);
   });
@@ -128,7 +170,11 @@ describe('egress: every call', () => {
     for (const path of ['/stall', '/hang']) {
       const started = Date.now();
       const error = await rejection(egress.request(call(`${s.origin}${path}`, { timeoutMs: 300 })));
-      expect({ path, message: error.message, reason: (error.cause as { reason: string }).reason }).toEqual({ path, message: NEUTRAL.message, reason: 'timeout' });
+      expect({ path, message: error.message, reason: (error.cause as { reason: string }).reason }).toEqual({
+        path,
+        message: NEUTRAL.message,
+        reason: 'timeout',
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(280);
       expect(Date.now() - started).toBeLessThan(1_500);
     }
@@ -137,7 +183,13 @@ describe('egress: every call', () => {
   it('returns a non-2xx answer to the caller, and its message never carries upstream text', async () => {
     const s = await server();
     s.answer('/token', { status: 400, body: '{"error":"invalid_grant","error_description":"secret internals"}' });
-    const res = await createEgress(sandbox).request(call(`${s.origin}/token`, { method: 'POST', body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    const res = await createEgress(sandbox).request(
+      call(`${s.origin}/token`, {
+        method: 'POST',
+        body: 'a=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text())).toMatchObject({ error: 'invalid_grant' });
     expect(s.requests[0]).toMatchObject({ method: 'POST', body: 'a=b', headers: { 'content-length': '3' } });

@@ -58,8 +58,16 @@ export type EgressResponse = { status: number; headers: Headers; body: Buffer; t
 export type EgressStream = { status: number; headers: Headers; chunks: AsyncIterable<Buffer>; cancel(): void };
 
 export type EgressFailureReason =
-  | 'invalid-url' | 'scheme-refused' | 'address-refused' | 'resolve' | 'connect' | 'timeout' | 'redirect' | 'too-large'
-  | 'status' | 'invalid-body';
+  | 'invalid-url'
+  | 'scheme-refused'
+  | 'address-refused'
+  | 'resolve'
+  | 'connect'
+  | 'timeout'
+  | 'redirect'
+  | 'too-large'
+  | 'status'
+  | 'invalid-body';
 
 /** The log's view of a failure (the AppError's cause). Never holds a token, a query string or a body. */
 export type EgressFailureDetail = {
@@ -106,7 +114,10 @@ const IDLE_SOCKET_MS = 30_000;
 const KEEP_ALIVE: http.AgentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS };
 
 const systemResolve = async (hostname: string): Promise<ResolvedAddress[]> =>
-  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 export function createEgress(policy: EgressPolicy): Egress {
   const resolve = policy.resolve ?? systemResolve;
@@ -160,7 +171,10 @@ export function createEgress(policy: EgressPolicy): Egress {
       });
     } catch (error) {
       clearTimeout(timer);
-      throw fail({ reason: timedOut() ? 'timeout' : 'connect', url: where, ...(pinned && { address: pinned[0]!.address }) }, error);
+      throw fail(
+        { reason: timedOut() ? 'timeout' : 'connect', url: where, ...(pinned && { address: pinned[0]!.address }) },
+        error,
+      );
     }
 
     const release = () => {
@@ -183,13 +197,21 @@ export function createEgress(policy: EgressPolicy): Egress {
         for await (const chunk of response as AsyncIterable<Buffer>) {
           received += chunk.length;
           if (received > req.maxBodyBytes) {
-            throw fail({ reason: 'too-large', url: where, status: response.statusCode, maxBodyBytes: req.maxBodyBytes });
+            throw fail({
+              reason: 'too-large',
+              url: where,
+              status: response.statusCode,
+              maxBodyBytes: req.maxBodyBytes,
+            });
           }
           yield chunk;
         }
       } catch (error) {
         if (isAppError(error)) throw error;
-        throw fail({ reason: timedOut() ? 'timeout' : 'connect', url: where, status: response.statusCode, phase: 'body' }, error);
+        throw fail(
+          { reason: timedOut() ? 'timeout' : 'connect', url: where, status: response.statusCode, phase: 'body' },
+          error,
+        );
       } finally {
         release();
       }
@@ -199,7 +221,12 @@ export function createEgress(policy: EgressPolicy): Egress {
   }
 
   /** Resolves, and refuses unless every address is allowed; returns the checked addresses to connect to. */
-  async function checkTenantUrl(url: URL, where: string, deadline: number, fail: (d: EgressFailureDetail, e?: unknown) => AppError): Promise<ResolvedAddress[]> {
+  async function checkTenantUrl(
+    url: URL,
+    where: string,
+    deadline: number,
+    fail: (d: EgressFailureDetail, e?: unknown) => AppError,
+  ): Promise<ResolvedAddress[]> {
     if (url.protocol === 'http:' && policy.mode === 'production') throw fail({ reason: 'scheme-refused', url: where });
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: ResolvedAddress[];
@@ -216,7 +243,8 @@ export function createEgress(policy: EgressPolicy): Egress {
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
       // http only to loopback (sandbox, the local fakes); never cleartext to anything else.
-      if (url.protocol === 'http:' && kind !== 'loopback') throw fail({ reason: 'scheme-refused', url: where, address, addressClass: kind });
+      if (url.protocol === 'http:' && kind !== 'loopback')
+        throw fail({ reason: 'scheme-refused', url: where, address, addressClass: kind });
       if (!isAddressAllowed(kind, { isAllowedOrigin, mode: policy.mode })) {
         throw fail({ reason: 'address-refused', url: where, address, addressClass: kind });
       }
@@ -242,7 +270,10 @@ export function createEgress(policy: EgressPolicy): Egress {
  * private networks only for an origin the operator listed. The metadata service, unspecified, multicast and
  * unparsable addresses never, whoever listed the origin.
  */
-export function isAddressAllowed(kind: AddressClass, context: { isAllowedOrigin: boolean; mode: ServiceMode }): boolean {
+export function isAddressAllowed(
+  kind: AddressClass,
+  context: { isAllowedOrigin: boolean; mode: ServiceMode },
+): boolean {
   if (kind === 'public') return true;
   if (kind === 'metadata' || kind === 'unspecified' || kind === 'multicast' || kind === 'invalid') return false;
   if (kind === 'loopback' && context.mode === 'sandbox') return true;

@@ -27,8 +27,13 @@ export async function requireClinicPatients(
   const rows = await db.patient.findMany({
     where: { clinicId, id: { in: unique } },
     select: {
-      id: true, firstName: true, lastName: true, birthDate: true,
-      coverageMemberId: true, coveragePayerId: true, coveragePayerName: true,
+      id: true,
+      firstName: true,
+      lastName: true,
+      birthDate: true,
+      coverageMemberId: true,
+      coveragePayerId: true,
+      coveragePayerName: true,
     },
   });
   if (rows.length !== unique.length) refuseOutOfClinic(clinicId, unique.length - rows.length, unique.length);

@@ -34,7 +34,11 @@ export const CoverageView = z.object({
 export type CoverageView = z.infer<typeof CoverageView>;
 
 export type CoverageChange = CoverageBody & {
-  patientId: string; clinicId: string; orgId: string; userId: string; correlationId: string;
+  patientId: string;
+  clinicId: string;
+  orgId: string;
+  userId: string;
+  correlationId: string;
 };
 
 /**
@@ -44,23 +48,45 @@ export type CoverageChange = CoverageBody & {
  */
 export async function updateCoverage(deps: { db: Db; clock: Clock }, change: CoverageChange): Promise<CoverageView> {
   const { db } = deps;
-  const who = { correlationId: change.correlationId, userId: change.userId, orgId: change.orgId, clinicId: change.clinicId };
+  const who = {
+    correlationId: change.correlationId,
+    userId: change.userId,
+    orgId: change.orgId,
+    clinicId: change.clinicId,
+  };
   const updated = await db.$transaction(async (tx) => {
     const before = await tx.patient.findFirst({
       where: { id: change.patientId, clinicId: change.clinicId },
       select: { coverageMemberId: true, coveragePayerId: true, coveragePayerName: true, coverageGroupNumber: true },
     });
     if (!before) return null;
-    const samePayer = before.coveragePayerId !== null && canonicalId(before.coveragePayerId) === canonicalId(change.payerId);
-    const payerName = samePayer ? before.coveragePayerName : (PAYER_DIRECTORY.find((p) => p.payerId === change.payerId)?.name ?? null);
+    const samePayer =
+      before.coveragePayerId !== null && canonicalId(before.coveragePayerId) === canonicalId(change.payerId);
+    const payerName = samePayer
+      ? before.coveragePayerName
+      : (PAYER_DIRECTORY.find((p) => p.payerId === change.payerId)?.name ?? null);
     const groupNumber = change.groupNumber ?? null;
     const patient = await tx.patient.update({
       where: { id: change.patientId },
-      data: { coveragePayerId: change.payerId, coveragePayerName: payerName, coverageMemberId: change.memberId, coverageGroupNumber: groupNumber },
-      select: { id: true, coveragePayerId: true, coveragePayerName: true, coverageMemberId: true, coverageGroupNumber: true, updatedAt: true },
+      data: {
+        coveragePayerId: change.payerId,
+        coveragePayerName: payerName,
+        coverageMemberId: change.memberId,
+        coverageGroupNumber: groupNumber,
+      },
+      select: {
+        id: true,
+        coveragePayerId: true,
+        coveragePayerName: true,
+        coverageMemberId: true,
+        coverageGroupNumber: true,
+        updatedAt: true,
+      },
     });
     await recordAudit(tx, {
-      ...who, action: 'patients.coverage.update', outcome: 'success',
+      ...who,
+      action: 'patients.coverage.update',
+      outcome: 'success',
       detail: {
         patientId: change.patientId,
         // Which parts changed, never their values: member and group numbers are PHI.
@@ -72,7 +98,12 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
     return patient;
   });
   if (!updated) {
-    await recordAudit(db, { ...who, action: 'patients.coverage.update', outcome: 'refused', detail: { patientId: change.patientId, reason: 'not-in-clinic' } });
+    await recordAudit(db, {
+      ...who,
+      action: 'patients.coverage.update',
+      outcome: 'refused',
+      detail: { patientId: change.patientId, reason: 'not-in-clinic' },
+    });
     refuseOutOfClinic(change.clinicId, 1, 1);
   }
   return {

@@ -59,38 +59,68 @@ export async function reconcileDay(
   const from = new Date(`${day}T00:00:00.000Z`);
   const to = new Date(from.getTime() + DAY_MS);
   if (from > now) {
-    throw new AppError('VALIDATION_FAILED', 'The day to reconcile has not started yet', { issues: [{ path: 'query.day', message: 'day must not be in the future' }] });
+    throw new AppError('VALIDATION_FAILED', 'The day to reconcile has not started yet', {
+      issues: [{ path: 'query.day', message: 'day must not be in the future' }],
+    });
   }
 
   // One run per day at a time, on any instance: overlapping calls (a retried cron, two schedulers) wait for the
   // run in flight and answer with its result; a later call runs the day again (see run-keyed-job.ts).
-  return runKeyedJob(deps, { queue: RECONCILE_QUEUE, key: day, leaseMs: RECONCILE_LEASE_MS, correlationId: input.correlationId }, async () => {
-    // One snapshot for all three figures, so a disbursement committing mid-run cannot show in one and not the
-    // others. The writes follow in the same transaction: a run records all its findings or none. A serialization
-    // failure against a concurrent writer is retried (serializableTransaction), never answered as a 500.
-    const variances = await serializableTransaction(db, async (tx) => {
-      const clinics = await tx.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
-      const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to));
-      const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to));
-      const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to));
-      const found = clinics
-        .map(({ id: clinicId }) => ({ clinicId, ledgerCents: ledger.get(clinicId) ?? 0n, fboCents: fbo.get(clinicId) ?? 0n, railCents: rail.get(clinicId) ?? 0n }))
-        .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
-      // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
-      await tx.reconciliationVariance.deleteMany({ where: { day, clinicId: { notIn: found.map((v) => v.clinicId) } } });
-      for (const v of found) {
-        await tx.$executeRawUnsafe(RECORD_VARIANCE, `var_${randomUUID().replaceAll('-', '')}`, v.clinicId, day, v.ledgerCents, v.fboCents, v.railCents, input.correlationId, now);
-      }
-      return { clinicsChecked: clinics.length, found };
-    }, { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 });
+  return runKeyedJob(
+    deps,
+    { queue: RECONCILE_QUEUE, key: day, leaseMs: RECONCILE_LEASE_MS, correlationId: input.correlationId },
+    async () => {
+      // One snapshot for all three figures, so a disbursement committing mid-run cannot show in one and not the
+      // others. The writes follow in the same transaction: a run records all its findings or none. A serialization
+      // failure against a concurrent writer is retried (serializableTransaction), never answered as a 500.
+      const variances = await serializableTransaction(
+        db,
+        async (tx) => {
+          const clinics = await tx.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+          const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to));
+          const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to));
+          const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to));
+          const found = clinics
+            .map(({ id: clinicId }) => ({
+              clinicId,
+              ledgerCents: ledger.get(clinicId) ?? 0n,
+              fboCents: fbo.get(clinicId) ?? 0n,
+              railCents: rail.get(clinicId) ?? 0n,
+            }))
+            .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
+          // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
+          await tx.reconciliationVariance.deleteMany({
+            where: { day, clinicId: { notIn: found.map((v) => v.clinicId) } },
+          });
+          for (const v of found) {
+            await tx.$executeRawUnsafe(
+              RECORD_VARIANCE,
+              `var_${randomUUID().replaceAll('-', '')}`,
+              v.clinicId,
+              day,
+              v.ledgerCents,
+              v.fboCents,
+              v.railCents,
+              input.correlationId,
+              now,
+            );
+          }
+          return { clinicsChecked: clinics.length, found };
+        },
+        { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 },
+      );
 
-    return {
-      day,
-      clinicsChecked: variances.clinicsChecked,
-      variances: variances.found.map((v) => ({
-        clinicId: v.clinicId, ledgerCents: centsToNumber(v.ledgerCents), fboCents: centsToNumber(v.fboCents), railCents: centsToNumber(v.railCents),
-      })),
-      correlationId: input.correlationId,
-    };
-  });
+      return {
+        day,
+        clinicsChecked: variances.clinicsChecked,
+        variances: variances.found.map((v) => ({
+          clinicId: v.clinicId,
+          ledgerCents: centsToNumber(v.ledgerCents),
+          fboCents: centsToNumber(v.fboCents),
+          railCents: centsToNumber(v.railCents),
+        })),
+        correlationId: input.correlationId,
+      };
+    },
+  );
 }

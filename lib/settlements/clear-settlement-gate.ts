@@ -26,22 +26,39 @@ export async function clearSettlementGate(
   const now = deps.clock();
   const gate = await deps.db.$transaction(async (tx) => {
     const { count } = await tx.settlementGate.createMany({
-      data: [{
-        id: `gate_${randomUUID().replaceAll('-', '')}`, clinicId: input.clinicId, encounterId: input.encounterId, outcome: GATE_CLEARED,
-        createdBy: input.userId, correlationId: input.correlationId, createdAt: now,
-      }],
+      data: [
+        {
+          id: `gate_${randomUUID().replaceAll('-', '')}`,
+          clinicId: input.clinicId,
+          encounterId: input.encounterId,
+          outcome: GATE_CLEARED,
+          createdBy: input.userId,
+          correlationId: input.correlationId,
+          createdAt: now,
+        },
+      ],
       skipDuplicates: true,
     });
     if (count === 1) {
       await recordAudit(tx, {
-        action: 'settlement.gate.clear', outcome: 'success', correlationId: input.correlationId,
-        userId: input.userId, orgId: input.orgId, clinicId: input.clinicId, detail: { encounterId: input.encounterId },
+        action: 'settlement.gate.clear',
+        outcome: 'success',
+        correlationId: input.correlationId,
+        userId: input.userId,
+        orgId: input.orgId,
+        clinicId: input.clinicId,
+        detail: { encounterId: input.encounterId },
       });
     }
-    return tx.settlementGate.findUniqueOrThrow({ where: { clinicId_encounterId: { clinicId: input.clinicId, encounterId: input.encounterId } } });
+    return tx.settlementGate.findUniqueOrThrow({
+      where: { clinicId_encounterId: { clinicId: input.clinicId, encounterId: input.encounterId } },
+    });
   });
   return {
-    encounterId: gate.encounterId, outcome: GATE_CLEARED, clearedBy: gate.createdBy, clearedAt: gate.createdAt.toISOString(),
+    encounterId: gate.encounterId,
+    outcome: GATE_CLEARED,
+    clearedBy: gate.createdBy,
+    clearedAt: gate.createdAt.toISOString(),
     correlationId: gate.correlationId,
   };
 }

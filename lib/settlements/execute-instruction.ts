@@ -39,24 +39,40 @@ const TAKE_FROM_POOL = `UPDATE "SettlementPool"
   SET "availableCents" = "availableCents" - $3::bigint
   WHERE "id" = $1 AND "clinicId" = $2 AND "status" = 'active' AND "availableCents" >= $3::bigint`;
 
-type Disbursed = { poolId: string; advanceAmountCents: bigint; feeCents: bigint; reserveCents: bigint; residualCents: bigint };
+type Disbursed = {
+  poolId: string;
+  advanceAmountCents: bigint;
+  feeCents: bigint;
+  reserveCents: bigint;
+  residualCents: bigint;
+};
 
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 
 /** Why DISBURSE matched nothing, as the error SPEC.md and DECISIONS.md give for it. */
-async function refusalOf(tx: Prisma.TransactionClient, clinicId: string, instructionId: string, now: Date): Promise<AppError> {
+async function refusalOf(
+  tx: Prisma.TransactionClient,
+  clinicId: string,
+  instructionId: string,
+  now: Date,
+): Promise<AppError> {
   const row = await tx.settlementInstruction.findFirst({ where: { id: instructionId, clinicId } });
   if (!row) return new AppError('NOT_FOUND', 'No such settlement instruction');
   const status = effectiveStatus(row, now);
   if (status === 'DRAFT') return new AppError('UNPROCESSABLE', 'The instruction is not signed');
   if (status !== 'SIGNED') return new AppError('NOT_EXECUTABLE', `The instruction is ${status} and cannot be executed`);
-  if (row.advanceAmountCents <= 0n) return new AppError('NOT_EXECUTABLE', 'The instruction has no positive advance to disburse');
+  if (row.advanceAmountCents <= 0n)
+    return new AppError('NOT_EXECUTABLE', 'The instruction has no positive advance to disburse');
   const pool = await tx.settlementPool.findFirst({ where: { id: row.poolId, clinicId } });
   if (!pool || pool.status !== 'active') return new AppError('NOT_EXECUTABLE', 'The settlement pool is not active');
-  if (pool.availableCents < row.advanceAmountCents) return new AppError('NOT_EXECUTABLE', 'The settlement pool does not hold the advance');
+  if (pool.availableCents < row.advanceAmountCents)
+    return new AppError('NOT_EXECUTABLE', 'The settlement pool does not hold the advance');
   if (row.encounterId !== null) {
-    const gate = await tx.settlementGate.findUnique({ where: { clinicId_encounterId: { clinicId, encounterId: row.encounterId } } });
-    if (gate?.outcome !== GATE_CLEARED) return new AppError('NOT_EXECUTABLE', 'The encounter has not been cleared at the settlement gate');
+    const gate = await tx.settlementGate.findUnique({
+      where: { clinicId_encounterId: { clinicId, encounterId: row.encounterId } },
+    });
+    if (gate?.outcome !== GATE_CLEARED)
+      return new AppError('NOT_EXECUTABLE', 'The encounter has not been cleared at the settlement gate');
   }
   return new AppError('NOT_EXECUTABLE', 'The instruction cannot be executed now');
 }
@@ -68,12 +84,24 @@ async function refusalOf(tx: Prisma.TransactionClient, clinicId: string, instruc
  */
 export async function executeInstruction(
   deps: Pick<Deps, 'db' | 'clock'>,
-  input: z.infer<typeof ExecuteInstructionBody> & { clinicId: string; orgId: string; userId: string; instructionId: string; correlationId: string },
+  input: z.infer<typeof ExecuteInstructionBody> & {
+    clinicId: string;
+    orgId: string;
+    userId: string;
+    instructionId: string;
+    correlationId: string;
+  },
 ): Promise<InstructionView> {
   const { clinicId, instructionId, correlationId } = input;
   const now = deps.clock();
   return deps.db.$transaction(async (tx) => {
-    const [disbursed] = await tx.$queryRawUnsafe<Disbursed[]>(DISBURSE, instructionId, clinicId, input.railReference, now);
+    const [disbursed] = await tx.$queryRawUnsafe<Disbursed[]>(
+      DISBURSE,
+      instructionId,
+      clinicId,
+      input.railReference,
+      now,
+    );
     if (!disbursed) throw await refusalOf(tx, clinicId, instructionId, now);
 
     const taken = await tx.$executeRawUnsafe(TAKE_FROM_POOL, disbursed.poolId, clinicId, disbursed.advanceAmountCents);
@@ -83,12 +111,23 @@ export async function executeInstruction(
     const lines: LedgerLine[] = [debit(LEDGER_ACCOUNTS.settlementAdvances, BigInt(disbursed.advanceAmountCents))];
     if (BigInt(disbursed.residualCents) > 0n) lines.push(credit(LEDGER_ACCOUNTS.fbo, BigInt(disbursed.residualCents)));
     if (BigInt(disbursed.feeCents) > 0n) lines.push(credit(LEDGER_ACCOUNTS.feeRevenue, BigInt(disbursed.feeCents)));
-    if (BigInt(disbursed.reserveCents) > 0n) lines.push(credit(LEDGER_ACCOUNTS.reserve, BigInt(disbursed.reserveCents)));
+    if (BigInt(disbursed.reserveCents) > 0n)
+      lines.push(credit(LEDGER_ACCOUNTS.reserve, BigInt(disbursed.reserveCents)));
     const ledgerTransactionId = await postLedgerTransaction(tx, {
-      clinicId, kind: 'settlement.disbursement', reference: `settlement:${instructionId}`, correlationId, postedAt: now, lines,
+      clinicId,
+      kind: 'settlement.disbursement',
+      reference: `settlement:${instructionId}`,
+      correlationId,
+      postedAt: now,
+      lines,
     });
     await recordAudit(tx, {
-      action: 'settlement.instruction.execute', outcome: 'success', correlationId, userId: input.userId, orgId: input.orgId, clinicId,
+      action: 'settlement.instruction.execute',
+      outcome: 'success',
+      correlationId,
+      userId: input.userId,
+      orgId: input.orgId,
+      clinicId,
       detail: { instructionId, railReference: input.railReference, ledgerTransactionId },
     });
     return readInstruction(tx, clinicId, instructionId, now);

@@ -33,10 +33,25 @@ export const InstructionView = z.object({
 export type InstructionView = z.infer<typeof InstructionView>;
 
 export type InstructionRow = {
-  id: string; status: string; poolId: string; encounterId: string | null; advanceAmountCents: bigint; feeBps: number;
-  reserveBps: number; poolCents: bigint; feeCents: bigint; reserveCents: bigint; residualCents: bigint;
-  paidAmountCents: bigint; railReference: string | null; createdBy: string; signedBy: string | null; createdAt: Date;
-  signedAt: Date | null; disbursedAt: Date | null; expiresAt: Date;
+  id: string;
+  status: string;
+  poolId: string;
+  encounterId: string | null;
+  advanceAmountCents: bigint;
+  feeBps: number;
+  reserveBps: number;
+  poolCents: bigint;
+  feeCents: bigint;
+  reserveCents: bigint;
+  residualCents: bigint;
+  paidAmountCents: bigint;
+  railReference: string | null;
+  createdBy: string;
+  signedBy: string | null;
+  createdAt: Date;
+  signedAt: Date | null;
+  disbursedAt: Date | null;
+  expiresAt: Date;
 };
 
 export function effectiveStatus(row: Pick<InstructionRow, 'status' | 'expiresAt'>, now: Date): InstructionStatus {

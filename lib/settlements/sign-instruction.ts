@@ -18,13 +18,24 @@ export async function signInstruction(
       data: { status: 'SIGNED', signedBy: input.userId, signedAt: now },
     });
     if (count === 0) {
-      const row = await tx.settlementInstruction.findFirst({ where: { id: input.instructionId, clinicId: input.clinicId }, select: { status: true, expiresAt: true } });
+      const row = await tx.settlementInstruction.findFirst({
+        where: { id: input.instructionId, clinicId: input.clinicId },
+        select: { status: true, expiresAt: true },
+      });
       if (!row) throw new AppError('NOT_FOUND', 'No such settlement instruction');
-      throw new AppError('NOT_EXECUTABLE', `Only an unexpired DRAFT instruction can be signed; this one is ${effectiveStatus(row, now)}`);
+      throw new AppError(
+        'NOT_EXECUTABLE',
+        `Only an unexpired DRAFT instruction can be signed; this one is ${effectiveStatus(row, now)}`,
+      );
     }
     await recordAudit(tx, {
-      action: 'settlement.instruction.sign', outcome: 'success', correlationId: input.correlationId,
-      userId: input.userId, orgId: input.orgId, clinicId: input.clinicId, detail: { instructionId: input.instructionId },
+      action: 'settlement.instruction.sign',
+      outcome: 'success',
+      correlationId: input.correlationId,
+      userId: input.userId,
+      orgId: input.orgId,
+      clinicId: input.clinicId,
+      detail: { instructionId: input.instructionId },
     });
     return readInstruction(tx, input.clinicId, input.instructionId, now);
   });

@@ -8,7 +8,11 @@ import { applied, defineEffect, recorded, rejected } from './event-effect';
 
 export const BankingTransactionPostedData = z.object({
   transactionId: z.string().min(1).max(200),
-  amountCents: z.number().int('amountCents must be an integer number of cents').positive().max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
+  amountCents: z
+    .number()
+    .int('amountCents must be an integer number of cents')
+    .positive()
+    .max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
   /** credit: money into the FBO account; debit: money out of it. */
   direction: z.enum(['credit', 'debit']),
   postedAt: z.iso.datetime({ offset: true, message: 'postedAt must be an ISO-8601 timestamp' }),
@@ -28,9 +32,19 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * absolute value: reconciliation reports their net per (clinic, day), and any number of them may arrive, so
  * the total is capped where they are written (lib/money/cents.ts).
  */
-async function fitsDayTotal(tx: Prisma.TransactionClient, clinicId: string, postedAt: Date, amountCents: bigint): Promise<boolean> {
+async function fitsDayTotal(
+  tx: Prisma.TransactionClient,
+  clinicId: string,
+  postedAt: Date,
+  amountCents: bigint,
+): Promise<boolean> {
   const from = Math.floor(postedAt.getTime() / DAY_MS) * DAY_MS;
-  const [day] = await tx.$queryRawUnsafe<{ cents: bigint }[]>(DAY_TOTAL, clinicId, new Date(from), new Date(from + DAY_MS));
+  const [day] = await tx.$queryRawUnsafe<{ cents: bigint }[]>(
+    DAY_TOTAL,
+    clinicId,
+    new Date(from),
+    new Date(from + DAY_MS),
+  );
   return BigInt(day?.cents ?? 0n) + amountCents <= BigInt(MAX_SAFE_SUM_CENTS);
 }
 
@@ -41,12 +55,25 @@ export const bankingTransactionPosted = defineEffect({
     const clinic = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CLINIC, clinicId);
     if (clinic.length === 0) return rejected('unknown clinic');
     const existing = await tx.railPosting.findUnique({ where: { id: data.transactionId }, select: { clinicId: true } });
-    if (existing) return existing.clinicId === clinicId ? recorded('rail posting already recorded') : rejected('rail posting belongs to another clinic');
+    if (existing)
+      return existing.clinicId === clinicId
+        ? recorded('rail posting already recorded')
+        : rejected('rail posting belongs to another clinic');
     const postedAt = new Date(data.postedAt);
     const amountCents = BigInt(data.amountCents);
-    if (!(await fitsDayTotal(tx, clinicId, postedAt, amountCents))) return rejected("the day's rail postings exceed what reconciliation can total");
+    if (!(await fitsDayTotal(tx, clinicId, postedAt, amountCents)))
+      return rejected("the day's rail postings exceed what reconciliation can total");
     const { count } = await tx.railPosting.createMany({
-      data: [{ id: data.transactionId, clinicId, amountCents, direction: data.direction, postedAt, railReference: data.railReference }],
+      data: [
+        {
+          id: data.transactionId,
+          clinicId,
+          amountCents,
+          direction: data.direction,
+          postedAt,
+          railReference: data.railReference,
+        },
+      ],
       skipDuplicates: true,
     });
     return count === 1 ? applied() : recorded('rail posting already recorded');

@@ -28,4 +28,13 @@ export function insertDeliverySql(first: number, when = 'TRUE'): string {
 }
 
 export const deliveryParams = (row: DeliveryRow) =>
-  [row.id, row.receiver, row.deliveryId, row.eventType, row.clinicId, row.correlationId, row.receivedAt, row.envelopeId] as const;
+  [
+    row.id,
+    row.receiver,
+    row.deliveryId,
+    row.eventType,
+    row.clinicId,
+    row.correlationId,
+    row.receivedAt,
+    row.envelopeId,
+  ] as const;

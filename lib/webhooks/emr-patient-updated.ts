@@ -28,7 +28,11 @@ export const EmrPatientUpdatedData = z.object({
       country: Text(100).optional(),
     })
     .optional(),
-  phone: z.string().trim().regex(/^\+?[0-9 ()./-]{3,40}$/, 'phone must be a telephone number').optional(),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()./-]{3,40}$/, 'phone must be a telephone number')
+    .optional(),
 });
 type EmrPatientUpdatedData = z.infer<typeof EmrPatientUpdatedData>;
 

@@ -6,42 +6,81 @@ import { endpoint } from '../endpoint';
 import { EventEnvelope, FaxProbeReceipt, WebhookReceipt } from './event-envelope';
 
 const receiverErrors = ['VALIDATION_FAILED' as const];
-const HEADERS = ' Headers: X-Svc-Signature (hex HMAC-SHA256 of the raw body, optional sha256= prefix) and X-Svc-Delivery (idempotency key; a re-delivery, or the same signed envelope id under any delivery id, answers duplicate: true). An event older than the last one applied to the same patient or transfer answers stale: true and changes nothing.';
+const HEADERS =
+  ' Headers: X-Svc-Signature (hex HMAC-SHA256 of the raw body, optional sha256= prefix) and X-Svc-Delivery (idempotency key; a re-delivery, or the same signed envelope id under any delivery id, answers duplicate: true). An event older than the last one applied to the same patient or transfer answers stale: true and changes nothing.';
 
 export const paymentWebhook = endpoint({
-  method: 'POST', path: '/api/webhooks/payment', tags: ['webhooks'],
-  summary: 'Payment processor events: payment.succeeded (marks the bill or claim paid, posts the ledger), payment.failed. Halted by SVC_HALT.' + HEADERS,
-  auth: { signature: 'payment' }, money: true, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+  method: 'POST',
+  path: '/api/webhooks/payment',
+  tags: ['webhooks'],
+  summary:
+    'Payment processor events: payment.succeeded (marks the bill or claim paid, posts the ledger), payment.failed. Halted by SVC_HALT.' +
+    HEADERS,
+  auth: { signature: 'payment' },
+  money: true,
+  body: EventEnvelope,
+  response: WebhookReceipt,
+  errors: receiverErrors,
 });
 
 export const faxWebhook = endpoint({
-  method: 'POST', path: '/api/webhooks/fax', tags: ['webhooks'],
+  method: 'POST',
+  path: '/api/webhooks/fax',
+  tags: ['webhooks'],
   summary: 'Fax provider events: fax.received stores the inbound fax record' + HEADERS,
-  auth: { signature: 'fax' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+  auth: { signature: 'fax' },
+  body: EventEnvelope,
+  response: WebhookReceipt,
+  errors: receiverErrors,
 });
 
 export const faxWebhookProbe = endpoint({
-  method: 'GET', path: '/api/webhooks/fax', tags: ['webhooks'],
+  method: 'GET',
+  path: '/api/webhooks/fax',
+  tags: ['webhooks'],
   summary: 'Reachability probe for the fax provider: X-Svc-Signature is the HMAC of the empty body',
-  auth: { signature: 'fax' }, response: FaxProbeReceipt,
+  auth: { signature: 'fax' },
+  response: FaxProbeReceipt,
 });
 
 export const emrWebhook = endpoint({
-  method: 'POST', path: '/api/webhooks/emr', tags: ['webhooks'],
+  method: 'POST',
+  path: '/api/webhooks/emr',
+  tags: ['webhooks'],
   summary: "EMR events: emr.patient.updated updates the patient's demographics only" + HEADERS,
-  auth: { signature: 'emr' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+  auth: { signature: 'emr' },
+  body: EventEnvelope,
+  response: WebhookReceipt,
+  errors: receiverErrors,
 });
 
 export const transferWebhook = endpoint({
-  method: 'POST', path: '/api/webhooks/transfer', tags: ['webhooks'],
+  method: 'POST',
+  path: '/api/webhooks/transfer',
+  tags: ['webhooks'],
   summary: 'Transfer partner events: transfer.updated advances a transfer along its allowed transitions' + HEADERS,
-  auth: { signature: 'transfer' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+  auth: { signature: 'transfer' },
+  body: EventEnvelope,
+  response: WebhookReceipt,
+  errors: receiverErrors,
 });
 
 export const bankingWebhook = endpoint({
-  method: 'POST', path: '/api/webhooks/banking', tags: ['webhooks'],
+  method: 'POST',
+  path: '/api/webhooks/banking',
+  tags: ['webhooks'],
   summary: 'Banking provider events: banking.transaction.posted records a rail posting for reconciliation' + HEADERS,
-  auth: { signature: 'banking' }, body: EventEnvelope, response: WebhookReceipt, errors: receiverErrors,
+  auth: { signature: 'banking' },
+  body: EventEnvelope,
+  response: WebhookReceipt,
+  errors: receiverErrors,
 });
 
-export const webhookEndpoints = [paymentWebhook, faxWebhook, faxWebhookProbe, emrWebhook, transferWebhook, bankingWebhook];
+export const webhookEndpoints = [
+  paymentWebhook,
+  faxWebhook,
+  faxWebhookProbe,
+  emrWebhook,
+  transferWebhook,
+  bankingWebhook,
+];

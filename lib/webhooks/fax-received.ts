@@ -19,9 +19,21 @@ export const faxReceived = defineEffect({
     const clinic = await tx.clinic.findUnique({ where: { id: clinicId }, select: { id: true } });
     if (!clinic) return rejected('unknown clinic');
     const existing = await tx.fax.findUnique({ where: { id: data.faxId }, select: { clinicId: true } });
-    if (existing) return existing.clinicId === clinicId ? recorded('fax already stored') : rejected('fax belongs to another clinic');
+    if (existing)
+      return existing.clinicId === clinicId
+        ? recorded('fax already stored')
+        : rejected('fax belongs to another clinic');
     const { count } = await tx.fax.createMany({
-      data: [{ id: data.faxId, clinicId, sender: data.from, pages: data.pages, receivedAt: new Date(data.receivedAt), documentUrl: data.documentUrl }],
+      data: [
+        {
+          id: data.faxId,
+          clinicId,
+          sender: data.from,
+          pages: data.pages,
+          receivedAt: new Date(data.receivedAt),
+          documentUrl: data.documentUrl,
+        },
+      ],
       skipDuplicates: true,
     });
     return count === 1 ? applied() : recorded('fax already stored');

@@ -10,7 +10,11 @@ export const PaymentData = z
     paymentId: Id,
     billId: Id.optional(),
     claimId: Id.optional(),
-    amountCents: z.number().int('amountCents must be an integer number of cents').positive().max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
+    amountCents: z
+      .number()
+      .int('amountCents must be an integer number of cents')
+      .positive()
+      .max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
     currency: z.literal('USD', { message: 'currency must be USD' }),
   })
   .refine((d) => (d.billId === undefined) !== (d.claimId === undefined), {

@@ -13,6 +13,8 @@ export const paymentFailed = defineEffect({
     if (refusal.kind === 'target') return rejected(refusal.reason);
     if (refusal.payment.clinicId !== event.clinicId) return rejected('payment belongs to another clinic');
     // A failure reported after a success (or twice) changes nothing: refunds are not payment.failed.
-    return recorded(refusal.payment.status === 'failed' ? 'payment failure already recorded' : 'payment already succeeded');
+    return recorded(
+      refusal.payment.status === 'failed' ? 'payment failure already recorded' : 'payment already succeeded',
+    );
   },
 });

@@ -15,7 +15,9 @@ const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
 async function newBill(amountCents: number) {
   const patient = await createPatient(t.db, t.north);
-  const bill = await t.db.patientBill.create({ data: { id: uid('bill'), clinicId: t.north.clinicId, patientId: patient.id, amountCents } });
+  const bill = await t.db.patientBill.create({
+    data: { id: uid('bill'), clinicId: t.north.clinicId, patientId: patient.id, amountCents },
+  });
   return bill.id;
 }
 
@@ -23,12 +25,31 @@ function delivery(data: PaymentData): { row: DeliveryRow; event: VerifiedEvent<P
   const now = new Date();
   const [eventId, deliveryId, correlationId] = [uid('evt'), uid('dlv'), randomUUID()];
   return {
-    row: { id: uid('whd'), receiver: 'payment', deliveryId, eventType: 'payment.succeeded', clinicId: t.north.clinicId, correlationId, receivedAt: now, envelopeId: eventId },
-    event: { eventId, type: 'payment.succeeded', clinicId: t.north.clinicId, createdAt: now.toISOString(), data, deliveryId, correlationId, now },
+    row: {
+      id: uid('whd'),
+      receiver: 'payment',
+      deliveryId,
+      eventType: 'payment.succeeded',
+      clinicId: t.north.clinicId,
+      correlationId,
+      receivedAt: now,
+      envelopeId: eventId,
+    },
+    event: {
+      eventId,
+      type: 'payment.succeeded',
+      clinicId: t.north.clinicId,
+      createdAt: now.toISOString(),
+      data,
+      deliveryId,
+      correlationId,
+      now,
+    },
   };
 }
 
-const applyWithDelivery = ({ row, event }: ReturnType<typeof delivery>) => paymentSucceeded.applyWithDelivery!(t.db, row, event);
+const applyWithDelivery = ({ row, event }: ReturnType<typeof delivery>) =>
+  paymentSucceeded.applyWithDelivery!(t.db, row, event);
 
 describe('payment.succeeded in one statement', () => {
   it('writes the delivery row, the payment, the bill total and a balanced posting with the overpayment unapplied', async () => {
@@ -36,10 +57,25 @@ describe('payment.succeeded in one statement', () => {
     const data: PaymentData = { paymentId: uid('pay'), billId, amountCents: 1_500, currency: 'USD' };
     const sent = delivery(data);
     expect(await applyWithDelivery(sent)).toBe(true);
-    expect(await t.db.webhookDelivery.findUnique({ where: { id: sent.row.id } })).toMatchObject({ outcome: 'applied', envelopeId: sent.row.envelopeId, receivedAt: sent.row.receivedAt });
-    expect(await t.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 1_500, status: 'paid' });
-    const [posting] = await t.db.ledgerTransaction.findMany({ where: { reference: `payment:${data.paymentId}` }, include: { entries: { orderBy: { id: 'asc' } } } });
-    expect(posting).toMatchObject({ kind: 'payment.succeeded', clinicId: t.north.clinicId, correlationId: sent.row.correlationId, createdAt: sent.row.receivedAt });
+    expect(await t.db.webhookDelivery.findUnique({ where: { id: sent.row.id } })).toMatchObject({
+      outcome: 'applied',
+      envelopeId: sent.row.envelopeId,
+      receivedAt: sent.row.receivedAt,
+    });
+    expect(await t.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+      paidCents: 1_500,
+      status: 'paid',
+    });
+    const [posting] = await t.db.ledgerTransaction.findMany({
+      where: { reference: `payment:${data.paymentId}` },
+      include: { entries: { orderBy: { id: 'asc' } } },
+    });
+    expect(posting).toMatchObject({
+      kind: 'payment.succeeded',
+      clinicId: t.north.clinicId,
+      correlationId: sent.row.correlationId,
+      createdAt: sent.row.receivedAt,
+    });
     expect(posting!.entries.map((e) => [e.id, e.account, e.amountCents])).toEqual([
       [`${posting!.id}_1`, 'assets:cash', 1_500n],
       [`${posting!.id}_2`, 'assets:patient-receivable', -1_000n],
@@ -76,7 +112,16 @@ describe('payment.succeeded in one statement', () => {
     let racing: Promise<boolean> | undefined;
     await t.db.$transaction(async (tx) => {
       // Uncommitted, so invisible to the statement, which then waits on the Payment key until this commits.
-      await tx.payment.create({ data: { id: paymentId, clinicId: t.north.clinicId, billId, amountCents: 1_000n, currency: 'USD', status: 'succeeded' } });
+      await tx.payment.create({
+        data: {
+          id: paymentId,
+          clinicId: t.north.clinicId,
+          billId,
+          amountCents: 1_000n,
+          currency: 'USD',
+          status: 'succeeded',
+        },
+      });
       racing = applyWithDelivery(sent);
       await new Promise((resolve) => setTimeout(resolve, 300));
     });

@@ -5,7 +5,12 @@
 import { isUniqueViolation } from '../db/is-unique-violation';
 import { applied, defineEffect, recorded, rejected } from './event-effect';
 import { PaymentData } from './payment-data';
-import { findPaymentRefusal, promoteFailedPayment, recordDeliveredSucceededPayment, recordSucceededPayment } from './record-payment';
+import {
+  findPaymentRefusal,
+  promoteFailedPayment,
+  recordDeliveredSucceededPayment,
+  recordSucceededPayment,
+} from './record-payment';
 
 export const paymentSucceeded = defineEffect({
   receiver: 'payment',

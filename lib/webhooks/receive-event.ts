@@ -34,7 +34,12 @@ function requireDeliveryId(header: string | null): string {
   const value = header?.trim();
   if (value && DELIVERY_ID.test(value)) return value;
   throw new AppError('VALIDATION_FAILED', 'The X-Svc-Delivery header is required', {
-    issues: [{ path: 'headers.x-svc-delivery', message: 'Expected a delivery id of 1-200 letters, digits, ".", "_", ":" or "-"' }],
+    issues: [
+      {
+        path: 'headers.x-svc-delivery',
+        message: 'Expected a delivery id of 1-200 letters, digits, ".", "_", ":" or "-"',
+      },
+    ],
   });
 }
 
@@ -42,7 +47,10 @@ function parseEventData(schema: z.ZodType, envelope: EventEnvelope): unknown {
   const result = schema.safeParse(envelope.data);
   if (result.success) return result.data;
   throw new AppError('VALIDATION_FAILED', `The ${envelope.type} event data is not valid`, {
-    issues: result.error.issues.map((issue) => ({ path: ['body', 'data', ...issue.path.map(String)].join('.'), message: issue.message })),
+    issues: result.error.issues.map((issue) => ({
+      path: ['body', 'data', ...issue.path.map(String)].join('.'),
+      message: issue.message,
+    })),
   });
 }
 
@@ -61,7 +69,10 @@ export type ReceiveEventInput = {
  * @throws VALIDATION_FAILED (400) without a delivery id or when the data does not fit the event type (nothing
  *   is recorded, so a corrected re-delivery under the same id still applies).
  */
-export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: ReceiveEventInput): Promise<WebhookReceipt> {
+export async function receiveEvent(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: ReceiveEventInput,
+): Promise<WebhookReceipt> {
   const deliveryId = requireDeliveryId(input.deliveryHeader);
   const { envelope, receiver } = input;
   // Own keys only: a type such as "constructor" must not find something on the prototype.
@@ -70,16 +81,29 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
   const data = effect ? parseEventData(effect.data, envelope) : undefined;
   const now = deps.clock();
   const delivery: DeliveryRow = {
-    id: `whd_${randomUUID().replaceAll('-', '')}`, receiver, deliveryId, eventType: envelope.type, clinicId: envelope.clinicId,
-    correlationId: input.correlationId, receivedAt: now, envelopeId: envelope.id,
+    id: `whd_${randomUUID().replaceAll('-', '')}`,
+    receiver,
+    deliveryId,
+    eventType: envelope.type,
+    clinicId: envelope.clinicId,
+    correlationId: input.correlationId,
+    receivedAt: now,
+    envelopeId: envelope.id,
   };
   const event: VerifiedEvent<unknown> = {
-    eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId, createdAt: envelope.createdAt, data,
-    deliveryId, correlationId: input.correlationId, now,
+    eventId: envelope.id,
+    type: envelope.type,
+    clinicId: envelope.clinicId,
+    createdAt: envelope.createdAt,
+    data,
+    deliveryId,
+    correlationId: input.correlationId,
+    now,
   };
 
   // The effect's one-statement common case first, if it has one; when that wrote nothing, the transaction decides.
-  const isApplied = effect?.applyWithDelivery !== undefined && (await effect.applyWithDelivery(deps.db, delivery, event));
+  const isApplied =
+    effect?.applyWithDelivery !== undefined && (await effect.applyWithDelivery(deps.db, delivery, event));
   const result = isApplied ? applied() : await applyInTransaction(deps.db, delivery, effect, event);
 
   const logged = { receiver, deliveryId, eventId: envelope.id, type: envelope.type, clinicId: envelope.clinicId };
@@ -87,7 +111,10 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
     input.log.info(logged, 'webhook re-delivery ignored');
     return { received: true, duplicate: true };
   }
-  input.log.info({ ...logged, outcome: result.outcome, reason: 'reason' in result ? result.reason : undefined }, 'webhook delivery processed');
+  input.log.info(
+    { ...logged, outcome: result.outcome, reason: 'reason' in result ? result.reason : undefined },
+    'webhook delivery processed',
+  );
   if (result.outcome === 'stale') return { received: true, stale: true };
   return { received: true, duplicate: false, ...result };
 }
@@ -97,7 +124,10 @@ export async function receiveEvent(deps: Pick<Deps, 'db' | 'clock'>, input: Rece
  * is written as `applied` and rewritten here when the effect did not apply.
  */
 function applyInTransaction(
-  db: Db, delivery: DeliveryRow, effect: EventEffect | undefined, event: VerifiedEvent<unknown>,
+  db: Db,
+  delivery: DeliveryRow,
+  effect: EventEffect | undefined,
+  event: VerifiedEvent<unknown>,
 ): Promise<EffectResult | 'duplicate'> {
   return db.$transaction(async (tx): Promise<EffectResult | 'duplicate'> => {
     const count = await tx.$executeRawUnsafe(INSERT_DELIVERY, ...deliveryParams(delivery));
@@ -105,7 +135,8 @@ function applyInTransaction(
     const outcome = effect ? await effect.apply(tx, event) : recorded('event type not handled by this receiver');
     if (outcome.outcome !== 'applied') {
       await tx.webhookDelivery.update({
-        where: { receiver_deliveryId: { receiver: delivery.receiver, deliveryId: delivery.deliveryId } }, data: { outcome: outcome.outcome },
+        where: { receiver_deliveryId: { receiver: delivery.receiver, deliveryId: delivery.deliveryId } },
+        data: { outcome: outcome.outcome },
       });
     }
     return outcome;

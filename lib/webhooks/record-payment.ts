@@ -5,7 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
 import { deliveryParams, insertDeliverySql, type DeliveryRow } from './delivery-row';
-import { MAX_BILL_CENTS, MAX_CLAIM_PAID_CENTS, type PaymentData, type PaymentTarget, paymentTargetOf } from './payment-data';
+import {
+  MAX_BILL_CENTS,
+  MAX_CLAIM_PAID_CENTS,
+  type PaymentData,
+  type PaymentTarget,
+  paymentTargetOf,
+} from './payment-data';
 import { postPaymentSql } from './post-payment';
 
 type Kind = PaymentTarget['kind'];
@@ -48,9 +54,13 @@ const applySucceeded = (kind: Kind, payment: string) => `WITH ${payment},
 const INSERT_SUCCEEDED = `INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
   SELECT $1, $2, $3, $4, $5::bigint, 'USD', 'succeeded'`;
 
-const RECORD_SUCCEEDED = (kind: Kind) => applySucceeded(kind, `payment AS (
+const RECORD_SUCCEEDED = (kind: Kind) =>
+  applySucceeded(
+    kind,
+    `payment AS (
     ${INSERT_SUCCEEDED} WHERE ${TARGET_QUALIFIES[kind]} ON CONFLICT ("id") DO NOTHING RETURNING 1
-  )`);
+  )`,
+  );
 
 // The common delivery whole: the delivery row (from $9, delivery-row.ts) written only when the paymentId is
 // new and the target qualifies, as this statement sees the database, and the payment only after the delivery
@@ -62,21 +72,30 @@ const RECORD_DELIVERED_SUCCEEDED: Record<Kind, string> = {
   claim: recordDeliveredSucceeded('claim'),
 };
 function recordDeliveredSucceeded(kind: Kind): string {
-  return `-- prepared: record-delivered-payment-${kind}\n${applySucceeded(kind, `delivery AS (
+  return `-- prepared: record-delivered-payment-${kind}\n${applySucceeded(
+    kind,
+    `delivery AS (
     ${insertDeliverySql(9, `${TARGET_QUALIFIES[kind]} AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."id" = $1)`)}
   ), payment AS (
     ${INSERT_SUCCEEDED} WHERE EXISTS (SELECT 1 FROM delivery) RETURNING 1
-  )`)}`;
+  )`,
+  )}`;
 }
 
-const PROMOTE_FAILED = (kind: Kind) => applySucceeded(kind, `payment AS (
+const PROMOTE_FAILED = (kind: Kind) =>
+  applySucceeded(
+    kind,
+    `payment AS (
     UPDATE "Payment" SET "status" = 'succeeded', "amountCents" = $5::bigint
     WHERE "id" = $1 AND "clinicId" = $2 AND "status" = 'failed'
       AND "billId" IS NOT DISTINCT FROM $3 AND "claimId" IS NOT DISTINCT FROM $4 AND ${TARGET_QUALIFIES[kind]}
     RETURNING 1
-  )`);
+  )`,
+  );
 
-const RECORD_FAILED = (kind: Kind) => `INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
+const RECORD_FAILED = (
+  kind: Kind,
+) => `INSERT INTO "Payment" ("id", "clinicId", "billId", "claimId", "amountCents", "currency", "status")
   SELECT $1, $2, $3, $4, $5::bigint, 'USD', 'failed' WHERE ${TARGET_QUALIFIES[kind]}
   ON CONFLICT ("id") DO NOTHING`;
 
@@ -111,9 +130,15 @@ export function recordSucceededPayment(tx: Prisma.TransactionClient, payment: Su
  *   target does not qualify; the caller decides which in a transaction.
  * @throws a unique violation (nothing written) when a concurrent delivery wrote the same paymentId first.
  */
-export function recordDeliveredSucceededPayment(db: Db, delivery: DeliveryRow, payment: SucceededPayment): Promise<boolean> {
+export function recordDeliveredSucceededPayment(
+  db: Db,
+  delivery: DeliveryRow,
+  payment: SucceededPayment,
+): Promise<boolean> {
   const kind = paymentTargetOf(payment.data).kind;
-  return paid(db.$queryRawUnsafe(RECORD_DELIVERED_SUCCEEDED[kind], ...succeededParams(payment), ...deliveryParams(delivery)));
+  return paid(
+    db.$queryRawUnsafe(RECORD_DELIVERED_SUCCEEDED[kind], ...succeededParams(payment), ...deliveryParams(delivery)),
+  );
 }
 
 /**
@@ -128,24 +153,42 @@ export function promoteFailedPayment(tx: Prisma.TransactionClient, payment: Succ
 }
 
 /** A failed payment: the Payment row with status failed; no money moves. @returns true when inserted. */
-export async function recordFailedPayment(tx: Prisma.TransactionClient, clinicId: string, data: PaymentData): Promise<boolean> {
-  return (await tx.$executeRawUnsafe(RECORD_FAILED(paymentTargetOf(data).kind), ...paymentParams(clinicId, data))) === 1;
+export async function recordFailedPayment(
+  tx: Prisma.TransactionClient,
+  clinicId: string,
+  data: PaymentData,
+): Promise<boolean> {
+  return (
+    (await tx.$executeRawUnsafe(RECORD_FAILED(paymentTargetOf(data).kind), ...paymentParams(clinicId, data))) === 1
+  );
 }
 
 export type PaymentRefusal =
-  | { kind: 'payment-exists'; payment: { clinicId: string; status: string } }
-  | { kind: 'target'; reason: string };
+  { kind: 'payment-exists'; payment: { clinicId: string; status: string } } | { kind: 'target'; reason: string };
 
 /** Why a payment statement wrote nothing: the paymentId exists, or the target is missing or does not qualify. */
-export async function findPaymentRefusal(tx: Prisma.TransactionClient, clinicId: string, data: PaymentData): Promise<PaymentRefusal> {
-  const payment = await tx.payment.findUnique({ where: { id: data.paymentId }, select: { clinicId: true, status: true } });
+export async function findPaymentRefusal(
+  tx: Prisma.TransactionClient,
+  clinicId: string,
+  data: PaymentData,
+): Promise<PaymentRefusal> {
+  const payment = await tx.payment.findUnique({
+    where: { id: data.paymentId },
+    select: { clinicId: true, status: true },
+  });
   if (payment) return { kind: 'payment-exists', payment };
   const target = paymentTargetOf(data);
   if (target.kind === 'bill') {
     const bill = await tx.patientBill.findFirst({ where: { id: target.billId, clinicId }, select: { id: true } });
-    return { kind: 'target', reason: bill ? 'amount exceeds what the bill can record' : 'bill not found in this clinic' };
+    return {
+      kind: 'target',
+      reason: bill ? 'amount exceeds what the bill can record' : 'bill not found in this clinic',
+    };
   }
   const claim = await tx.claim.findFirst({ where: { id: target.claimId, clinicId }, select: { status: true } });
   if (!claim) return { kind: 'target', reason: 'claim not found in this clinic' };
-  return { kind: 'target', reason: claim.status === 'draft' ? 'claim has not been submitted' : 'amount exceeds what the claim can record' };
+  return {
+    kind: 'target',
+    reason: claim.status === 'draft' ? 'claim has not been submitted' : 'amount exceeds what the claim can record',
+  };
 }

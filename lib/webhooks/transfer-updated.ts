@@ -30,7 +30,12 @@ const previousStatuses = (next: TransferStatus) =>
   TRANSFER_STATUSES.filter((from) => TRANSFER_TRANSITIONS[from].includes(next));
 
 /** Moves the transfer, if its status allows, and says what happened. */
-async function moveTransfer(tx: Prisma.TransactionClient, clinicId: string, data: TransferUpdatedData, now: Date): Promise<EffectResult> {
+async function moveTransfer(
+  tx: Prisma.TransactionClient,
+  clinicId: string,
+  data: TransferUpdatedData,
+  now: Date,
+): Promise<EffectResult> {
   // One conditional update: only a transfer of this clinic in a status that may move to the new one.
   const moved = await tx.transfer.updateMany({
     where: { id: data.transferId, clinicId, status: { in: previousStatuses(data.status) } },
@@ -38,12 +43,18 @@ async function moveTransfer(tx: Prisma.TransactionClient, clinicId: string, data
   });
   if (moved.count === 1) return applied();
 
-  const transfer = await tx.transfer.findUnique({ where: { id: data.transferId }, select: { clinicId: true, status: true } });
+  const transfer = await tx.transfer.findUnique({
+    where: { id: data.transferId },
+    select: { clinicId: true, status: true },
+  });
   if (!transfer) {
     if (data.status !== 'pending') return rejected(`unknown transfer cannot start as ${data.status}`);
     const clinic = await tx.clinic.findUnique({ where: { id: clinicId }, select: { id: true } });
     if (!clinic) return rejected('unknown clinic');
-    const { count } = await tx.transfer.createMany({ data: [{ id: data.transferId, clinicId, status: 'pending', updatedAt: now }], skipDuplicates: true });
+    const { count } = await tx.transfer.createMany({
+      data: [{ id: data.transferId, clinicId, status: 'pending', updatedAt: now }],
+      skipDuplicates: true,
+    });
     return count === 1 ? applied() : recorded('transfer already pending');
   }
   if (transfer.clinicId !== clinicId) return rejected('transfer not found in this clinic');
@@ -55,5 +66,7 @@ export const transferUpdated = defineEffect({
   receiver: 'transfer',
   data: TransferUpdatedData,
   apply: (tx, { clinicId, createdAt, data, now }) =>
-    applyInOrder(tx, { clinicId, objectType: 'transfer', objectId: data.transferId }, createdAt, () => moveTransfer(tx, clinicId, data, now)),
+    applyInOrder(tx, { clinicId, objectType: 'transfer', objectId: data.transferId }, createdAt, () =>
+      moveTransfer(tx, clinicId, data, now),
+    ),
 });

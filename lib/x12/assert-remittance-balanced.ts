@@ -20,8 +20,12 @@ export function assertRemittanceBalanced(remittance: Remittance): void {
   }
   const providerTotal = sumOf(remittance.providerAdjustments);
   if (paidTotal - providerTotal !== remittance.paymentCents) {
-    unbalanced(`transaction rule (sum of CLP04 - sum of PLB = BPR02) fails for trace ${JSON.stringify(remittance.traceNumber)}`,
-      paidTotal, providerTotal, remittance.paymentCents);
+    unbalanced(
+      `transaction rule (sum of CLP04 - sum of PLB = BPR02) fails for trace ${JSON.stringify(remittance.traceNumber)}`,
+      paidTotal,
+      providerTotal,
+      remittance.paymentCents,
+    );
   }
 }
 
@@ -32,20 +36,32 @@ function assertClaimBalanced(claim: ClaimPayment): void {
   claim.lines.forEach((line, index) => {
     const adjustmentTotal = sumOf(line.adjustments);
     if (line.chargeCents - adjustmentTotal !== line.paidCents) {
-      unbalanced(`service line rule (SVC02 - CAS = SVC03) fails for claim ${name} line ${index + 1}`,
-        line.chargeCents, adjustmentTotal, line.paidCents);
+      unbalanced(
+        `service line rule (SVC02 - CAS = SVC03) fails for claim ${name} line ${index + 1}`,
+        line.chargeCents,
+        adjustmentTotal,
+        line.paidCents,
+      );
     }
     lineAdjustmentTotal += adjustmentTotal;
     linePaidTotal += line.paidCents;
   });
   const claimAdjustmentTotal = sumOf(claim.adjustments);
   if (claim.chargeCents - claimAdjustmentTotal - lineAdjustmentTotal !== claim.paidCents) {
-    unbalanced(`claim rule (CLP03 - claim and line CAS = CLP04) fails for claim ${name}`,
-      claim.chargeCents, claimAdjustmentTotal + lineAdjustmentTotal, claim.paidCents);
+    unbalanced(
+      `claim rule (CLP03 - claim and line CAS = CLP04) fails for claim ${name}`,
+      claim.chargeCents,
+      claimAdjustmentTotal + lineAdjustmentTotal,
+      claim.paidCents,
+    );
   }
   if (claim.lines.length > 0 && linePaidTotal - claimAdjustmentTotal !== claim.paidCents) {
-    unbalanced(`claim rule (sum of SVC03 - claim CAS = CLP04) fails for claim ${name}`,
-      linePaidTotal, claimAdjustmentTotal, claim.paidCents);
+    unbalanced(
+      `claim rule (sum of SVC03 - claim CAS = CLP04) fails for claim ${name}`,
+      linePaidTotal,
+      claimAdjustmentTotal,
+      claim.paidCents,
+    );
   }
 }
 
@@ -57,6 +73,14 @@ function sumOf(adjustments: readonly Pick<CasAdjustment, 'amountCents'>[]): numb
 
 /** The reason names the rule, where it fails, and its arithmetic: "200.00 - 50.00 = 150.00, not 140.00". */
 function unbalanced(rule: string, fromCents: number, adjustmentCents: number, expectedCents: number): never {
-  const [from, adjustment, computed, expected] = [fromCents, adjustmentCents, fromCents - adjustmentCents, expectedCents].map(formatCentsAsDecimal);
-  throw new X12ReadError('unreadable', `does not balance: ${rule}: ${from} - ${adjustment} = ${computed}, not ${expected}`);
+  const [from, adjustment, computed, expected] = [
+    fromCents,
+    adjustmentCents,
+    fromCents - adjustmentCents,
+    expectedCents,
+  ].map(formatCentsAsDecimal);
+  throw new X12ReadError(
+    'unreadable',
+    `does not balance: ${rule}: ${from} - ${adjustment} = ${computed}, not ${expected}`,
+  );
 }

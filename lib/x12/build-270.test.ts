@@ -50,8 +50,12 @@ describe('build270', () => {
     expect(text.indexOf('~')).toBe(105);
     const interchange = readInterchange(text);
     const transaction = interchange.groups[0]!.transactions[0]!;
-    expect([interchange.controlNumber, interchange.groups[0]!.controlNumber, transaction.id, transaction.segments.length])
-      .toEqual(['000000042', '7', '270', 13]);
+    expect([
+      interchange.controlNumber,
+      interchange.groups[0]!.controlNumber,
+      transaction.id,
+      transaction.segments.length,
+    ]).toEqual(['000000042', '7', '270', 13]);
     expect(transaction.segments.find((s) => s.id === 'TRN')!.raw).toBe('TRN*1*TRACE42*1123456789');
   });
 
@@ -59,19 +63,43 @@ describe('build270', () => {
     // Character 60 (or 35) is a space: a plain cut would end the element on it.
     const long = { lastName: `${'L'.repeat(59)} TAIL`, firstName: `${'F'.repeat(34)} TAIL` };
     const text = build270({
-      ...input, payer: { ...input.payer, name: `${'P'.repeat(59)} PLAN` }, provider: { ...input.provider, name: `${'C'.repeat(59)}  CLINIC` },
+      ...input,
+      payer: { ...input.payer, name: `${'P'.repeat(59)} PLAN` },
+      provider: { ...input.provider, name: `${'C'.repeat(59)}  CLINIC` },
       subscriber: { ...input.subscriber, ...long },
     });
-    const names = readInterchange(text).groups[0]!.transactions[0]!.segments.filter((s) => s.id === 'NM1').map((s) => [s.elements[3], s.elements[4]]);
-    expect(names).toEqual([['P'.repeat(59), ''], ['C'.repeat(59), ''], ['L'.repeat(59), 'F'.repeat(34)]]);
+    const names = readInterchange(text)
+      .groups[0]!.transactions[0]!.segments.filter((s) => s.id === 'NM1')
+      .map((s) => [s.elements[3], s.elements[4]]);
+    expect(names).toEqual([
+      ['P'.repeat(59), ''],
+      ['C'.repeat(59), ''],
+      ['L'.repeat(59), 'F'.repeat(34)],
+    ]);
   });
 
   it.each([
-    ['a name holding the element separator', { ...input, subscriber: { ...input.subscriber, lastName: 'DOE*SMITH' } }, 'value for NM1 holds a delimiter character'],
-    ['a malformed birth date', { ...input, subscriber: { ...input.subscriber, birthDate: '1/15/1980' } }, 'subscriber.birthDate must be YYYY-MM-DD'],
+    [
+      'a name holding the element separator',
+      { ...input, subscriber: { ...input.subscriber, lastName: 'DOE*SMITH' } },
+      'value for NM1 holds a delimiter character',
+    ],
+    [
+      'a malformed birth date',
+      { ...input, subscriber: { ...input.subscriber, birthDate: '1/15/1980' } },
+      'subscriber.birthDate must be YYYY-MM-DD',
+    ],
     ['no service type', { ...input, serviceTypeCodes: [] }, 'serviceTypeCodes must hold 1..99 codes'],
-    ['an NPI that is not 10 digits', { ...input, provider: { ...input.provider, npi: '123' } }, 'provider.npi must be 10 digits'],
-    ['a control number out of range', { ...input, interchangeControlNumber: 1_000_000_000 }, 'interchangeControlNumber must be 1..999999999'],
+    [
+      'an NPI that is not 10 digits',
+      { ...input, provider: { ...input.provider, npi: '123' } },
+      'provider.npi must be 10 digits',
+    ],
+    [
+      'a control number out of range',
+      { ...input, interchangeControlNumber: 1_000_000_000 },
+      'interchangeControlNumber must be 1..999999999',
+    ],
   ])('refuses %s', (_case, bad, message) => {
     expect(() => build270(bad)).toThrow(new RangeError(message));
   });

@@ -31,8 +31,10 @@ function toD8(value: string, field: string): string {
  */
 export function build270(input: Build270Input): string {
   if (!/^\d{10}$/.test(input.provider.npi)) throw new RangeError('provider.npi must be 10 digits');
-  if (input.serviceTypeCodes.length === 0 || input.serviceTypeCodes.length > 99) throw new RangeError('serviceTypeCodes must hold 1..99 codes');
-  if (input.serviceTypeCodes.some((code) => code.includes(REPETITION_SEPARATOR) || code === '')) throw new RangeError('invalid service type code');
+  if (input.serviceTypeCodes.length === 0 || input.serviceTypeCodes.length > 99)
+    throw new RangeError('serviceTypeCodes must hold 1..99 codes');
+  if (input.serviceTypeCodes.some((code) => code.includes(REPETITION_SEPARATOR) || code === ''))
+    throw new RangeError('invalid service type code');
   const at = input.createdAt;
   const pad = (n: number) => String(n).padStart(2, '0');
   const bhtDate = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}`;
@@ -46,15 +48,41 @@ export function build270(input: Build270Input): string {
     ['NM1', 'PR', '2', fitName(input.payer.name, NAME_LAST_OR_ORGANIZATION_MAX), '', '', '', '', 'PI', input.payer.id],
     // 2000B/2100B information receiver (provider): HL03 21, NM1*1P with XX = NPI.
     ['HL', '2', '1', '21', '1'],
-    ['NM1', '1P', '2', fitName(input.provider.name, NAME_LAST_OR_ORGANIZATION_MAX), '', '', '', '', 'XX', input.provider.npi],
+    [
+      'NM1',
+      '1P',
+      '2',
+      fitName(input.provider.name, NAME_LAST_OR_ORGANIZATION_MAX),
+      '',
+      '',
+      '',
+      '',
+      'XX',
+      input.provider.npi,
+    ],
     // 2000C/2100C subscriber: HL03 22, no children (HL04 0); TRN identifies this inquiry.
     ['HL', '3', '2', '22', '0'],
     ['TRN', '1', input.traceNumber, input.traceAssigningEntityId ?? `9${input.provider.npi.slice(0, 9)}`],
-    ['NM1', 'IL', '1', fitName(input.subscriber.lastName, NAME_LAST_OR_ORGANIZATION_MAX), fitName(input.subscriber.firstName, NAME_FIRST_MAX), '', '', '', 'MI', input.subscriber.memberId],
+    [
+      'NM1',
+      'IL',
+      '1',
+      fitName(input.subscriber.lastName, NAME_LAST_OR_ORGANIZATION_MAX),
+      fitName(input.subscriber.firstName, NAME_FIRST_MAX),
+      '',
+      '',
+      '',
+      'MI',
+      input.subscriber.memberId,
+    ],
     ['DMG', 'D8', toD8(input.subscriber.birthDate, 'subscriber.birthDate')],
     ['DTP', '291', 'D8', toD8(input.dateOfService, 'dateOfService')],
     // 2110C: one EQ per requested service type.
     ...input.serviceTypeCodes.map((code) => ['EQ', code]),
   ];
-  return buildInterchange(input, { functionalId: 'HS', transactionSetId: '270', implementationReference: '005010X279A1' }, body);
+  return buildInterchange(
+    input,
+    { functionalId: 'HS', transactionSetId: '270', implementationReference: '005010X279A1' },
+    body,
+  );
 }

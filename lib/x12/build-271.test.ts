@@ -15,7 +15,10 @@ const input: Build271Input = {
   subscriber: { memberId: 'W123456789', firstName: 'JANE', lastName: 'DOE', birthDate: '19800115' },
   inquiryTrace: { referenceId: 'TRACE42', originatorId: '9123456789' },
   // Given out of TR3 order on purpose: the builder writes REF before DMG before DTP.
-  subscriberSegments: [['DTP', '346', 'D8', '20250101'], ['REF', '6P', 'GRP00123', 'ACME GOLD PPO']],
+  subscriberSegments: [
+    ['DTP', '346', 'D8', '20250101'],
+    ['REF', '6P', 'GRP00123', 'ACME GOLD PPO'],
+  ],
   benefits: [
     { eb: ['1', 'IND', '30', 'PR', 'ACME GOLD PPO'] },
     { eb: ['B', 'IND', '98', '', '', '27', '25', '', '', '', '', 'Y'], messages: ['PRIMARY CARE OFFICE VISIT'] },
@@ -70,17 +73,35 @@ describe('build271', () => {
   });
 
   it('writes the golden payer rejection byte for byte', () => {
-    expect(build271({ ...input, payerRejection: { reasonCode: '42', followUpCode: 'R' } })).toBe(GOLDEN_PAYER_REJECTION);
+    expect(build271({ ...input, payerRejection: { reasonCode: '42', followUpCode: 'R' } })).toBe(
+      GOLDEN_PAYER_REJECTION,
+    );
   });
 
   it("echoes the 270's TRN02..TRN04 in a TRN with TRN01 2", () => {
-    const text = build271({ ...input, inquiryTrace: { referenceId: 'T-77', originatorId: '1987654321', supplementalId: 'RADIOLOGY' } });
-    expect(segmentsOf(text).filter((s) => s.id === 'TRN').map((s) => s.raw)).toEqual(['TRN*2*T-77*1987654321*RADIOLOGY']);
+    const text = build271({
+      ...input,
+      inquiryTrace: { referenceId: 'T-77', originatorId: '1987654321', supplementalId: 'RADIOLOGY' },
+    });
+    expect(
+      segmentsOf(text)
+        .filter((s) => s.id === 'TRN')
+        .map((s) => s.raw),
+    ).toEqual(['TRN*2*T-77*1987654321*RADIOLOGY']);
   });
 
   it('puts a subscriber rejection between NM1 and DMG, as the TR3 orders 2100C', () => {
-    const text = build271({ ...input, subscriberSegments: [], benefits: [], subscriberRejection: { reasonCode: '75', followUpCode: 'C' } });
-    expect(segmentsOf(text).slice(8, -1).map((s) => s.raw)).toEqual(['NM1*IL*1*DOE*JANE****MI*W123456789', 'AAA*N**75*C', 'DMG*D8*19800115']);
+    const text = build271({
+      ...input,
+      subscriberSegments: [],
+      benefits: [],
+      subscriberRejection: { reasonCode: '75', followUpCode: 'C' },
+    });
+    expect(
+      segmentsOf(text)
+        .slice(8, -1)
+        .map((s) => s.raw),
+    ).toEqual(['NM1*IL*1*DOE*JANE****MI*W123456789', 'AAA*N**75*C', 'DMG*D8*19800115']);
   });
 
   it('cuts names longer than NM103 (60) and NM104 (35) without leaving a trailing space', () => {
@@ -88,12 +109,24 @@ describe('build271', () => {
     const lastName = `${'L'.repeat(59)} TAIL`;
     const firstName = `${'F'.repeat(34)} TAIL`;
     const payerName = `${'P'.repeat(59)} PLAN`;
-    const text = build271({ ...input, payer: { ...input.payer, name: payerName }, subscriber: { ...input.subscriber, lastName, firstName } });
-    const names = segmentsOf(text).filter((s) => s.id === 'NM1').map((s) => [s.elements[3], s.elements[4]]);
-    expect(names).toEqual([['P'.repeat(59), ''], ['NORTHSIDE CLINIC', ''], ['L'.repeat(59), 'F'.repeat(34)]]);
+    const text = build271({
+      ...input,
+      payer: { ...input.payer, name: payerName },
+      subscriber: { ...input.subscriber, lastName, firstName },
+    });
+    const names = segmentsOf(text)
+      .filter((s) => s.id === 'NM1')
+      .map((s) => [s.elements[3], s.elements[4]]);
+    expect(names).toEqual([
+      ['P'.repeat(59), ''],
+      ['NORTHSIDE CLINIC', ''],
+      ['L'.repeat(59), 'F'.repeat(34)],
+    ]);
   });
 
   it('refuses a 2100C segment the TR3 does not place in that loop', () => {
-    expect(() => build271({ ...input, subscriberSegments: [['EB', '1']] })).toThrow(new RangeError('EB is not a loop 2100C segment'));
+    expect(() => build271({ ...input, subscriberSegments: [['EB', '1']] })).toThrow(
+      new RangeError('EB is not a loop 2100C segment'),
+    );
   });
 });

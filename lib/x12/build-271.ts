@@ -45,11 +45,33 @@ export function build271(input: Build271Input): string {
     const { referenceId, originatorId, supplementalId = '' } = input.inquiryTrace;
     body.push(
       ['HL', '2', '1', '21', '1'],
-      ['NM1', '1P', '2', fitName(input.provider.name, NAME_LAST_OR_ORGANIZATION_MAX), '', '', '', '', 'XX', input.provider.npi],
+      [
+        'NM1',
+        '1P',
+        '2',
+        fitName(input.provider.name, NAME_LAST_OR_ORGANIZATION_MAX),
+        '',
+        '',
+        '',
+        '',
+        'XX',
+        input.provider.npi,
+      ],
       // No 2000D follows: this builder answers for the subscriber only.
       ['HL', '3', '2', '22', '0'],
       ['TRN', '2', referenceId, originatorId, supplementalId],
-      ['NM1', 'IL', '1', fitName(input.subscriber.lastName, NAME_LAST_OR_ORGANIZATION_MAX), fitName(input.subscriber.firstName, NAME_FIRST_MAX), '', '', '', 'MI', input.subscriber.memberId],
+      [
+        'NM1',
+        'IL',
+        '1',
+        fitName(input.subscriber.lastName, NAME_LAST_OR_ORGANIZATION_MAX),
+        fitName(input.subscriber.firstName, NAME_FIRST_MAX),
+        '',
+        '',
+        '',
+        'MI',
+        input.subscriber.memberId,
+      ],
       ...loop2100C(input),
     );
     for (const benefit of input.benefits ?? []) {
@@ -57,13 +79,18 @@ export function build271(input: Build271Input): string {
       for (const message of benefit.messages ?? []) body.push(['MSG', message]);
     }
   }
-  return buildInterchange(input, { functionalId: 'HB', transactionSetId: '271', implementationReference: '005010X279A1' }, body);
+  return buildInterchange(
+    input,
+    { functionalId: 'HB', transactionSetId: '271', implementationReference: '005010X279A1' },
+    body,
+  );
 }
 
 /** 2100C after its NM1, in LOOP_2100C_ORDER; segments of one id keep the order they came in. */
 function loop2100C(input: Build271Input): string[][] {
   const segments = [...(input.subscriberSegments ?? [])];
-  if (input.subscriberRejection) segments.push(['AAA', 'N', '', input.subscriberRejection.reasonCode, input.subscriberRejection.followUpCode]);
+  if (input.subscriberRejection)
+    segments.push(['AAA', 'N', '', input.subscriberRejection.reasonCode, input.subscriberRejection.followUpCode]);
   if (input.subscriber.birthDate) segments.push(['DMG', 'D8', input.subscriber.birthDate]);
   const ranked = segments.map((segment) => {
     const position = LOOP_2100C_ORDER.indexOf(segment[0] ?? '');

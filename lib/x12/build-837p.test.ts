@@ -39,7 +39,16 @@ const subscriberOneLine: Build837pInput = {
     totalChargeCents: 12500,
     placeOfService: '11',
     diagnoses: ['J069'],
-    lines: [{ procedureCode: '99213', modifiers: [], diagnosisPointers: [1], units: 1, chargeCents: 12500, serviceDate: '2025-03-03' }],
+    lines: [
+      {
+        procedureCode: '99213',
+        modifiers: [],
+        diagnosisPointers: [1],
+        units: 1,
+        chargeCents: 12500,
+        serviceDate: '2025-03-03',
+      },
+    ],
     billingProvider,
     payer,
     subscriber: {
@@ -70,14 +79,44 @@ const dependentSeveralLines: Build837pInput = {
     placeOfService: '11',
     diagnoses: ['S93401A', 'J069', 'R509'],
     lines: [
-      { procedureCode: '99214', modifiers: ['25'], diagnosisPointers: [1, 2, 3], units: 1, chargeCents: 20000, serviceDate: '2025-03-03' },
-      { procedureCode: '29540', modifiers: ['RT'], diagnosisPointers: [1], units: 1, chargeCents: 15050, serviceDate: '2025-03-03' },
-      { procedureCode: '97110', modifiers: ['GP', '59'], diagnosisPointers: [1, 3], units: 2, chargeCents: 6025, serviceDate: '2025-03-04' },
+      {
+        procedureCode: '99214',
+        modifiers: ['25'],
+        diagnosisPointers: [1, 2, 3],
+        units: 1,
+        chargeCents: 20000,
+        serviceDate: '2025-03-03',
+      },
+      {
+        procedureCode: '29540',
+        modifiers: ['RT'],
+        diagnosisPointers: [1],
+        units: 1,
+        chargeCents: 15050,
+        serviceDate: '2025-03-03',
+      },
+      {
+        procedureCode: '97110',
+        modifiers: ['GP', '59'],
+        diagnosisPointers: [1, 3],
+        units: 2,
+        chargeCents: 6025,
+        serviceDate: '2025-03-04',
+      },
     ],
     billingProvider: { ...billingProvider, address: { ...billingProvider.address, line2: 'SUITE 200' } },
-    renderingProvider: { npi: '1245319599', name: { lastName: 'SMITH', firstName: 'ANNA' }, taxonomyCode: '208000000X' },
+    renderingProvider: {
+      npi: '1245319599',
+      name: { lastName: 'SMITH', firstName: 'ANNA' },
+      taxonomyCode: '208000000X',
+    },
     payer,
-    subscriber: { memberId: 'W987654321', groupNumber: 'GRP1001', name: { lastName: 'DOE', firstName: 'JOHN', middleName: 'Q' }, demographics: null },
+    subscriber: {
+      memberId: 'W987654321',
+      groupNumber: 'GRP1001',
+      name: { lastName: 'DOE', firstName: 'JOHN', middleName: 'Q' },
+      demographics: null,
+    },
     patient: {
       relationshipCode: '19',
       name: { lastName: 'DOE', firstName: 'TIMMY' },
@@ -104,8 +143,22 @@ const renderingProvider: Build837pInput = {
     placeOfService: '22',
     diagnoses: ['M17.11', 'M25.561', 'E11.9', 'I10', 'Z79.84'],
     lines: [
-      { procedureCode: '20610', modifiers: ['RT', '59', 'XS', '76'], diagnosisPointers: [1, 2, 3, 4], units: 1, chargeCents: 90000, serviceDate: '2025-03-04' },
-      { procedureCode: 'G0463', modifiers: [], diagnosisPointers: [5], units: 1, chargeCents: 25000, serviceDate: '2025-03-04' },
+      {
+        procedureCode: '20610',
+        modifiers: ['RT', '59', 'XS', '76'],
+        diagnosisPointers: [1, 2, 3, 4],
+        units: 1,
+        chargeCents: 90000,
+        serviceDate: '2025-03-04',
+      },
+      {
+        procedureCode: 'G0463',
+        modifiers: [],
+        diagnosisPointers: [5],
+        units: 1,
+        chargeCents: 25000,
+        serviceDate: '2025-03-04',
+      },
     ],
     billingProvider,
     renderingProvider: { npi: '1987654328', name: { lastName: 'JONES', firstName: 'DAVID' } },
@@ -146,13 +199,22 @@ describe('build837p', () => {
     expect(() => read837p(text)).toThrow(new X12ReadError('unreadable', 'segment 5: expected NM1*40, found NM1'));
   });
 
-  it('counts ST through SE in SE01 and carries the caller\'s control numbers in ISA13/IEA02, GS06/GE02 and ST02/SE02', () => {
-    const text = build837p({ ...dependentSeveralLines, interchangeControlNumber: 7, groupControlNumber: 8, transactionControlNumber: '12345' });
+  it("counts ST through SE in SE01 and carries the caller's control numbers in ISA13/IEA02, GS06/GE02 and ST02/SE02", () => {
+    const text = build837p({
+      ...dependentSeveralLines,
+      interchangeControlNumber: 7,
+      groupControlNumber: 8,
+      transactionControlNumber: '12345',
+    });
     const interchange = readInterchange(text);
     const group = interchange.groups[0]!;
     const transaction = group.transactions[0]!;
     const se = transaction.segments.at(-1)!;
-    expect([interchange.controlNumber, group.controlNumber, transaction.controlNumber]).toEqual(['000000007', '8', '12345']);
+    expect([interchange.controlNumber, group.controlNumber, transaction.controlNumber]).toEqual([
+      '000000007',
+      '8',
+      '12345',
+    ]);
     expect(se.raw).toBe(`SE*${transaction.segments.length}*12345`);
     expect(text.endsWith('GE*1*8~\nIEA*1*000000007~\n')).toBe(true);
     // The same claim and envelope always give the same bytes.
@@ -160,13 +222,22 @@ describe('build837p', () => {
   });
 
   it('leaves out the rendering provider when it is the billing provider', () => {
-    const text = build837p({ ...renderingProvider, claim: { ...renderingProvider.claim, renderingProvider: { npi: billingProvider.npi, name: { lastName: 'X', firstName: 'Y' } } } });
+    const text = build837p({
+      ...renderingProvider,
+      claim: {
+        ...renderingProvider.claim,
+        renderingProvider: { npi: billingProvider.npi, name: { lastName: 'X', firstName: 'Y' } },
+      },
+    });
     expect(text).not.toContain('NM1*82');
     expect(read837p(text).claim.renderingProvider).toBeUndefined();
   });
 
   it('leaves out PER02 when the contact is the submitter itself', () => {
-    const text = build837p({ ...subscriberOneLine, submitter: { ...clinic.submitter, contactName: 'NORTHSIDE CLINIC' } });
+    const text = build837p({
+      ...subscriberOneLine,
+      submitter: { ...clinic.submitter, contactName: 'NORTHSIDE CLINIC' },
+    });
     expect(text).toContain('\nPER*IC**TE*5555550100~\n');
     expect(read837p(text).submitter.contactName).toBe('NORTHSIDE CLINIC');
   });
@@ -174,19 +245,79 @@ describe('build837p', () => {
   const claim = subscriberOneLine.claim;
   const line = claim.lines[0]!;
   it.each<[string, Build837pInput, string]>([
-    ['a name holding the element separator', { ...subscriberOneLine, claim: { ...claim, payer: { ...payer, name: 'A*B' } } }, 'value for NM1 holds a delimiter character'],
-    ['a modifier holding the component separator', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, modifiers: ['2:'] }] } }, 'value for SV1 holds a delimiter character'],
+    [
+      'a name holding the element separator',
+      { ...subscriberOneLine, claim: { ...claim, payer: { ...payer, name: 'A*B' } } },
+      'value for NM1 holds a delimiter character',
+    ],
+    [
+      'a modifier holding the component separator',
+      { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, modifiers: ['2:'] }] } },
+      'value for SV1 holds a delimiter character',
+    ],
     ['no diagnosis', { ...subscriberOneLine, claim: { ...claim, diagnoses: [] } }, 'diagnoses must hold 1..12 codes'],
-    ['no line', { ...subscriberOneLine, claim: { ...claim, lines: [], totalChargeCents: 0 } }, 'lines must hold 1..50 service lines'],
-    ['a pointer past the diagnoses', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, diagnosisPointers: [2] }] } }, 'lines[0].diagnosisPointers must point at diagnoses'],
-    ['a total that is not the sum', { ...subscriberOneLine, claim: { ...claim, totalChargeCents: 12501 } }, 'totalChargeCents must equal the sum of the lines'],
-    ['fractional units', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, units: 1.5 }] } }, 'lines[0].units must be a positive integer'],
-    ['a malformed service date', { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, serviceDate: '3/3/2025' }] } }, 'lines[0].serviceDate must be YYYY-MM-DD'],
-    ['a nine-digit NPI', { ...subscriberOneLine, claim: { ...claim, billingProvider: { ...billingProvider, npi: '123456789' } } }, 'billingProvider.npi must be 10 digits'],
-    ['a subscriber-patient without demographics', { ...subscriberOneLine, claim: { ...claim, subscriber: { ...claim.subscriber, demographics: null } } }, 'subscriber.demographics is required when the patient is the subscriber'],
-    ['PAT01 18 (self)', { ...dependentSeveralLines, claim: { ...dependentSeveralLines.claim, patient: { ...dependentSeveralLines.claim.patient!, relationshipCode: '18' } } }, 'patient.relationshipCode is not a 2000C PAT01 code'],
-    ['a ZIP+4 with a hyphen', { ...subscriberOneLine, claim: { ...claim, billingProvider: { ...billingProvider, address: { ...billingProvider.address, postalCode: '62701-0001' } } } }, 'billingProvider.address.postalCode must be 5 or 9 digits'],
-    ['a control number out of range', { ...subscriberOneLine, interchangeControlNumber: 0 }, 'interchangeControlNumber must be 1..999999999'],
+    [
+      'no line',
+      { ...subscriberOneLine, claim: { ...claim, lines: [], totalChargeCents: 0 } },
+      'lines must hold 1..50 service lines',
+    ],
+    [
+      'a pointer past the diagnoses',
+      { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, diagnosisPointers: [2] }] } },
+      'lines[0].diagnosisPointers must point at diagnoses',
+    ],
+    [
+      'a total that is not the sum',
+      { ...subscriberOneLine, claim: { ...claim, totalChargeCents: 12501 } },
+      'totalChargeCents must equal the sum of the lines',
+    ],
+    [
+      'fractional units',
+      { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, units: 1.5 }] } },
+      'lines[0].units must be a positive integer',
+    ],
+    [
+      'a malformed service date',
+      { ...subscriberOneLine, claim: { ...claim, lines: [{ ...line, serviceDate: '3/3/2025' }] } },
+      'lines[0].serviceDate must be YYYY-MM-DD',
+    ],
+    [
+      'a nine-digit NPI',
+      { ...subscriberOneLine, claim: { ...claim, billingProvider: { ...billingProvider, npi: '123456789' } } },
+      'billingProvider.npi must be 10 digits',
+    ],
+    [
+      'a subscriber-patient without demographics',
+      { ...subscriberOneLine, claim: { ...claim, subscriber: { ...claim.subscriber, demographics: null } } },
+      'subscriber.demographics is required when the patient is the subscriber',
+    ],
+    [
+      'PAT01 18 (self)',
+      {
+        ...dependentSeveralLines,
+        claim: {
+          ...dependentSeveralLines.claim,
+          patient: { ...dependentSeveralLines.claim.patient!, relationshipCode: '18' },
+        },
+      },
+      'patient.relationshipCode is not a 2000C PAT01 code',
+    ],
+    [
+      'a ZIP+4 with a hyphen',
+      {
+        ...subscriberOneLine,
+        claim: {
+          ...claim,
+          billingProvider: { ...billingProvider, address: { ...billingProvider.address, postalCode: '62701-0001' } },
+        },
+      },
+      'billingProvider.address.postalCode must be 5 or 9 digits',
+    ],
+    [
+      'a control number out of range',
+      { ...subscriberOneLine, interchangeControlNumber: 0 },
+      'interchangeControlNumber must be 1..999999999',
+    ],
   ])('refuses %s', (_case, bad, message) => {
     expect(() => build837p(bad)).toThrow(new RangeError(message));
   });

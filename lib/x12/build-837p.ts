@@ -28,7 +28,16 @@ const BATCH_ID_MAX = 50; // BHT03
 
 // PAT01 codes the TR3 allows in loop 2000C: spouse, child, employee, unknown, organ donor, cadaver donor, life
 // partner, other relationship. 18 (self) is never one: a patient who is the subscriber has no 2000C.
-export const PATIENT_RELATIONSHIP_CODES: ReadonlySet<string> = new Set(['01', '19', '20', '21', '39', '40', '53', 'G8']);
+export const PATIENT_RELATIONSHIP_CODES: ReadonlySet<string> = new Set([
+  '01',
+  '19',
+  '20',
+  '21',
+  '39',
+  '40',
+  '53',
+  'G8',
+]);
 
 /**
  * Names longer than their NM1 element are cut (NM103 60, NM104 35, NM105 25), as are address lines (55) and
@@ -73,13 +82,28 @@ export function build837p(input: Build837pInput): string {
   ];
   if (patient) {
     // 2000C/2010CA patient: HL03 23, no child HL; the claim then belongs to this level.
-    body.push(['HL', '3', '2', '23', '0'], ['PAT', patient.relationshipCode], ['NM1', 'QC', '1', ...person(patient.name)]);
+    body.push(
+      ['HL', '3', '2', '23', '0'],
+      ['PAT', patient.relationshipCode],
+      ['NM1', 'QC', '1', ...person(patient.name)],
+    );
     body.push(...demographics(patient.demographics));
   }
   body.push(
     // 2300: CLM05 place of service : B (place-of-service codes) : 1 (original claim); CLM06 Y provider signature
     // on file; CLM07 A assigned; CLM08 Y benefits assigned; CLM09 Y release of information signed.
-    ['CLM', claim.claimId, formatAmount(claim.totalChargeCents), '', '', [claim.placeOfService, 'B', '1'], 'Y', 'A', 'Y', 'Y'],
+    [
+      'CLM',
+      claim.claimId,
+      formatAmount(claim.totalChargeCents),
+      '',
+      '',
+      [claim.placeOfService, 'B', '1'],
+      'Y',
+      'A',
+      'Y',
+      'Y',
+    ],
     // HI: ABK principal diagnosis, then ABF other diagnoses, ICD-10-CM without the dot (TR3: the point is implied).
     ['HI', ...claim.diagnoses.map((code, i) => [i === 0 ? 'ABK' : 'ABF', code.replace('.', '').toUpperCase()])],
   );
@@ -93,13 +117,23 @@ export function build837p(input: Build837pInput): string {
       ['LX', String(i + 1)],
       // SV101 HC (CPT/HCPCS) : code : modifiers; SV103 UN units; SV107 diagnosis pointers into HI.
       [
-        'SV1', ['HC', line.procedureCode, ...line.modifiers], formatAmount(line.chargeCents), 'UN', String(line.units), '', '',
+        'SV1',
+        ['HC', line.procedureCode, ...line.modifiers],
+        formatAmount(line.chargeCents),
+        'UN',
+        String(line.units),
+        '',
+        '',
         line.diagnosisPointers.map(String),
       ],
       ['DTP', '472', 'D8', toD8(line.serviceDate, `lines[${i}].serviceDate`)],
     );
   });
-  return buildInterchange(input, { functionalId: 'HC', transactionSetId: '837', implementationReference: '005010X222A1' }, body);
+  return buildInterchange(
+    input,
+    { functionalId: 'HC', transactionSetId: '837', implementationReference: '005010X222A1' },
+    body,
+  );
 }
 
 function organization(name: string): string {
@@ -139,10 +173,13 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
     // Messages built only on failure: this runs for every line of every claim.
     const pointers = line.diagnosisPointers;
     if (line.modifiers.length > 4) throw new RangeError(`lines[${i}].modifiers must hold at most 4 modifiers`);
-    if (pointers.length < 1 || pointers.length > 4) throw new RangeError(`lines[${i}].diagnosisPointers must hold 1..4 pointers`);
-    if (!pointers.every((p) => Number.isInteger(p) && p >= 1 && p <= diagnoses.length)) throw new RangeError(`lines[${i}].diagnosisPointers must point at diagnoses`);
+    if (pointers.length < 1 || pointers.length > 4)
+      throw new RangeError(`lines[${i}].diagnosisPointers must hold 1..4 pointers`);
+    if (!pointers.every((p) => Number.isInteger(p) && p >= 1 && p <= diagnoses.length))
+      throw new RangeError(`lines[${i}].diagnosisPointers must point at diagnoses`);
     if (!isPositiveInteger(line.units)) throw new RangeError(`lines[${i}].units must be a positive integer`);
-    if (!isPositiveInteger(line.chargeCents)) throw new RangeError(`lines[${i}].chargeCents must be positive integer cents`);
+    if (!isPositiveInteger(line.chargeCents))
+      throw new RangeError(`lines[${i}].chargeCents must be positive integer cents`);
     sumCents += line.chargeCents;
   });
   require(claim.totalChargeCents === sumCents, 'totalChargeCents must equal the sum of the lines');
@@ -152,7 +189,9 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   require(/^\d{9}$/.test(billing.taxId), 'billingProvider.taxId must be 9 digits');
   assertAddress(billing.address, 'billingProvider.address');
   if (patient) {
-    require(PATIENT_RELATIONSHIP_CODES.has(patient.relationshipCode), 'patient.relationshipCode is not a 2000C PAT01 code');
+    require(PATIENT_RELATIONSHIP_CODES.has(
+      patient.relationshipCode,
+    ), 'patient.relationshipCode is not a 2000C PAT01 code');
     assertDemographics(patient.demographics, 'patient.demographics');
   } else {
     require(subscriber.demographics !== null, 'subscriber.demographics is required when the patient is the subscriber');

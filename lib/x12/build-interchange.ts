@@ -31,12 +31,19 @@ export const REPETITION_SEPARATOR = REPETITION;
 export type ElementValue = string | readonly string[];
 
 /** Throws RangeError when a value holds a delimiter or an envelope value is out of range. */
-export function buildInterchange(envelope: InterchangeEnvelope, spec: TransactionSetSpec, body: readonly (readonly ElementValue[])[]): string {
+export function buildInterchange(
+  envelope: InterchangeEnvelope,
+  spec: TransactionSetSpec,
+  body: readonly (readonly ElementValue[])[],
+): string {
   const { interchangeControlNumber: icn, groupControlNumber: gcn, transactionControlNumber: tcn } = envelope;
-  if (!Number.isInteger(icn) || icn < 1 || icn > 999_999_999) throw new RangeError('interchangeControlNumber must be 1..999999999');
-  if (!Number.isInteger(gcn) || gcn < 1 || gcn > 999_999_999) throw new RangeError('groupControlNumber must be 1..999999999');
+  if (!Number.isInteger(icn) || icn < 1 || icn > 999_999_999)
+    throw new RangeError('interchangeControlNumber must be 1..999999999');
+  if (!Number.isInteger(gcn) || gcn < 1 || gcn > 999_999_999)
+    throw new RangeError('groupControlNumber must be 1..999999999');
   if (!/^[0-9A-Za-z]{4,9}$/.test(tcn)) throw new RangeError('transactionControlNumber must be 4..9 alphanumerics');
-  if (envelope.senderId.length > 15 || envelope.receiverId.length > 15) throw new RangeError('ISA06/ISA08 ids are at most 15 characters');
+  if (envelope.senderId.length > 15 || envelope.receiverId.length > 15)
+    throw new RangeError('ISA06/ISA08 ids are at most 15 characters');
 
   const at = envelope.createdAt;
   const ccyymmdd = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}`;
@@ -44,14 +51,38 @@ export function buildInterchange(envelope: InterchangeEnvelope, spec: Transactio
   const isaControl = pad(icn, 9);
 
   const isa = [
-    'ISA', '00', ' '.repeat(10), '00', ' '.repeat(10),
-    'ZZ', envelope.senderId.padEnd(15, ' '), 'ZZ', envelope.receiverId.padEnd(15, ' '),
-    ccyymmdd.slice(2), hhmm, REPETITION, '00501', isaControl, '0', envelope.usageIndicator ?? 'P', COMPONENT,
+    'ISA',
+    '00',
+    ' '.repeat(10),
+    '00',
+    ' '.repeat(10),
+    'ZZ',
+    envelope.senderId.padEnd(15, ' '),
+    'ZZ',
+    envelope.receiverId.padEnd(15, ' '),
+    ccyymmdd.slice(2),
+    hhmm,
+    REPETITION,
+    '00501',
+    isaControl,
+    '0',
+    envelope.usageIndicator ?? 'P',
+    COMPONENT,
   ].join(ELEMENT);
   const transaction = [['ST', spec.transactionSetId, tcn, spec.implementationReference], ...body];
   const lines = [
     isa,
-    segment(['GS', spec.functionalId, envelope.senderId, envelope.receiverId, ccyymmdd, hhmm, String(gcn), 'X', spec.implementationReference]),
+    segment([
+      'GS',
+      spec.functionalId,
+      envelope.senderId,
+      envelope.receiverId,
+      ccyymmdd,
+      hhmm,
+      String(gcn),
+      'X',
+      spec.implementationReference,
+    ]),
     ...transaction.map(segment),
     // SE01 counts ST through SE inclusive (X12.6).
     segment(['SE', String(transaction.length + 1), tcn]),

@@ -27,18 +27,22 @@ const CARC_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '59': 'Processed based on multiple or concurrent procedure rules. (For example multiple surgery or diagnostic imaging, concurrent anesthesia.)',
   '96': 'Non-covered charge(s).',
   '97': 'The benefit for this service is included in the payment/allowance for another service/procedure that has already been adjudicated.',
-  '109': 'Claim/service not covered by this payer/contractor. You must send the claim/service to the correct payer/contractor.',
+  '109':
+    'Claim/service not covered by this payer/contractor. You must send the claim/service to the correct payer/contractor.',
   '119': 'Benefit maximum for this time period or occurrence has been reached.',
-  '151': 'Payment adjusted because the payer deems the information submitted does not support this many/frequency of services.',
+  '151':
+    'Payment adjusted because the payer deems the information submitted does not support this many/frequency of services.',
   '167': 'This (these) diagnosis(es) is (are) not covered.',
   '170': 'Payment is denied when performed/billed by this type of provider.',
   '181': 'Procedure code was invalid on the date of service.',
   '185': 'The rendering provider is not eligible to perform the service billed.',
   '197': 'Precertification/authorization/notification/pre-treatment absent.',
   '204': "This service/equipment/drug is not covered under the patient's current benefit plan",
-  '226': 'Information requested from the Billing/Rendering Provider was not provided or not provided timely or was insufficient/incomplete.',
+  '226':
+    'Information requested from the Billing/Rendering Provider was not provided or not provided timely or was insufficient/incomplete.',
   '234': 'This procedure is not paid separately.',
-  '236': 'This procedure or procedure/modifier combination is not compatible with another procedure or procedure/modifier combination provided on the same day according to the National Correct Coding Initiative or workers compensation state regulations/ fee schedule requirements.',
+  '236':
+    'This procedure or procedure/modifier combination is not compatible with another procedure or procedure/modifier combination provided on the same day according to the National Correct Coding Initiative or workers compensation state regulations/ fee schedule requirements.',
   '242': 'Services not provided by network/primary care providers.',
   '243': 'Services not authorized by network/primary care providers.',
   '252': 'An attachment/other documentation is required to adjudicate this claim/service.',

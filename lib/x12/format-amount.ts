@@ -3,7 +3,8 @@
 
 /** Throws RangeError for anything but a non-negative safe integer. */
 export function formatAmount(amountCents: number): string {
-  if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new RangeError('amount must be non-negative integer cents');
+  if (!Number.isSafeInteger(amountCents) || amountCents < 0)
+    throw new RangeError('amount must be non-negative integer cents');
   const dollars = Math.trunc(amountCents / 100);
   const cents = amountCents % 100;
   if (cents === 0) return String(dollars);

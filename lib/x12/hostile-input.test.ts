@@ -14,10 +14,15 @@ type Searches = {
 
 /** Characters and array items examined by String#indexOf, Array#includes and Array#indexOf while `run` runs. */
 function countSearchWork<T>(run: () => T): { result: T; examined: number } {
-  const original: Searches = { stringIndexOf: String.prototype.indexOf, arrayIncludes: Array.prototype.includes, arrayIndexOf: Array.prototype.indexOf };
+  const original: Searches = {
+    stringIndexOf: String.prototype.indexOf,
+    arrayIncludes: Array.prototype.includes,
+    arrayIndexOf: Array.prototype.indexOf,
+  };
   let examined = 0;
   // A search examines from its start to the end of what it found, or to the end when it finds nothing.
-  const from = (position: number | undefined, length: number) => Math.max(0, Math.min(Math.trunc(position ?? 0), length));
+  const from = (position: number | undefined, length: number) =>
+    Math.max(0, Math.min(Math.trunc(position ?? 0), length));
   String.prototype.indexOf = function indexOf(this: string, search: string, position?: number) {
     const found = original.stringIndexOf.call(this, search, position);
     examined += (found === -1 ? this.length : found + search.length) - from(position, this.length);
@@ -69,7 +74,11 @@ describe('reading a hostile 512 KiB 271', () => {
   it('reads a segment of half a million empty elements as one MSG', () => {
     const text = buildHostile271('many empty elements', SIZE);
     const message = read271(text).loops.find((loop) => loop.level === 'C')!.benefits[0]!.msg[0]!;
-    expect([message.elements[1], message.elements.length > 500_000, readEligibility(text, options).network]).toEqual(['PROVIDER IS IN NETWORK', true, 'IN']);
+    expect([message.elements[1], message.elements.length > 500_000, readEligibility(text, options).network]).toEqual([
+      'PROVIDER IS IN NETWORK',
+      true,
+      'IN',
+    ]);
   });
 
   it('lists every one of 100,000 distinct prior-auth codes once, in order', () => {

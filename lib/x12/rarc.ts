@@ -11,7 +11,8 @@ const RARC_DESCRIPTIONS: Readonly<Record<string, string>> = {
   M80: 'Not covered when performed during the same session/date as a previously processed service for the patient.',
   M86: 'Service denied because payment already made for same/similar procedure within set time frame.',
   MA04: 'Secondary payment cannot be considered without the identity of or payment information from the primary payer. The information was either not reported or was illegible.',
-  MA130: 'Your claim contains incomplete and/or invalid information, and no appeal rights are afforded because the claim is unprocessable. Please submit a new claim with the complete/correct information.',
+  MA130:
+    'Your claim contains incomplete and/or invalid information, and no appeal rights are afforded because the claim is unprocessable. Please submit a new claim with the complete/correct information.',
   N4: 'Missing/Incomplete/Invalid prior Insurance Carrier(s) EOB.',
   N20: 'Service not payable with other service rendered on the same date.',
   N30: 'Patient ineligible for this service.',

@@ -55,7 +55,11 @@ export function read271(text: string): Response271 {
   for (const group of interchange.groups) {
     for (const transaction of group.transactions) {
       if (transaction.id === '271') {
-        return { delimiters: interchange.delimiters, controlNumber: transaction.controlNumber, loops: readLoops(transaction.segments, interchange.delimiters) };
+        return {
+          delimiters: interchange.delimiters,
+          controlNumber: transaction.controlNumber,
+          loops: readLoops(transaction.segments, interchange.delimiters),
+        };
       }
     }
   }
@@ -81,7 +85,16 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
     if (seg.id === 'HL') {
       const level = LEVEL_CODES[seg.elements[3] ?? ''];
       if (!level) throw new X12ReadError('unreadable', `HL03 ${seg.elements[3] ?? ''} is not a 271 hierarchical level`);
-      current = { level, hl: seg, id: seg.elements[1] ?? '', parentId: seg.elements[2] ?? '', segments: [], nm1: null, loop2100: [], benefits: [] };
+      current = {
+        level,
+        hl: seg,
+        id: seg.elements[1] ?? '',
+        parentId: seg.elements[2] ?? '',
+        segments: [],
+        nm1: null,
+        loop2100: [],
+        benefits: [],
+      };
       loops.push(current);
       benefit = null;
       entity = null;
@@ -108,13 +121,27 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
           benefit = newBenefit(seg, delimiters);
           current.benefits.push(benefit);
           continue;
-        case 'HSD': benefit.hsd = append(benefit.hsd, seg); continue;
-        case 'REF': benefit.ref = append(benefit.ref, seg); continue;
-        case 'DTP': benefit.dtp = append(benefit.dtp, seg); continue;
-        case 'AAA': benefit.aaa = append(benefit.aaa, seg); continue;
-        case 'MSG': benefit.msg = append(benefit.msg, seg); continue;
-        case 'III': benefit.loop2115 = append(benefit.loop2115, { iii: seg }); continue;
-        case 'LS': inLs = true; continue;
+        case 'HSD':
+          benefit.hsd = append(benefit.hsd, seg);
+          continue;
+        case 'REF':
+          benefit.ref = append(benefit.ref, seg);
+          continue;
+        case 'DTP':
+          benefit.dtp = append(benefit.dtp, seg);
+          continue;
+        case 'AAA':
+          benefit.aaa = append(benefit.aaa, seg);
+          continue;
+        case 'MSG':
+          benefit.msg = append(benefit.msg, seg);
+          continue;
+        case 'III':
+          benefit.loop2115 = append(benefit.loop2115, { iii: seg });
+          continue;
+        case 'LS':
+          inLs = true;
+          continue;
         default:
           throw new X12ReadError('unreadable', `segment ${seg.id} is not allowed in loop 2110${current.level}`);
       }
@@ -144,7 +171,14 @@ const NO_ENTITIES: readonly Loop2120[] = Object.freeze([]);
 function newBenefit(eb: Segment, delimiters: Delimiters): Loop2110 {
   const eb03 = eb.elements[3] ?? '';
   return {
-    eb, hsd: NONE, ref: NONE, dtp: NONE, aaa: NONE, msg: NONE, loop2115: NO_III, loop2120: NO_ENTITIES,
+    eb,
+    hsd: NONE,
+    ref: NONE,
+    dtp: NONE,
+    aaa: NONE,
+    msg: NONE,
+    loop2115: NO_III,
+    loop2120: NO_ENTITIES,
     serviceTypeCodes: readServiceTypeCodes(eb03, delimiters.repetition),
   };
 }

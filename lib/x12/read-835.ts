@@ -22,7 +22,10 @@ export function read835s(text: string): Remittance[] {
   const ack = transactions.find((transaction) => transaction.id === '999');
   if (ack) {
     const ak9 = ack.segments.find((segment) => segment.id === 'AK9');
-    throw new X12ReadError('999', `999 acknowledgment${ak9 ? ` (AK9 ${ak9.elements[1] ?? ''})` : ''} instead of an 835`);
+    throw new X12ReadError(
+      '999',
+      `999 acknowledgment${ak9 ? ` (AK9 ${ak9.elements[1] ?? ''})` : ''} instead of an 835`,
+    );
   }
   const other = transactions.find((transaction) => transaction.id !== '835');
   if (other) throw new X12ReadError('unreadable', `transaction set ${JSON.stringify(other.id)} is not an 835`);
@@ -31,7 +34,10 @@ export function read835s(text: string): Remittance[] {
   return transactions.map((transaction) => {
     const remittance = readRemittance(transaction.segments, interchange.delimiters);
     if (remittance.claims.length === 0) {
-      throw new X12ReadError('unreadable', `835 ${JSON.stringify(transaction.controlNumber)} is empty: it has no claim payment (CLP)`);
+      throw new X12ReadError(
+        'unreadable',
+        `835 ${JSON.stringify(transaction.controlNumber)} is empty: it has no claim payment (CLP)`,
+      );
     }
     assertRemittanceBalanced(remittance);
     return remittance;

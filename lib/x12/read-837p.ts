@@ -37,7 +37,13 @@ export function read837p(text: string): Build837pInput {
   const takeAddress = (): PostalAddress => {
     const n3 = take('N3');
     const n4 = take('N4');
-    return { line1: element(n3, 1), ...optional('line2', element(n3, 2)), city: element(n4, 1), state: element(n4, 2), postalCode: element(n4, 3) };
+    return {
+      line1: element(n3, 1),
+      ...optional('line2', element(n3, 2)),
+      city: element(n4, 1),
+      state: element(n4, 2),
+      postalCode: element(n4, 3),
+    };
   };
   const takeDemographics = (): Demographics => {
     const address = takeAddress();
@@ -67,7 +73,9 @@ export function read837p(text: string): Build837pInput {
     patient = { relationshipCode, name, demographics: takeDemographics() };
   }
   const clm = take('CLM');
-  const diagnoses = take('HI').elements.slice(1).map((value) => value.split(component)[1] ?? '');
+  const diagnoses = take('HI')
+    .elements.slice(1)
+    .map((value) => value.split(component)[1] ?? '');
   let renderingProvider: ProfessionalClaim['renderingProvider'];
   if (isNext('NM1', '82')) {
     const nm1 = take('NM1', '82');

@@ -62,7 +62,8 @@ function isLineBreak(code: number): boolean {
  * MAX_INTERCHANGE_LENGTH. Work is linear in the text's length, whatever the text holds.
  */
 export function readInterchange(text: string): Interchange {
-  if (text.length > MAX_INTERCHANGE_LENGTH) fail(`interchange is larger than ${MAX_INTERCHANGE_LENGTH} characters (1 MiB)`);
+  if (text.length > MAX_INTERCHANGE_LENGTH)
+    fail(`interchange is larger than ${MAX_INTERCHANGE_LENGTH} characters (1 MiB)`);
   let start = 0;
   // A UTF-8 BOM or leading blank lines are transport noise, not content.
   while (start < text.length && (text.charCodeAt(start) <= 32 || text.charCodeAt(start) === 0xfeff)) start++;
@@ -72,7 +73,8 @@ export function readInterchange(text: string): Interchange {
   const element = text[start + 3]!;
   const elementCode = text.charCodeAt(start + 3);
   for (const offset of ISA_SEPARATOR_OFFSETS) {
-    if (text.charCodeAt(start + offset) !== elementCode) fail('ISA segment is not 106 characters with fixed-width elements');
+    if (text.charCodeAt(start + offset) !== elementCode)
+      fail('ISA segment is not 106 characters with fixed-width elements');
   }
   const repetition = text[start + 82]!;
   const component = text[start + 104]!;
@@ -80,7 +82,12 @@ export function readInterchange(text: string): Interchange {
   const delimiters: Delimiters = { element, repetition, component, segment };
   // Compared as characters rather than through a Set and a regex: this runs once per interchange on the hot path.
   const isDistinct = element !== component && element !== segment && component !== segment;
-  if (!isDistinct || isAlphanumericOrSpace(element) || isAlphanumericOrSpace(component) || isAlphanumericOrSpace(segment)) {
+  if (
+    !isDistinct ||
+    isAlphanumericOrSpace(element) ||
+    isAlphanumericOrSpace(component) ||
+    isAlphanumericOrSpace(segment)
+  ) {
     fail('ISA delimiters are not distinct non-alphanumeric characters');
   }
 
@@ -105,7 +112,9 @@ function readSegments(text: string, start: number, element: string, segment: str
     if (pos >= end) break;
     const stop = text.indexOf(segment, pos);
     if (stop === -1) {
-      fail(`truncated segment at the end of the interchange (${text.slice(pos, pos + 3).trim() || 'blank'} has no terminator)`);
+      fail(
+        `truncated segment at the end of the interchange (${text.slice(pos, pos + 3).trim() || 'blank'} has no terminator)`,
+      );
     }
     let rawEnd = stop;
     while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
@@ -153,7 +162,9 @@ function assembleEnvelope(segments: Segment[], delimiters: Delimiters): Intercha
       if (seg.id === 'SE') {
         const count = Number(seg.elements[1]);
         if (count !== transaction.segments.length) {
-          fail(`SE01 says ${seg.elements[1] ?? ''} segments, transaction set ${transaction.controlNumber} has ${transaction.segments.length}`);
+          fail(
+            `SE01 says ${seg.elements[1] ?? ''} segments, transaction set ${transaction.controlNumber} has ${transaction.segments.length}`,
+          );
         }
         if (seg.elements[2] !== transaction.controlNumber) fail('SE02 does not match ST02');
         transaction = null;
@@ -179,7 +190,8 @@ function assembleEnvelope(segments: Segment[], delimiters: Delimiters): Intercha
         break;
       case 'GE':
         if (!group) fail('GE without GS');
-        if (Number(seg.elements[1]) !== group!.transactions.length) fail('GE01 does not match the number of transaction sets');
+        if (Number(seg.elements[1]) !== group!.transactions.length)
+          fail('GE01 does not match the number of transaction sets');
         if (seg.elements[2] !== group!.controlNumber) fail('GE02 does not match GS06');
         group = null;
         break;

@@ -146,7 +146,8 @@ function readClaim(clp: Segment): ClaimPayment {
     statusCode: clp.elements[2] ?? '',
     chargeCents: readAmount(clp.elements[3], `CLP03 ${where}`),
     paidCents: readAmount(clp.elements[4], `CLP04 ${where}`),
-    patientResponsibilityCents: patientResponsibility === '' ? (0 as Cents) : readAmount(patientResponsibility, `CLP05 ${where}`),
+    patientResponsibilityCents:
+      patientResponsibility === '' ? (0 as Cents) : readAmount(patientResponsibility, `CLP05 ${where}`),
     adjustments: [],
     lines: [],
   };
@@ -173,7 +174,11 @@ function readCas(cas: Segment): CasAdjustment[] {
   for (let i = 2; i < cas.elements.length; i += 3) {
     const reason = cas.elements[i] ?? '';
     if (reason === '') continue;
-    adjustments.push({ group, reason, amountCents: readAmount(cas.elements[i + 1], `CAS amount for ${group}-${reason}`) });
+    adjustments.push({
+      group,
+      reason,
+      amountCents: readAmount(cas.elements[i + 1], `CAS amount for ${group}-${reason}`),
+    });
   }
   if (adjustments.length === 0) fail(`CAS ${group} has no reason and amount`);
   return adjustments;

@@ -5,8 +5,12 @@ import { createPatient, createTenant, createUser } from '../support/factories';
 
 describe('GET /api/appointments', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it("lists today's demo appointments of the caller's clinic only, in time order", async () => {
     const client = await signIn(app, 'frontdesk@northside.test');
@@ -19,7 +23,11 @@ describe('GET /api/appointments', () => {
     );
     const starts = res.body.appointments.map((a: { start: string }) => a.start);
     expect([...starts].sort()).toEqual(starts);
-    expect(res.body.appointments[0]).toMatchObject({ payerId: '60054', payerName: 'Aetna', memberId: 'DEMO-ACTIVE-N001' });
+    expect(res.body.appointments[0]).toMatchObject({
+      payerId: '60054',
+      payerName: 'Aetna',
+      memberId: 'DEMO-ACTIVE-N001',
+    });
   });
 
   it('refuses a malformed date with VALIDATION_FAILED and the field path', async () => {
@@ -27,7 +35,9 @@ describe('GET /api/appointments', () => {
     const res = await client.get('/api/appointments?date=22-11-2026');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      code: 'VALIDATION_FAILED', message: 'The request query is not valid', correlationId: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      message: 'The request query is not valid',
+      correlationId: expect.any(String),
       issues: [{ path: 'query.date', message: 'date must be YYYY-MM-DD' }],
     });
   });
@@ -38,13 +48,24 @@ describe('GET /api/appointments', () => {
     const client = await signIn(app, user.email, user.password);
     const res = await client.get('/api/appointments?date=2026-01-01');
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the appointments:read scope', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the appointments:read scope',
+      correlationId: expect.any(String),
+    });
   });
 
   it("never shows another clinic's appointments", async () => {
     const tenant = await createTenant(app.db);
     const patient = await createPatient(app.db, tenant);
-    await app.db.appointment.create({ data: { id: `appt_${patient.id}`, clinicId: tenant.clinicId, patientId: patient.id, start: new Date('2026-03-03T10:00:00Z') } });
+    await app.db.appointment.create({
+      data: {
+        id: `appt_${patient.id}`,
+        clinicId: tenant.clinicId,
+        patientId: patient.id,
+        start: new Date('2026-03-03T10:00:00Z'),
+      },
+    });
     const other = await signIn(app, 'admin@southside.test');
     const res = await other.get('/api/appointments?date=2026-03-03');
     expect(res.status).toBe(200);

@@ -7,24 +7,50 @@ import { unseal } from '@/lib/crypto/seal';
 import { mfaSealContext } from '@/lib/auth/second-factor';
 import { startApp, type TestApp } from '../support/app';
 import { attemptSignIn, HttpClient, signIn } from '../support/http';
-import { createMfaUser, randomBase32Secret, sealKey, signedInUser, stepUpWithPassword, totpCode } from '../support/auth-factors';
+import {
+  createMfaUser,
+  randomBase32Secret,
+  sealKey,
+  signedInUser,
+  stepUpWithPassword,
+  totpCode,
+} from '../support/auth-factors';
 
-const validation = (message: string, path: string) => ({ code: 'VALIDATION_FAILED', message, correlationId: expect.any(String), issues: [{ path, message }] });
+const validation = (message: string, path: string) => ({
+  code: 'VALIDATION_FAILED',
+  message,
+  correlationId: expect.any(String),
+  issues: [{ path, message }],
+});
 
 async function mfaColumns(app: TestApp, userId: string) {
-  return app.db.user.findUniqueOrThrow({ where: { id: userId }, select: { mfaEnabled: true, mfaSecretSealed: true, mfaLastTimeStep: true, sessionVersion: true } });
+  return app.db.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { mfaEnabled: true, mfaSecretSealed: true, mfaLastTimeStep: true, sessionVersion: true },
+  });
 }
 
 describe('GET and POST /api/auth/mfa', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('refuses callers without a session', async () => {
     const anonymous = new HttpClient(app.url);
-    for (const res of [await anonymous.get('/api/auth/mfa'), await anonymous.post('/api/auth/mfa', { action: 'enable', secret: 'A', token: '1' })]) {
+    for (const res of [
+      await anonymous.get('/api/auth/mfa'),
+      await anonymous.post('/api/auth/mfa', { action: 'enable', secret: 'A', token: '1' }),
+    ]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 'UNAUTHENTICATED', message: 'Sign in to continue', correlationId: expect.any(String) });
+      expect(res.body).toEqual({
+        code: 'UNAUTHENTICATED',
+        message: 'Sign in to continue',
+        correlationId: expect.any(String),
+      });
     }
   });
 
@@ -42,16 +68,27 @@ describe('GET and POST /api/auth/mfa', () => {
     expect(url.searchParams.get('secret')).toBe(first.body.secret);
     expect(url.searchParams.get('issuer')).toBe('Clinic Revenue Platform');
     expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(await mfaColumns(app, user.id)).toEqual({ mfaEnabled: false, mfaSecretSealed: null, mfaLastTimeStep: null, sessionVersion: 0 });
+    expect(await mfaColumns(app, user.id)).toEqual({
+      mfaEnabled: false,
+      mfaSecretSealed: null,
+      mfaLastTimeStep: null,
+      sessionVersion: 0,
+    });
     expect(await app.db.backupCode.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it('enable: seals the secret, stores 10 hashed backup codes, returns them once and ends every session', async () => {
     const { user, client } = await signedInUser(app);
     const other = await signIn(app, user.email, user.password); // a second browser of the same user
-    const { body: { secret } } = await client.get('/api/auth/mfa');
+    const {
+      body: { secret },
+    } = await client.get('/api/auth/mfa');
     const code = totpCode(secret);
-    const res = await client.post('/api/auth/mfa', { action: 'enable', secret, token: code }, { headers: { 'x-correlation-id': 'corr-mfa-enable-0001' } });
+    const res = await client.post(
+      '/api/auth/mfa',
+      { action: 'enable', secret, token: code },
+      { headers: { 'x-correlation-id': 'corr-mfa-enable-0001' } },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, backupCodes: expect.any(Array) });
     const codes: string[] = res.body.backupCodes;
@@ -68,7 +105,13 @@ describe('GET and POST /api/auth/mfa', () => {
       codes.map((c) => createHash('sha256').update(c.replaceAll('-', '')).digest('hex')).sort(),
     );
     expect(await app.db.auditLog.findMany({ where: { correlationId: 'corr-mfa-enable-0001' } })).toEqual([
-      expect.objectContaining({ action: 'mfa.enable', outcome: 'success', userId: user.id, orgId: user.orgId, clinicId: user.clinicId }),
+      expect.objectContaining({
+        action: 'mfa.enable',
+        outcome: 'success',
+        userId: user.id,
+        orgId: user.orgId,
+        clinicId: user.clinicId,
+      }),
     ]);
 
     // Every session ended, the enabling one included.
@@ -76,20 +119,33 @@ describe('GET and POST /api/auth/mfa', () => {
     // The enrolment code was spent: it cannot sign in; a backup code can.
     expect((await attemptSignIn(app, user.email, user.password, code)).response.status).toBe(401);
     const again = await signIn(app, user.email, user.password, codes[0]);
-    expect((await again.get('/api/auth/step-up')).body).toMatchObject({ mfaEnabled: true, backupCodesRemaining: 9, defaultFactor: 'mfa' });
+    expect((await again.get('/api/auth/step-up')).body).toMatchObject({
+      mfaEnabled: true,
+      backupCodesRemaining: 9,
+      defaultFactor: 'mfa',
+    });
   });
 
   it('never writes a plaintext secret or backup code to the database', async () => {
     const { user, client } = await signedInUser(app);
-    const { body: { secret } } = await client.get('/api/auth/mfa');
-    const res = await client.post('/api/auth/mfa', { action: 'enable', secret: secret.toLowerCase(), token: totpCode(secret) });
+    const {
+      body: { secret },
+    } = await client.get('/api/auth/mfa');
+    const res = await client.post('/api/auth/mfa', {
+      action: 'enable',
+      secret: secret.toLowerCase(),
+      token: totpCode(secret),
+    });
     expect(res.status).toBe(200);
-    const raw = JSON.stringify({
-      users: await app.db.$queryRaw`SELECT * FROM "User" WHERE "id" = ${user.id}`,
-      codes: await app.db.$queryRaw`SELECT * FROM "BackupCode" WHERE "userId" = ${user.id}`,
-      audit: await app.db.$queryRaw`SELECT * FROM "AuditLog" WHERE "userId" = ${user.id}`,
-      limits: await app.db.$queryRaw`SELECT * FROM "RateLimitCounter"`,
-    }, (_k, v) => (typeof v === 'bigint' ? String(v) : v)).toLowerCase();
+    const raw = JSON.stringify(
+      {
+        users: await app.db.$queryRaw`SELECT * FROM "User" WHERE "id" = ${user.id}`,
+        codes: await app.db.$queryRaw`SELECT * FROM "BackupCode" WHERE "userId" = ${user.id}`,
+        audit: await app.db.$queryRaw`SELECT * FROM "AuditLog" WHERE "userId" = ${user.id}`,
+        limits: await app.db.$queryRaw`SELECT * FROM "RateLimitCounter"`,
+      },
+      (_k, v) => (typeof v === 'bigint' ? String(v) : v),
+    ).toLowerCase();
     expect(raw).toContain(user.id.toLowerCase()); // the rows were read
     expect(raw).not.toContain(secret.toLowerCase());
     for (const code of res.body.backupCodes as string[]) {
@@ -99,16 +155,37 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it.each([
-    ['a wrong code', (s: string) => ({ secret: s, token: '000000' === totpCode(s) ? '111111' : '000000' }), validation('The code does not match; check the time on your device and enter the current code', 'body.token')],
-    ['a missing secret', (s: string) => ({ token: totpCode(s) }), validation('secret is required to turn MFA on; get one from GET /api/auth/mfa', 'body.secret')],
-    ['a secret that is not base32', (s: string) => ({ secret: 'not base32!', token: totpCode(s) }), validation('secret must be base32', 'body.secret')],
-    ['an 80-bit secret', () => ({ secret: 'JBSWY3DPEHPK3PXP', token: totpCode('JBSWY3DPEHPK3PXP') }), validation('secret must be 128 to 512 bits of base32', 'body.secret')],
+    [
+      'a wrong code',
+      (s: string) => ({ secret: s, token: '000000' === totpCode(s) ? '111111' : '000000' }),
+      validation('The code does not match; check the time on your device and enter the current code', 'body.token'),
+    ],
+    [
+      'a missing secret',
+      (s: string) => ({ token: totpCode(s) }),
+      validation('secret is required to turn MFA on; get one from GET /api/auth/mfa', 'body.secret'),
+    ],
+    [
+      'a secret that is not base32',
+      (s: string) => ({ secret: 'not base32!', token: totpCode(s) }),
+      validation('secret must be base32', 'body.secret'),
+    ],
+    [
+      'an 80-bit secret',
+      () => ({ secret: 'JBSWY3DPEHPK3PXP', token: totpCode('JBSWY3DPEHPK3PXP') }),
+      validation('secret must be 128 to 512 bits of base32', 'body.secret'),
+    ],
   ])('enable refuses %s with 400 and changes nothing', async (_name, build, expected) => {
     const { user, client } = await signedInUser(app);
     const res = await client.post('/api/auth/mfa', { action: 'enable', ...build(randomBase32Secret()) });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(expected);
-    expect(await mfaColumns(app, user.id)).toEqual({ mfaEnabled: false, mfaSecretSealed: null, mfaLastTimeStep: null, sessionVersion: 0 });
+    expect(await mfaColumns(app, user.id)).toEqual({
+      mfaEnabled: false,
+      mfaSecretSealed: null,
+      mfaLastTimeStep: null,
+      sessionVersion: 0,
+    });
     expect(await app.db.backupCode.count({ where: { userId: user.id } })).toBe(0);
     expect((await client.get('/api/auth/step-up')).status).toBe(200); // session still alive
   });
@@ -127,10 +204,18 @@ describe('GET and POST /api/auth/mfa', () => {
     const { user, client } = await signedInUser(app);
     const secret = randomBase32Secret();
     const wrong = totpCode(secret) === '123456' ? '654321' : '123456';
-    for (let i = 1; i <= 5; i++) expect((await client.post('/api/auth/mfa', { action: 'enable', secret, token: wrong })).status, `failure ${i}`).toBe(400);
+    for (let i = 1; i <= 5; i++)
+      expect(
+        (await client.post('/api/auth/mfa', { action: 'enable', secret, token: wrong })).status,
+        `failure ${i}`,
+      ).toBe(400);
     const sixth = await client.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) });
     expect(sixth.status).toBe(429);
-    expect(sixth.body).toEqual({ code: 'RATE_LIMITED', message: 'Too many failed attempts; try again later', correlationId: expect.any(String) });
+    expect(sixth.body).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many failed attempts; try again later',
+      correlationId: expect.any(String),
+    });
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(850);
     expect((await mfaColumns(app, user.id)).mfaEnabled).toBe(false);
   });
@@ -141,18 +226,35 @@ describe('GET and POST /api/auth/mfa', () => {
     const secret = randomBase32Secret();
     const res = await client.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(validation('MFA is already on; turn it off before setting up a new authenticator', 'body.action'));
-    expect(unseal((await mfaColumns(app, user.id)).mfaSecretSealed!, sealKey(), mfaSealContext(user.id))).toBe(user.secret);
+    expect(res.body).toEqual(
+      validation('MFA is already on; turn it off before setting up a new authenticator', 'body.action'),
+    );
+    expect(unseal((await mfaColumns(app, user.id)).mfaSecretSealed!, sealKey(), mfaSealContext(user.id))).toBe(
+      user.secret,
+    );
   });
 
   it('enables for the caller only, whatever ids the body names', async () => {
     const victim = await signedInUser(app);
     const { user, client } = await signedInUser(app);
-    const { body: { secret } } = await client.get('/api/auth/mfa');
-    const res = await client.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret), userId: victim.user.id, clinicId: victim.user.clinicId });
+    const {
+      body: { secret },
+    } = await client.get('/api/auth/mfa');
+    const res = await client.post('/api/auth/mfa', {
+      action: 'enable',
+      secret,
+      token: totpCode(secret),
+      userId: victim.user.id,
+      clinicId: victim.user.clinicId,
+    });
     expect(res.status).toBe(200);
     expect((await mfaColumns(app, user.id)).mfaEnabled).toBe(true);
-    expect(await mfaColumns(app, victim.user.id)).toEqual({ mfaEnabled: false, mfaSecretSealed: null, mfaLastTimeStep: null, sessionVersion: 0 });
+    expect(await mfaColumns(app, victim.user.id)).toEqual({
+      mfaEnabled: false,
+      mfaSecretSealed: null,
+      mfaLastTimeStep: null,
+      sessionVersion: 0,
+    });
   });
 
   describe('disable', () => {
@@ -161,7 +263,11 @@ describe('GET and POST /api/auth/mfa', () => {
       const client = await signIn(app, user.email, user.password, user.backupCodes[0]);
       const res = await client.post('/api/auth/mfa', { action: 'disable', token: totpCode(user.secret) });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 'STEP_UP_REQUIRED', message: 'Confirm it is you to continue', correlationId: expect.any(String) });
+      expect(res.body).toEqual({
+        code: 'STEP_UP_REQUIRED',
+        message: 'Confirm it is you to continue',
+        correlationId: expect.any(String),
+      });
       expect(res.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
       expect(await mfaColumns(app, user.id)).toMatchObject({ mfaEnabled: true, mfaLastTimeStep: null });
     });
@@ -170,10 +276,19 @@ describe('GET and POST /api/auth/mfa', () => {
       const user = await createMfaUser(app.db);
       const client = await signIn(app, user.email, user.password, user.backupCodes[0]);
       await stepUpWithPassword(client, user.password);
-      const res = await client.post('/api/auth/mfa', { action: 'disable', token: totpCode(user.secret) }, { headers: { 'x-correlation-id': 'corr-mfa-disable-0001' } });
+      const res = await client.post(
+        '/api/auth/mfa',
+        { action: 'disable', token: totpCode(user.secret) },
+        { headers: { 'x-correlation-id': 'corr-mfa-disable-0001' } },
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true });
-      expect(await mfaColumns(app, user.id)).toEqual({ mfaEnabled: false, mfaSecretSealed: null, mfaLastTimeStep: null, sessionVersion: 1 });
+      expect(await mfaColumns(app, user.id)).toEqual({
+        mfaEnabled: false,
+        mfaSecretSealed: null,
+        mfaLastTimeStep: null,
+        sessionVersion: 1,
+      });
       expect(await app.db.backupCode.count({ where: { userId: user.id } })).toBe(0);
       expect(await app.db.auditLog.findMany({ where: { correlationId: 'corr-mfa-disable-0001' } })).toEqual([
         expect.objectContaining({ action: 'mfa.disable', outcome: 'success', userId: user.id }),
@@ -210,7 +325,11 @@ describe('GET and POST /api/auth/mfa', () => {
       const attacker = await signedInUser(app);
       const foreignClaim = await stepUpWithPassword(attacker.client, attacker.user.password);
       const client = await signIn(app, user.email, user.password, user.backupCodes[0]);
-      const res = await client.post('/api/auth/mfa', { action: 'disable', token: totpCode(user.secret) }, { headers: { 'x-svc-step-up': foreignClaim } });
+      const res = await client.post(
+        '/api/auth/mfa',
+        { action: 'disable', token: totpCode(user.secret) },
+        { headers: { 'x-svc-step-up': foreignClaim } },
+      );
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('STEP_UP_REQUIRED');
       expect((await mfaColumns(app, user.id)).mfaEnabled).toBe(true);
@@ -228,12 +347,20 @@ describe('GET and POST /api/auth/mfa', () => {
 
 describe('MFA without SEAL_KEY', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ env: { SEAL_KEY: undefined } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { SEAL_KEY: undefined } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 503 on GET and on enable, and stores nothing', async () => {
     const { user, client } = await signedInUser(app);
-    const unavailable = { code: 'DEPENDENCY_UNAVAILABLE', message: 'Secure storage is not available', correlationId: expect.any(String) };
+    const unavailable = {
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'Secure storage is not available',
+      correlationId: expect.any(String),
+    };
     const get = await client.get('/api/auth/mfa');
     expect(get.status).toBe(503);
     expect(get.body).toEqual(unavailable);
@@ -241,9 +368,16 @@ describe('MFA without SEAL_KEY', () => {
     const enable = await client.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) });
     expect(enable.status).toBe(503);
     expect(enable.body).toEqual(unavailable);
-    expect(await mfaColumns(app, user.id)).toEqual({ mfaEnabled: false, mfaSecretSealed: null, mfaLastTimeStep: null, sessionVersion: 0 });
+    expect(await mfaColumns(app, user.id)).toEqual({
+      mfaEnabled: false,
+      mfaSecretSealed: null,
+      mfaLastTimeStep: null,
+      sessionVersion: 0,
+    });
     expect(await app.db.backupCode.count()).toBe(0);
-    expect(await app.db.rateLimitCounter.count({ where: { NOT: { key: { startsWith: 'sign-in-address:' } } } })).toBe(0); // no factor slot (signing in keeps a per-address counter)
+    expect(await app.db.rateLimitCounter.count({ where: { NOT: { key: { startsWith: 'sign-in-address:' } } } })).toBe(
+      0,
+    ); // no factor slot (signing in keeps a per-address counter)
     expect((await client.get('/api/auth/step-up')).status).toBe(200); // the session was not ended
   });
 });

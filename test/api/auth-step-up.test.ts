@@ -6,36 +6,74 @@ import { mintStepUpClaim } from '@/lib/auth/step-up';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { attemptSignIn, HttpClient, signIn } from '../support/http';
 import { createTenant, createUser } from '../support/factories';
-import { createMfaUser, jwtPayload, setCookie, signedInUser, stepUpWithPassword, totpCode } from '../support/auth-factors';
+import {
+  createMfaUser,
+  jwtPayload,
+  setCookie,
+  signedInUser,
+  stepUpWithPassword,
+  totpCode,
+} from '../support/auth-factors';
 
 const GATED = '/api/auth/webauthn/credentials/no-such-passkey';
-const STEP_UP_REQUIRED = { code: 'STEP_UP_REQUIRED', message: 'Confirm it is you to continue', correlationId: expect.any(String) };
-const WWW_AUTHENTICATE = 'Bearer error="insufficient_user_authentication", error_description="A recent step-up authentication is required"';
+const STEP_UP_REQUIRED = {
+  code: 'STEP_UP_REQUIRED',
+  message: 'Confirm it is you to continue',
+  correlationId: expect.any(String),
+};
+const WWW_AUTHENTICATE =
+  'Bearer error="insufficient_user_authentication", error_description="A recent step-up authentication is required"';
 const stepUpSecret = () => new TextEncoder().encode(TEST_SECRETS.STEP_UP_SECRET);
 
 describe('POST /api/auth/step-up', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('refuses a caller without a session before any handler runs', async () => {
     const anonymous = new HttpClient(app.url);
-    for (const res of [await anonymous.post('/api/auth/step-up', { password: 'x' }), await anonymous.get('/api/auth/step-up')]) {
+    for (const res of [
+      await anonymous.post('/api/auth/step-up', { password: 'x' }),
+      await anonymous.get('/api/auth/step-up'),
+    ]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 'UNAUTHENTICATED', message: 'Sign in to continue', correlationId: expect.any(String) });
+      expect(res.body).toEqual({
+        code: 'UNAUTHENTICATED',
+        message: 'Sign in to continue',
+        correlationId: expect.any(String),
+      });
     }
   });
 
   it('grants a 300 s claim for the password when MFA is off: body, httpOnly SameSite=Strict cookie, audit row', async () => {
     const { user, client } = await signedInUser(app);
     const before = Date.now();
-    const res = await client.post('/api/auth/step-up', { password: user.password }, { headers: { 'x-correlation-id': 'corr-step-up-ok-0001' } });
+    const res = await client.post(
+      '/api/auth/step-up',
+      { password: user.password },
+      { headers: { 'x-correlation-id': 'corr-step-up-ok-0001' } },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, stepUpToken: expect.any(String), expiresAt: expect.any(String), ttlSeconds: 300 });
+    expect(res.body).toEqual({
+      ok: true,
+      stepUpToken: expect.any(String),
+      expiresAt: expect.any(String),
+      ttlSeconds: 300,
+    });
     const expiresAt = Date.parse(res.body.expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 300_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 300_000);
-    expect(jwtPayload(res.body.stepUpToken)).toMatchObject({ sub: user.id, org: user.orgId, sv: 0, amr: ['password'], aud: 'svc-step-up' });
+    expect(jwtPayload(res.body.stepUpToken)).toMatchObject({
+      sub: user.id,
+      org: user.orgId,
+      sv: 0,
+      amr: ['password'],
+      aud: 'svc-step-up',
+    });
 
     const cookie = setCookie(res.headers, 'svc-step-up');
     expect(cookie?.value).toBe(res.body.stepUpToken);
@@ -43,39 +81,92 @@ describe('POST /api/auth/step-up', () => {
     expect(cookie?.attributes).toEqual({ path: '/', 'max-age': '300', httponly: true, samesite: 'Strict' });
 
     const audit = await app.db.auditLog.findMany({ where: { correlationId: 'corr-step-up-ok-0001' } });
-    expect(audit).toEqual([expect.objectContaining({ action: 'step-up', outcome: 'success', userId: user.id, orgId: user.orgId, detail: { factor: 'password' } })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'step-up',
+        outcome: 'success',
+        userId: user.id,
+        orgId: user.orgId,
+        detail: { factor: 'password' },
+      }),
+    ]);
   });
 
   it('answers a wrong password with 401, no claim and a failure audit row', async () => {
     const { user, client } = await signedInUser(app);
-    const res = await client.post('/api/auth/step-up', { factor: 'password', password: 'not-it' }, { headers: { 'x-correlation-id': 'corr-step-up-bad-0001' } });
+    const res = await client.post(
+      '/api/auth/step-up',
+      { factor: 'password', password: 'not-it' },
+      { headers: { 'x-correlation-id': 'corr-step-up-bad-0001' } },
+    );
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'INVALID_CREDENTIALS', message: 'The password is not correct', correlationId: 'corr-step-up-bad-0001' });
+    expect(res.body).toEqual({
+      code: 'INVALID_CREDENTIALS',
+      message: 'The password is not correct',
+      correlationId: 'corr-step-up-bad-0001',
+    });
     expect(res.headers.getSetCookie()).toEqual([]);
     const audit = await app.db.auditLog.findMany({ where: { correlationId: 'corr-step-up-bad-0001' } });
-    expect(audit).toEqual([expect.objectContaining({ action: 'step-up', outcome: 'failure', userId: user.id, detail: { factor: 'password', reason: 'factor-did-not-verify' } })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'step-up',
+        outcome: 'failure',
+        userId: user.id,
+        detail: { factor: 'password', reason: 'factor-did-not-verify' },
+      }),
+    ]);
   });
 
   it.each([
-    ['mfa on an account without MFA', { factor: 'mfa', token: '123456' }, 'body.factor', 'This account has no authenticator app; choose another factor'],
-    ['a passkey on an account without one', { factor: 'webauthn', step: 'options' }, 'body.factor', 'This account has no passkey; choose another factor'],
+    [
+      'mfa on an account without MFA',
+      { factor: 'mfa', token: '123456' },
+      'body.factor',
+      'This account has no authenticator app; choose another factor',
+    ],
+    [
+      'a passkey on an account without one',
+      { factor: 'webauthn', step: 'options' },
+      'body.factor',
+      'This account has no passkey; choose another factor',
+    ],
     ['the password factor without a password', { factor: 'password' }, 'body.password', 'Enter your password'],
   ])('refuses %s with 400 and the field, and audits it', async (_name, body, path, message) => {
     const { client } = await signedInUser(app);
-    const res = await client.post('/api/auth/step-up', body, { headers: { 'x-correlation-id': `corr-400-${path.replace('.', '-')}-${Date.now()}` } });
+    const res = await client.post('/api/auth/step-up', body, {
+      headers: { 'x-correlation-id': `corr-400-${path.replace('.', '-')}-${Date.now()}` },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message, correlationId: expect.any(String), issues: [{ path, message }] });
-    expect(await app.db.auditLog.count({ where: { correlationId: res.body.correlationId, outcome: 'refused' } })).toBe(1);
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message,
+      correlationId: expect.any(String),
+      issues: [{ path, message }],
+    });
+    expect(await app.db.auditLog.count({ where: { correlationId: res.body.correlationId, outcome: 'refused' } })).toBe(
+      1,
+    );
   });
 
   it('refuses a malformed body and an unknown factor with 400', async () => {
     const { client } = await signedInUser(app);
     const unknown = await client.post('/api/auth/step-up', { factor: 'sms', token: '1' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', issues: [expect.objectContaining({ path: 'body.factor' })] });
-    const notJson = await client.request('POST', '/api/auth/step-up', { body: '{', headers: { 'content-type': 'application/json' } });
+    expect(unknown.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      issues: [expect.objectContaining({ path: 'body.factor' })],
+    });
+    const notJson = await client.request('POST', '/api/auth/step-up', {
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
-    expect(notJson.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The request body is not valid JSON', correlationId: expect.any(String), issues: [{ path: 'body', message: 'Invalid JSON' }] });
+    expect(notJson.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid JSON',
+      correlationId: expect.any(String),
+      issues: [{ path: 'body', message: 'Invalid JSON' }],
+    });
   });
 
   it('defaults to mfa when MFA is on, accepts a TOTP code once and refuses its replay', async () => {
@@ -90,7 +181,11 @@ describe('POST /api/auth/step-up', () => {
 
     const replay = await client.post('/api/auth/step-up', { token: code });
     expect(replay.status).toBe(401);
-    expect(replay.body).toEqual({ code: 'INVALID_CREDENTIALS', message: 'The code is not valid or was already used', correlationId: expect.any(String) });
+    expect(replay.body).toEqual({
+      code: 'INVALID_CREDENTIALS',
+      message: 'The code is not valid or was already used',
+      correlationId: expect.any(String),
+    });
     expect(replay.headers.getSetCookie()).toEqual([]);
   });
 
@@ -119,26 +214,44 @@ describe('POST /api/auth/step-up', () => {
       const res = await client.post('/api/auth/step-up', { password: `wrong-${i}` });
       expect(res.status, `failure ${i}`).toBe(401);
     }
-    const sixth = await client.post('/api/auth/step-up', { password: user.password }, { headers: { 'x-correlation-id': 'corr-step-up-429-0001' } });
+    const sixth = await client.post(
+      '/api/auth/step-up',
+      { password: user.password },
+      { headers: { 'x-correlation-id': 'corr-step-up-429-0001' } },
+    );
     expect(sixth.status).toBe(429);
-    expect(sixth.body).toEqual({ code: 'RATE_LIMITED', message: 'Too many failed attempts; try again later', correlationId: 'corr-step-up-429-0001' });
+    expect(sixth.body).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many failed attempts; try again later',
+      correlationId: 'corr-step-up-429-0001',
+    });
     const retryAfter = Number(sixth.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(850);
     expect(retryAfter).toBeLessThanOrEqual(900);
     expect(sixth.headers.getSetCookie()).toEqual([]);
-    expect(await app.db.rateLimitCounter.findUnique({ where: { key: `step-up:${user.id}` } })).toMatchObject({ count: 5 });
+    expect(await app.db.rateLimitCounter.findUnique({ where: { key: `step-up:${user.id}` } })).toMatchObject({
+      count: 5,
+    });
     expect(await app.db.auditLog.findMany({ where: { correlationId: 'corr-step-up-429-0001' } })).toEqual([
-      expect.objectContaining({ action: 'step-up', outcome: 'refused', detail: { factor: 'password', reason: 'rate-limited' } }),
+      expect.objectContaining({
+        action: 'step-up',
+        outcome: 'refused',
+        detail: { factor: 'password', reason: 'rate-limited' },
+      }),
     ]);
 
     // The window is fixed: once it is 15 minutes old, a new one opens.
-    await app.db.rateLimitCounter.update({ where: { key: `step-up:${user.id}` }, data: { windowStart: new Date(Date.now() - 901_000) } });
+    await app.db.rateLimitCounter.update({
+      where: { key: `step-up:${user.id}` },
+      data: { windowStart: new Date(Date.now() - 901_000) },
+    });
     expect((await client.post('/api/auth/step-up', { password: user.password })).status).toBe(200);
   });
 
   it('counts only failures: a success in between gives its slot back', async () => {
     const { user, client } = await signedInUser(app);
-    for (let i = 0; i < 4; i++) expect((await client.post('/api/auth/step-up', { password: 'wrong' })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await client.post('/api/auth/step-up', { password: 'wrong' })).status).toBe(401);
     expect((await client.post('/api/auth/step-up', { password: user.password })).status).toBe(200);
     expect((await client.post('/api/auth/step-up', { password: 'wrong' })).status).toBe(401);
     expect((await client.post('/api/auth/step-up', { password: user.password })).status).toBe(429);
@@ -146,12 +259,14 @@ describe('POST /api/auth/step-up', () => {
 
   it('lets no more than 5 of 10 parallel guesses be checked', async () => {
     const { user, client } = await signedInUser(app);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => client.post('/api/auth/step-up', { password: 'guess' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => client.post('/api/auth/step-up', { password: 'guess' })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
     expect(await app.db.auditLog.count({ where: { userId: user.id, action: 'step-up', outcome: 'failure' } })).toBe(5);
   });
 
-  it('keeps one user\'s failures from limiting another user', async () => {
+  it("keeps one user's failures from limiting another user", async () => {
     const a = await signedInUser(app);
     const b = await signedInUser(app);
     for (let i = 0; i < 5; i++) await a.client.post('/api/auth/step-up', { password: 'wrong' });
@@ -162,8 +277,12 @@ describe('POST /api/auth/step-up', () => {
 
 describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 401 STEP_UP_REQUIRED with RFC 9470 WWW-Authenticate without a claim', async () => {
     const { client } = await signedInUser(app);
@@ -178,7 +297,11 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
     const token = await stepUpWithPassword(client, user.password);
     const viaCookie = await client.delete(GATED);
     expect(viaCookie.status).toBe(404); // past the gate: the passkey simply does not exist
-    expect(viaCookie.body).toEqual({ code: 'NOT_FOUND', message: 'No such passkey', correlationId: expect.any(String) });
+    expect(viaCookie.body).toEqual({
+      code: 'NOT_FOUND',
+      message: 'No such passkey',
+      correlationId: expect.any(String),
+    });
     client.cookies.delete('svc-step-up');
     expect((await client.delete(GATED)).status).toBe(401);
     expect((await client.delete(GATED, { headers: { 'x-svc-step-up': token } })).status).toBe(404);
@@ -197,16 +320,35 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
 
   it('refuses a claim of the same user id in another organization', async () => {
     const { user, client } = await signedInUser(app);
-    const foreign = await mintStepUpClaim({ userId: user.id, orgId: 'org_someone_else', sessionVersion: 0 }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date());
-    expect((await client.delete(GATED, { headers: { 'x-svc-step-up': foreign.token } })).body).toEqual(STEP_UP_REQUIRED);
+    const foreign = await mintStepUpClaim(
+      { userId: user.id, orgId: 'org_someone_else', sessionVersion: 0 },
+      'password',
+      TEST_SECRETS.STEP_UP_SECRET,
+      new Date(),
+    );
+    expect((await client.delete(GATED, { headers: { 'x-svc-step-up': foreign.token } })).body).toEqual(
+      STEP_UP_REQUIRED,
+    );
   });
 
   it('refuses an expired claim and accepts one just inside its 300 s', async () => {
     const { user, client } = await signedInUser(app);
     const principal = { userId: user.id, orgId: user.orgId, sessionVersion: 0 };
-    const expired = await mintStepUpClaim(principal, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date(Date.now() - 301_000));
-    expect((await client.delete(GATED, { headers: { 'x-svc-step-up': expired.token } })).body).toEqual(STEP_UP_REQUIRED);
-    const fresh = await mintStepUpClaim(principal, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date(Date.now() - 290_000));
+    const expired = await mintStepUpClaim(
+      principal,
+      'password',
+      TEST_SECRETS.STEP_UP_SECRET,
+      new Date(Date.now() - 301_000),
+    );
+    expect((await client.delete(GATED, { headers: { 'x-svc-step-up': expired.token } })).body).toEqual(
+      STEP_UP_REQUIRED,
+    );
+    const fresh = await mintStepUpClaim(
+      principal,
+      'password',
+      TEST_SECRETS.STEP_UP_SECRET,
+      new Date(Date.now() - 290_000),
+    );
     expect((await client.delete(GATED, { headers: { 'x-svc-step-up': fresh.token } })).status).toBe(404);
   });
 
@@ -220,12 +362,27 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
     const flipped = signature.slice(0, -2) + (signature.at(-2) === 'A' ? 'B' : 'A') + signature.at(-1);
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${asB}.`;
     const otherSecret = await new SignJWT({ org: b.user.orgId, sv: 0, amr: ['password'] })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(b.user.id).setAudience('svc-step-up').setIssuedAt().setExpirationTime('5m')
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(b.user.id)
+      .setAudience('svc-step-up')
+      .setIssuedAt()
+      .setExpirationTime('5m')
       .sign(new TextEncoder().encode('not-the-step-up-secret-0123456789abcdef'));
     const wrongAudience = await new SignJWT({ org: b.user.orgId, sv: 0, amr: ['password'] })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(b.user.id).setAudience('something-else').setIssuedAt().setExpirationTime('5m')
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(b.user.id)
+      .setAudience('something-else')
+      .setIssuedAt()
+      .setExpirationTime('5m')
       .sign(stepUpSecret());
-    for (const forged of [`${header}.${asB}.${signature}`, `${header}.${payload}.${flipped}`, unsigned, otherSecret, wrongAudience, 'garbage']) {
+    for (const forged of [
+      `${header}.${asB}.${signature}`,
+      `${header}.${payload}.${flipped}`,
+      unsigned,
+      otherSecret,
+      wrongAudience,
+      'garbage',
+    ]) {
       const res = await b.client.delete(GATED, { headers: { 'x-svc-step-up': forged } });
       expect(res.status, forged).toBe(401);
       expect(res.body).toEqual(STEP_UP_REQUIRED);
@@ -238,7 +395,11 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
     const { user, client } = await signedInUser(app);
     const token = await stepUpWithPassword(client, user.password);
     await app.db.user.update({ where: { id: user.id }, data: { sessionVersion: { increment: 1 } } });
-    expect((await client.delete(GATED)).body).toEqual({ code: 'UNAUTHENTICATED', message: 'Your session has ended; sign in again', correlationId: expect.any(String) });
+    expect((await client.delete(GATED)).body).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Your session has ended; sign in again',
+      correlationId: expect.any(String),
+    });
     const again = await signIn(app, user.email, user.password);
     expect((await again.delete(GATED, { headers: { 'x-svc-step-up': token } })).body).toEqual(STEP_UP_REQUIRED);
   });
@@ -250,7 +411,11 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
     await stepUpWithPassword(client, user.password);
     const res = await client.post('/api/settlement/console/instr_missing/execute', { railReference: 'RAIL-1' });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the svcpay:write scope', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the svcpay:write scope',
+      correlationId: expect.any(String),
+    });
   });
 
   it('never lets a claim stand in for a session', async () => {
@@ -265,19 +430,37 @@ describe('the step-up gate (on DELETE /api/auth/webauthn/credentials/{id})', () 
 
 describe('step-up without STEP_UP_SECRET', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ env: { STEP_UP_SECRET: undefined } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { STEP_UP_SECRET: undefined } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 503 with no token and no cookie, audits the refusal, and gated routes answer 503 too', async () => {
     const { user, client } = await signedInUser(app);
-    const res = await client.post('/api/auth/step-up', { password: user.password }, { headers: { 'x-correlation-id': 'corr-step-up-503-0001' } });
+    const res = await client.post(
+      '/api/auth/step-up',
+      { password: user.password },
+      { headers: { 'x-correlation-id': 'corr-step-up-503-0001' } },
+    );
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'Step-up authentication is not available', correlationId: 'corr-step-up-503-0001' });
+    expect(res.body).toEqual({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'Step-up authentication is not available',
+      correlationId: 'corr-step-up-503-0001',
+    });
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(await app.db.auditLog.findMany({ where: { correlationId: 'corr-step-up-503-0001' } })).toEqual([
-      expect.objectContaining({ action: 'step-up', outcome: 'refused', detail: { factor: null, reason: 'unconfigured' } }),
+      expect.objectContaining({
+        action: 'step-up',
+        outcome: 'refused',
+        detail: { factor: null, reason: 'unconfigured' },
+      }),
     ]);
-    expect(await app.db.rateLimitCounter.count({ where: { NOT: { key: { startsWith: 'sign-in-address:' } } } })).toBe(0); // no factor slot (signing in keeps a per-address counter)
+    expect(await app.db.rateLimitCounter.count({ where: { NOT: { key: { startsWith: 'sign-in-address:' } } } })).toBe(
+      0,
+    ); // no factor slot (signing in keeps a per-address counter)
     const gated = await client.delete(GATED);
     expect(gated.status).toBe(503);
     expect(gated.body.code).toBe('DEPENDENCY_UNAVAILABLE');
@@ -287,9 +470,13 @@ describe('step-up without STEP_UP_SECRET', () => {
 describe('step-up behind https', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startApp({ env: { APP_URL: 'https://clinic.example.test', NEXTAUTH_URL: 'https://clinic.example.test' } });
+    app = await startApp({
+      env: { APP_URL: 'https://clinic.example.test', NEXTAUTH_URL: 'https://clinic.example.test' },
+    });
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('marks the step-up cookie Secure outside plain-http localhost', async () => {
     const tenant = await createTenant(app.db);
@@ -298,6 +485,12 @@ describe('step-up behind https', () => {
     expect(response.status).toBe(200);
     const res = await client.post('/api/auth/step-up', { password: user.password });
     expect(res.status).toBe(200);
-    expect(setCookie(res.headers, 'svc-step-up')?.attributes).toEqual({ path: '/', 'max-age': '300', httponly: true, samesite: 'Strict', secure: true });
+    expect(setCookie(res.headers, 'svc-step-up')?.attributes).toEqual({
+      path: '/',
+      'max-age': '300',
+      httponly: true,
+      samesite: 'Strict',
+      secure: true,
+    });
   });
 });

@@ -10,7 +10,6 @@ import { createPatient, createTenant, createUser } from '../support/factories';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
-
 type CheckOptions = { status?: string; ageHours?: number; memberId?: string | null; payerId?: string };
 
 /** An eligibility check row as verify records it; by default of the patient's coverage on file. */
@@ -19,10 +18,20 @@ async function recordEligibility(app: TestApp, clinicId: string, patientId: stri
   const patient = await app.db.patient.findUniqueOrThrow({ where: { id: patientId } });
   await app.db.eligibilityCheck.create({
     data: {
-      clinicId, patientId, userId: 'test', cacheKey: uid('ck'), payerId: options.payerId ?? patient.coveragePayerId ?? '60054',
+      clinicId,
+      patientId,
+      userId: 'test',
+      cacheKey: uid('ck'),
+      payerId: options.payerId ?? patient.coveragePayerId ?? '60054',
       memberId: options.memberId === undefined ? patient.coverageMemberId : options.memberId,
-      serviceType: '30', dateOfService: '2026-11-22',
-      status, eligible: status === 'active', mode: 'sandbox', cacheable: true, result: {}, correlationId: 'test-setup',
+      serviceType: '30',
+      dateOfService: '2026-11-22',
+      status,
+      eligible: status === 'active',
+      mode: 'sandbox',
+      cacheable: true,
+      result: {},
+      correlationId: 'test-setup',
       createdAt: new Date(Date.now() - (options.ageHours ?? 0) * 3600_000),
     },
   });
@@ -30,14 +39,20 @@ async function recordEligibility(app: TestApp, clinicId: string, patientId: stri
 
 /** A fresh Northside patient with an active eligibility check from just now. */
 async function eligiblePatient(app: TestApp): Promise<string> {
-  const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' });
+  const patient = await createPatient(app.db, {
+    orgId: 'org_demo',
+    clinicId: 'clinic_north',
+    clinicName: 'Northside Clinic',
+  });
   await recordEligibility(app, 'clinic_north', patient.id);
   return patient.id;
 }
 
-const NEEDS_ELIGIBILITY = "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted";
+const NEEDS_ELIGIBILITY =
+  "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted";
 
-const claimRows = (app: TestApp, where: { idempotencyKey?: string; patientId?: string }) => app.db.claim.count({ where });
+const claimRows = (app: TestApp, where: { idempotencyKey?: string; patientId?: string }) =>
+  app.db.claim.count({ where });
 
 describe('POST /api/claims/submit', () => {
   let app: TestApp;
@@ -48,7 +63,9 @@ describe('POST /api/claims/submit', () => {
     billing = await signIn(app, 'billing@northside.test');
     stepUp = await stepUpHeader(app, 'billing@northside.test');
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   const submit = (body: unknown, headers: Record<string, string> = {}, client = billing) =>
     client.post('/api/claims/submit', body, { headers: { ...stepUp, ...headers } });
@@ -57,26 +74,51 @@ describe('POST /api/claims/submit', () => {
     const patientId = await eligiblePatient(app);
     const idempotencyKey = uid('key');
     const correlationId = uid('corr-claims');
-    const res = await submit({ patientId, totalCharge: 125.5, serviceDate: '2026-11-20', idempotencyKey }, { 'x-correlation-id': correlationId });
+    const res = await submit(
+      { patientId, totalCharge: 125.5, serviceDate: '2026-11-20', idempotencyKey },
+      { 'x-correlation-id': correlationId },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      claimId: expect.stringMatching(/^clm_[0-9a-f]{32}$/), patientId, status: 'submitted', totalChargeCents: 12_550, paidCents: 0,
-      serviceDate: '2026-11-20', idempotencyKey, submittedAt: expect.any(String), createdAt: expect.any(String), correlationId,
+      claimId: expect.stringMatching(/^clm_[0-9a-f]{32}$/),
+      patientId,
+      status: 'submitted',
+      totalChargeCents: 12_550,
+      paidCents: 0,
+      serviceDate: '2026-11-20',
+      idempotencyKey,
+      submittedAt: expect.any(String),
+      createdAt: expect.any(String),
+      correlationId,
     });
     expect(res.headers.get('x-correlation-id')).toBe(correlationId);
     expect(await app.db.claim.findUnique({ where: { id: res.body.claimId } })).toMatchObject({
-      clinicId: 'clinic_north', patientId, totalChargeCents: 12_550n, status: 'submitted', idempotencyKey, correlationId,
+      clinicId: 'clinic_north',
+      patientId,
+      totalChargeCents: 12_550n,
+      status: 'submitted',
+      idempotencyKey,
+      correlationId,
     });
   });
 
   it.each([
-    [0.29, 29], ['0.29', 29], [19.99, 1_999], ['1500.10', 150_010], [1500.1, 150_010], [10, 1_000], ['1000000000.00', 100_000_000_000], [1_000_000_000, 100_000_000_000],
+    [0.29, 29],
+    ['0.29', 29],
+    [19.99, 1_999],
+    ['1500.10', 150_010],
+    [1500.1, 150_010],
+    [10, 1_000],
+    ['1000000000.00', 100_000_000_000],
+    [1_000_000_000, 100_000_000_000],
   ])('converts totalCharge %j to %i cents exactly', async (totalCharge, cents) => {
     const patientId = await eligiblePatient(app);
     const res = await submit({ patientId, totalCharge, serviceDate: '2026-11-20' });
     expect(res.status).toBe(200);
     expect(res.body.totalChargeCents).toBe(cents);
-    expect((await app.db.claim.findUniqueOrThrow({ where: { id: res.body.claimId } })).totalChargeCents).toBe(BigInt(cents));
+    expect((await app.db.claim.findUniqueOrThrow({ where: { id: res.body.claimId } })).totalChargeCents).toBe(
+      BigInt(cents),
+    );
   });
 
   it.each([
@@ -92,18 +134,33 @@ describe('POST /api/claims/submit', () => {
     const patientId = await eligiblePatient(app);
     const res = await submit({ patientId, totalCharge, serviceDate: '2026-11-20' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The request body is not valid', correlationId: expect.any(String), issues: [{ path: 'body.totalCharge', message }] });
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid',
+      correlationId: expect.any(String),
+      issues: [{ path: 'body.totalCharge', message }],
+    });
     expect(await claimRows(app, { patientId })).toBe(0);
   });
 
   it('accepts a claim once the real eligibility route has verified the patient', async () => {
     const admin = await signIn(app, 'admin@northside.test');
     const verify = await admin.post('/api/eligibility/verify', {
-      patientId: 'pat_n_008', firstName: 'Harper', lastName: 'Northside008', dob: '1978-09-18', memberId: 'DEMO-ACTIVE-N008', payerName: 'Aetna', npi: '1234567893',
+      patientId: 'pat_n_008',
+      firstName: 'Harper',
+      lastName: 'Northside008',
+      dob: '1978-09-18',
+      memberId: 'DEMO-ACTIVE-N008',
+      payerName: 'Aetna',
+      npi: '1234567893',
     });
     expect(verify.status, verify.text).toBe(200);
     expect(verify.body).toMatchObject({ eligible: true, status: 'active' });
-    const res = await admin.post('/api/claims/submit', { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20' }, { headers: await stepUpHeader(app, 'admin@northside.test') });
+    const res = await admin.post(
+      '/api/claims/submit',
+      { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20' },
+      { headers: await stepUpHeader(app, 'admin@northside.test') },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ patientId: 'pat_n_008', status: 'submitted', totalChargeCents: 25_000 });
   });
@@ -111,17 +168,34 @@ describe('POST /api/claims/submit', () => {
   it('accepts only a check of the coverage on file as it is at submit time: a mismatch does not count, a coverage change voids a match', async () => {
     const admin = await signIn(app, 'admin@northside.test');
     const adminStepUp = await stepUpHeader(app, 'admin@northside.test');
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, { memberId: 'DEMO-ACTIVE-F1' });
+    const patient = await createPatient(
+      app.db,
+      { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' },
+      { memberId: 'DEMO-ACTIVE-F1' },
+    );
     const verify = async (memberId: string) => {
       const res = await admin.post('/api/eligibility/verify', {
-        patientId: patient.id, firstName: patient.firstName, lastName: patient.lastName, dob: patient.birthDate, memberId, payerName: 'Aetna', npi: '1234567893',
+        patientId: patient.id,
+        firstName: patient.firstName,
+        lastName: patient.lastName,
+        dob: patient.birthDate,
+        memberId,
+        payerName: 'Aetna',
+        npi: '1234567893',
       });
       expect(res.status, res.text).toBe(200);
       return res.body;
     };
-    const claim = () => admin.post('/api/claims/submit', { patientId: patient.id, totalCharge: '80.00', serviceDate: '2026-11-20' }, { headers: adminStepUp });
+    const claim = () =>
+      admin.post(
+        '/api/claims/submit',
+        { patientId: patient.id, totalCharge: '80.00', serviceDate: '2026-11-20' },
+        { headers: adminStepUp },
+      );
     const setCoverage = async (memberId: string) => {
-      const res = await admin.request('PUT', `/api/patients/${patient.id}/coverage`, { json: { payerId: '60054', memberId } });
+      const res = await admin.request('PUT', `/api/patients/${patient.id}/coverage`, {
+        json: { payerId: '60054', memberId },
+      });
       expect(res.status, res.text).toBe(200);
     };
 
@@ -129,7 +203,11 @@ describe('POST /api/claims/submit', () => {
     expect(await verify('DEMO-ACTIVE-F2')).toMatchObject({ status: 'active', coverageOnFile: 'mismatch' });
     const refused = await claim();
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ code: 'UNPROCESSABLE', message: NEEDS_ELIGIBILITY, correlationId: expect.any(String) });
+    expect(refused.body).toEqual({
+      code: 'UNPROCESSABLE',
+      message: NEEDS_ELIGIBILITY,
+      correlationId: expect.any(String),
+    });
     // The patient's own member id: a claim goes through.
     expect(await verify('DEMO-ACTIVE-F1')).toMatchObject({ status: 'active', coverageOnFile: 'match' });
     expect((await claim()).status).toBe(200);
@@ -163,14 +241,22 @@ describe('POST /api/claims/submit', () => {
     expect((await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey })).status).toBe(200);
     const again = await submit({ patientId, totalCharge: 99, serviceDate: '2026-11-21', idempotencyKey });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used; nothing was created', correlationId: expect.any(String) });
+    expect(again.body).toEqual({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This idempotency key was already used; nothing was created',
+      correlationId: expect.any(String),
+    });
     expect(await claimRows(app, { patientId })).toBe(1);
   });
 
   it('creates exactly one claim from 50 concurrent submits with one key: 1 success and 49 409s', async () => {
     const patientId = await eligiblePatient(app);
     const idempotencyKey = uid('key');
-    const results = await Promise.all(Array.from({ length: 50 }, () => submit({ patientId, totalCharge: '42.00', serviceDate: '2026-11-20', idempotencyKey })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        submit({ patientId, totalCharge: '42.00', serviceDate: '2026-11-20', idempotencyKey }),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(49).fill(409)]);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
@@ -181,10 +267,16 @@ describe('POST /api/claims/submit', () => {
   it("keeps idempotency keys per clinic: Southside may use Northside's key", async () => {
     const idempotencyKey = uid('key');
     const northPatient = await eligiblePatient(app);
-    expect((await submit({ patientId: northPatient, totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey })).status).toBe(200);
+    expect(
+      (await submit({ patientId: northPatient, totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey })).status,
+    ).toBe(200);
     const south = await signIn(app, 'admin@southside.test');
     await recordEligibility(app, 'clinic_south', 'pat_s_007');
-    const res = await south.post('/api/claims/submit', { patientId: 'pat_s_007', totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey }, { headers: await stepUpHeader(app, 'admin@southside.test') });
+    const res = await south.post(
+      '/api/claims/submit',
+      { patientId: 'pat_s_007', totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey },
+      { headers: await stepUpHeader(app, 'admin@southside.test') },
+    );
     expect(res.status).toBe(200);
   });
 
@@ -196,12 +288,16 @@ describe('POST /api/claims/submit', () => {
     const idempotencyKey = uid('key');
     const res = await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
+      correlationId: expect.any(String),
+    });
     expect(await claimRows(app, { patientId })).toBe(0);
     expect(await app.db.idempotencyKey.count({ where: { key: idempotencyKey } })).toBe(0);
   });
 
-  it('ignores a clinicId in the body: the claim belongs to the caller\'s clinic', async () => {
+  it("ignores a clinicId in the body: the claim belongs to the caller's clinic", async () => {
     const patientId = await eligiblePatient(app);
     const res = await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', clinicId: 'clinic_south' });
     expect(res.status).toBe(200);
@@ -214,34 +310,75 @@ describe('POST /api/claims/submit', () => {
     ['only a check older than 24 hours', { ageHours: 25 }],
     ['only an active check of another member id', { memberId: 'DEMO-ACTIVE-SOMEONE-ELSE' }],
     ['only an active check of another payer', { payerId: '87726' }],
-    ['only an active check that names no member id (recorded before checks were tied to the patient)', { memberId: null }],
+    [
+      'only an active check that names no member id (recorded before checks were tied to the patient)',
+      { memberId: null },
+    ],
   ])('refuses a claim with %s: 422, nothing created, and the key stays unused', async (_label, check) => {
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' });
+    const patient = await createPatient(app.db, {
+      orgId: 'org_demo',
+      clinicId: 'clinic_north',
+      clinicName: 'Northside Clinic',
+    });
     if (check) await recordEligibility(app, 'clinic_north', patient.id, check);
     const idempotencyKey = uid('key');
     const res = await submit({ patientId: patient.id, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      code: 'UNPROCESSABLE', message: NEEDS_ELIGIBILITY, correlationId: expect.any(String),
+      code: 'UNPROCESSABLE',
+      message: NEEDS_ELIGIBILITY,
+      correlationId: expect.any(String),
     });
     expect(await claimRows(app, { patientId: patient.id })).toBe(0);
     await recordEligibility(app, 'clinic_north', patient.id);
-    expect((await submit({ patientId: patient.id, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey })).status).toBe(200);
+    expect(
+      (await submit({ patientId: patient.id, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey })).status,
+    ).toBe(200);
   });
 
-  it('submits an existing draft once; a second submit is 422 and another clinic\'s claim is 404', async () => {
+  it("submits an existing draft once; a second submit is 422 and another clinic's claim is 404", async () => {
     const patientId = await eligiblePatient(app);
     const claimId = uid('clm');
-    await app.db.claim.create({ data: { id: claimId, clinicId: 'clinic_north', patientId, totalChargeCents: 7_700n, serviceDate: '2026-11-19', status: 'draft', correlationId: 'setup' } });
+    await app.db.claim.create({
+      data: {
+        id: claimId,
+        clinicId: 'clinic_north',
+        patientId,
+        totalChargeCents: 7_700n,
+        serviceDate: '2026-11-19',
+        status: 'draft',
+        correlationId: 'setup',
+      },
+    });
     const res = await submit({ claimId, idempotencyKey: uid('key') });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ claimId, patientId, status: 'submitted', totalChargeCents: 7_700, serviceDate: '2026-11-19' });
+    expect(res.body).toMatchObject({
+      claimId,
+      patientId,
+      status: 'submitted',
+      totalChargeCents: 7_700,
+      serviceDate: '2026-11-19',
+    });
     const again = await submit({ claimId });
     expect(again.status).toBe(422);
-    expect(again.body).toEqual({ code: 'UNPROCESSABLE', message: 'Only a draft claim can be submitted; this one already was', correlationId: expect.any(String) });
+    expect(again.body).toEqual({
+      code: 'UNPROCESSABLE',
+      message: 'Only a draft claim can be submitted; this one already was',
+      correlationId: expect.any(String),
+    });
 
     const southClaim = uid('clm');
-    await app.db.claim.create({ data: { id: southClaim, clinicId: 'clinic_south', patientId: 'pat_s_001', totalChargeCents: 1n, serviceDate: '2026-11-19', status: 'draft', correlationId: 'setup' } });
+    await app.db.claim.create({
+      data: {
+        id: southClaim,
+        clinicId: 'clinic_south',
+        patientId: 'pat_s_001',
+        totalChargeCents: 1n,
+        serviceDate: '2026-11-19',
+        status: 'draft',
+        correlationId: 'setup',
+      },
+    });
     const foreign = await submit({ claimId: southClaim });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ code: 'NOT_FOUND', message: 'No such claim', correlationId: expect.any(String) });
@@ -249,9 +386,23 @@ describe('POST /api/claims/submit', () => {
   });
 
   it('refuses a draft whose patient has no recent eligibility', async () => {
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' });
+    const patient = await createPatient(app.db, {
+      orgId: 'org_demo',
+      clinicId: 'clinic_north',
+      clinicName: 'Northside Clinic',
+    });
     const claimId = uid('clm');
-    await app.db.claim.create({ data: { id: claimId, clinicId: 'clinic_north', patientId: patient.id, totalChargeCents: 100n, serviceDate: '2026-11-19', status: 'draft', correlationId: 'setup' } });
+    await app.db.claim.create({
+      data: {
+        id: claimId,
+        clinicId: 'clinic_north',
+        patientId: patient.id,
+        totalChargeCents: 100n,
+        serviceDate: '2026-11-19',
+        status: 'draft',
+        correlationId: 'setup',
+      },
+    });
     expect((await submit({ claimId })).status).toBe(422);
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: claimId } })).status).toBe('draft');
   });
@@ -261,28 +412,54 @@ describe('POST /api/claims/submit', () => {
     const body = { patientId, totalCharge: 10, serviceDate: '2026-11-20' };
     const none = await billing.post('/api/claims/submit', body);
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ code: 'STEP_UP_REQUIRED', message: 'Confirm it is you to continue', correlationId: expect.any(String) });
+    expect(none.body).toEqual({
+      code: 'STEP_UP_REQUIRED',
+      message: 'Confirm it is you to continue',
+      correlationId: expect.any(String),
+    });
     expect(none.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
-    const foreign = await billing.post('/api/claims/submit', body, { headers: await stepUpHeader(app, 'admin@northside.test') });
+    const foreign = await billing.post('/api/claims/submit', body, {
+      headers: await stepUpHeader(app, 'admin@northside.test'),
+    });
     expect(foreign.status).toBe(401);
     expect(await claimRows(app, { patientId })).toBe(0);
   });
 
   it('refuses a caller without claims:write, and an unauthenticated caller', async () => {
     const frontdesk = await signIn(app, 'frontdesk@northside.test');
-    const res = await frontdesk.post('/api/claims/submit', { patientId: 'pat_n_001', totalCharge: 1, serviceDate: '2026-11-20' }, { headers: await stepUpHeader(app, 'frontdesk@northside.test') });
+    const res = await frontdesk.post(
+      '/api/claims/submit',
+      { patientId: 'pat_n_001', totalCharge: 1, serviceDate: '2026-11-20' },
+      { headers: await stepUpHeader(app, 'frontdesk@northside.test') },
+    );
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the claims:write scope', correlationId: expect.any(String) });
-    const anonymous = await new HttpClient(app.url).post('/api/claims/submit', { patientId: 'pat_n_001', totalCharge: 1, serviceDate: '2026-11-20' });
+    expect(res.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the claims:write scope',
+      correlationId: expect.any(String),
+    });
+    const anonymous = await new HttpClient(app.url).post('/api/claims/submit', {
+      patientId: 'pat_n_001',
+      totalCharge: 1,
+      serviceDate: '2026-11-20',
+    });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ code: 'UNAUTHENTICATED', message: 'Sign in to continue', correlationId: expect.any(String) });
+    expect(anonymous.body).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Sign in to continue',
+      correlationId: expect.any(String),
+    });
   });
 });
 
 describe('GET /api/claims', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   async function seedClaims(clinicId: string, patientIds: string[], count: number) {
     const start = Date.parse('2026-10-01T00:00:00Z');
@@ -292,8 +469,14 @@ describe('GET /api/claims', () => {
       ids.push(id);
       await app.db.claim.create({
         data: {
-          id, clinicId, patientId: patientIds[i % patientIds.length]!, totalChargeCents: BigInt(1000 + i), serviceDate: '2026-10-01',
-          status: i % 3 === 0 ? 'paid' : 'submitted', correlationId: 'setup', createdAt: new Date(start + i * 60_000),
+          id,
+          clinicId,
+          patientId: patientIds[i % patientIds.length]!,
+          totalChargeCents: BigInt(1000 + i),
+          serviceDate: '2026-10-01',
+          status: i % 3 === 0 ? 'paid' : 'submitted',
+          correlationId: 'setup',
+          createdAt: new Date(start + i * 60_000),
         },
       });
     }
@@ -312,15 +495,24 @@ describe('GET /api/claims', () => {
     expect(res.body.claims).toHaveLength(100);
     expect(res.body.claims.map((c: { claimId: string }) => c.claimId)).toEqual(ids.slice(5).reverse());
     expect(res.body.claims[0]).toEqual({
-      claimId: ids[104], patientId: a.id, status: 'submitted', totalChargeCents: 1104, paidCents: 0, serviceDate: '2026-10-01',
-      idempotencyKey: null, submittedAt: null, createdAt: new Date(Date.parse('2026-10-01T00:00:00Z') + 104 * 60_000).toISOString(),
+      claimId: ids[104],
+      patientId: a.id,
+      status: 'submitted',
+      totalChargeCents: 1104,
+      paidCents: 0,
+      serviceDate: '2026-10-01',
+      idempotencyKey: null,
+      submittedAt: null,
+      createdAt: new Date(Date.parse('2026-10-01T00:00:00Z') + 104 * 60_000).toISOString(),
     });
 
     const byPatient = await client.get(`/api/claims?patientId=${a.id}`);
     expect(byPatient.body.claims.every((c: { patientId: string }) => c.patientId === a.id)).toBe(true);
     expect(byPatient.body.claims).toHaveLength(53);
     const paid = await client.get(`/api/claims?status=paid&patientId=${b.id}`);
-    expect(paid.body.claims.map((c: { claimId: string }) => c.claimId)).toEqual(ids.filter((_, i) => i % 3 === 0 && i % 2 === 1).reverse());
+    expect(paid.body.claims.map((c: { claimId: string }) => c.claimId)).toEqual(
+      ids.filter((_, i) => i % 3 === 0 && i % 2 === 1).reverse(),
+    );
   });
 
   it("never shows another clinic's claims, and refuses a filter on another clinic's patient", async () => {
@@ -333,7 +525,11 @@ describe('GET /api/claims', () => {
     expect(res.body.claims.filter((c: { patientId: string }) => c.patientId === patient.id)).toEqual([]);
     const filtered = await other.get(`/api/claims?patientId=${patient.id}`);
     expect(filtered.status).toBe(403);
-    expect(filtered.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: expect.any(String) });
+    expect(filtered.body).toEqual({
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
+      correlationId: expect.any(String),
+    });
   });
 
   it('refuses an unknown status, a caller without claims:read, and an unauthenticated caller', async () => {
@@ -345,7 +541,11 @@ describe('GET /api/claims', () => {
     const user = await createUser(app.db, tenant, { scopes: ['svcpay:read'] });
     const noScope = await (await signIn(app, user.email, user.password)).get('/api/claims');
     expect(noScope.status).toBe(403);
-    expect(noScope.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the claims:read scope', correlationId: expect.any(String) });
+    expect(noScope.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the claims:read scope',
+      correlationId: expect.any(String),
+    });
     const anonymous = await new HttpClient(app.url).get('/api/claims');
     expect(anonymous.status).toBe(401);
   });

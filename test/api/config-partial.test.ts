@@ -17,7 +17,11 @@ async function countingServer(): Promise<{ url: string; calls: () => number; clo
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, calls: () => calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls: () => calls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 let outside: Awaited<ReturnType<typeof countingServer>>;
@@ -59,14 +63,20 @@ describe('a partly configured deployment', () => {
     const logs = app.logs();
     expect(logs.match(/PARTNER_API_KEY not set \(PARTNER_API_URL is\)/g)).toHaveLength(1);
     expect(logs).toContain('SMART_PRIVATE_KEY, SMART_KEY_ID not set (SMART_CLIENT_ID is)');
-    expect(logs).toContain('ELIGIBILITY_CORE_USERNAME, ELIGIBILITY_CORE_PASSWORD, ELIGIBILITY_SENDER_ID, ELIGIBILITY_RECEIVER_ID not set');
+    expect(logs).toContain(
+      'ELIGIBILITY_CORE_USERNAME, ELIGIBILITY_CORE_PASSWORD, ELIGIBILITY_SENDER_ID, ELIGIBILITY_RECEIVER_ID not set',
+    );
     expect(logs).toContain('EMR_VENDORS[\\"smart-backend\\"] has no tokenUrl');
   });
 
   it('refuses the partner pull with 501 and no call to the partner', async () => {
     const res = await client.post('/api/emr-sync/partner/pull', { date: '2026-11-01' });
     expect(res.status).toBe(501);
-    expect(res.body).toEqual({ code: 'NOT_CONFIGURED', message: 'The partner API is not configured', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'NOT_CONFIGURED',
+      message: 'The partner API is not configured',
+      correlationId: expect.any(String),
+    });
     expect(outside.calls()).toBe(0);
   });
 
@@ -81,7 +91,13 @@ describe('a partly configured deployment', () => {
 
   it('refuses eligibility with 503 and no 270 sent anywhere', async () => {
     const res = await client.post('/api/eligibility/verify', {
-      patientId, firstName: 'Test', lastName: 'Patient', dob: '1980-01-02', memberId: 'W123456789', payerName: 'Aetna', npi: '1234567893',
+      patientId,
+      firstName: 'Test',
+      lastName: 'Patient',
+      dob: '1980-01-02',
+      memberId: 'W123456789',
+      payerName: 'Aetna',
+      npi: '1234567893',
     });
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('DEPENDENCY_UNAVAILABLE');

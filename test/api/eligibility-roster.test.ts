@@ -11,17 +11,25 @@ const anyId = expect.any(String);
 const today = () => new Date().toISOString().slice(0, 10);
 const NORTH: TestTenant = { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' };
 
-type Line = { type: 'result'; index: number; [key: string]: unknown } | { type: 'summary'; summary: Record<string, number> };
-const readLines = (text: string): Line[] => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
+type Line =
+  { type: 'result'; index: number; [key: string]: unknown } | { type: 'summary'; summary: Record<string, number> };
+const readLines = (text: string): Line[] =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Line);
 
 function coreEnv(fake: FakePayer): Record<string, string> {
   return {
-    ELIGIBILITY_CORE_URL: fake.url, ELIGIBILITY_CORE_USERNAME: fake.username, ELIGIBILITY_CORE_PASSWORD: fake.password,
-    ELIGIBILITY_SENDER_ID: fake.senderId, ELIGIBILITY_RECEIVER_ID: fake.receiverId,
+    ELIGIBILITY_CORE_URL: fake.url,
+    ELIGIBILITY_CORE_USERNAME: fake.username,
+    ELIGIBILITY_CORE_PASSWORD: fake.password,
+    ELIGIBILITY_SENDER_ID: fake.senderId,
+    ELIGIBILITY_RECEIVER_ID: fake.receiverId,
   };
 }
 
-describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
+describe('POST /api/eligibility/roster on the demo day (sandbox payer)', () => {
   let app: TestApp;
   let frontdesk: HttpClient;
   let appointments: { patientId: string; start: string }[];
@@ -29,12 +37,20 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
     app = await startApp();
     frontdesk = await signIn(app, 'frontdesk@northside.test');
     const list = await frontdesk.get(`/api/appointments?date=${today()}`);
-    appointments = list.body.appointments.map((a: { patientId: string; start: string }) => ({ patientId: a.patientId, start: a.start }));
+    appointments = list.body.appointments.map((a: { patientId: string; start: string }) => ({
+      patientId: a.patientId,
+      start: a.start,
+    }));
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   // Demo member scenarios by patient (DECISIONS "Demo tenant"); _010 is self-pay.
-  const EXPECTED: Record<string, { skipped: boolean; status?: string; network?: string; priorAuthRequired?: boolean; reasonCode?: string }> = {
+  const EXPECTED: Record<
+    string,
+    { skipped: boolean; status?: string; network?: string; priorAuthRequired?: boolean; reasonCode?: string }
+  > = {
     pat_n_001: { skipped: false, status: 'active', network: 'IN' },
     pat_n_002: { skipped: false, status: 'inactive' },
     pat_n_003: { skipped: false, status: 'active', priorAuthRequired: true },
@@ -60,27 +76,58 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
         continue;
       }
       expect(r.result).toMatchObject({
-        mode: 'sandbox', status: expected.status, eligible: expected.status === 'active', payerId: '60054',
+        mode: 'sandbox',
+        status: expected.status,
+        eligible: expected.status === 'active',
+        payerId: '60054',
         ...(expected.network ? { network: expected.network } : {}),
         ...(expected.priorAuthRequired ? { priorAuthRequired: true, priorAuthCodes: ['30'] } : {}),
-        ...(expected.reasonCode ? { rejection: expect.objectContaining({ reasonCode: expected.reasonCode }) } : { rejection: null }),
+        ...(expected.reasonCode
+          ? { rejection: expect.objectContaining({ reasonCode: expected.reasonCode }) }
+          : { rejection: null }),
       });
       // The full parsed fields travel in every roster result.
       expect(Object.keys(r.result).sort()).toEqual([
-        'cached', 'coinsurance', 'copay', 'coverageEnd', 'coverageOnFile', 'coverageStart', 'deductible', 'eligible', 'groupNumber', 'memberId',
-        'memberName', 'mode', 'network', 'outOfPocket', 'payerId', 'planName', 'priorAuthCodes', 'priorAuthRequired',
-        'rejection', 'status', 'verifiedAt',
+        'cached',
+        'coinsurance',
+        'copay',
+        'coverageEnd',
+        'coverageOnFile',
+        'coverageStart',
+        'deductible',
+        'eligible',
+        'groupNumber',
+        'memberId',
+        'memberName',
+        'mode',
+        'network',
+        'outOfPocket',
+        'payerId',
+        'planName',
+        'priorAuthCodes',
+        'priorAuthRequired',
+        'rejection',
+        'status',
+        'verifiedAt',
       ]);
     }
     const first = res.body.results[0].result;
-    expect(first).toMatchObject({ memberName: 'Avery Northside001', deductible: { remaining: 100000 }, copay: { primaryCare: 2500, specialist: 5000 } });
+    expect(first).toMatchObject({
+      memberName: 'Avery Northside001',
+      deductible: { remaining: 100000 },
+      copay: { primaryCare: 2500, specialist: 5000 },
+    });
     // One PHI access row per patient, and a check row per looked-up appointment for the claims precondition.
     const correlationId = res.headers.get('x-correlation-id')!;
     expect(await app.db.phiAccessLog.count({ where: { correlationId, purpose: 'eligibility.roster' } })).toBe(10);
   });
 
   it('streams one NDJSON line per finished appointment, then the summary, when the client asks for it', async () => {
-    const res = await frontdesk.post('/api/eligibility/roster', { appointments, concurrency: 3 }, { headers: { accept: 'application/x-ndjson' } });
+    const res = await frontdesk.post(
+      '/api/eligibility/roster',
+      { appointments, concurrency: 3 },
+      { headers: { accept: 'application/x-ndjson' } },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     const lines = readLines(res.text);
@@ -88,8 +135,12 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
     const results = lines.slice(0, 10) as Extract<Line, { type: 'result' }>[];
     expect(results.every((l) => l.type === 'result')).toBe(true);
     expect(results.map((l) => l.index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    for (const line of results) expect((line.appointment as { patientId: string }).patientId).toBe(appointments[line.index]!.patientId);
-    expect(lines[10]).toEqual({ type: 'summary', summary: { total: 10, active: 6, inactive: 1, unknown: 2, skipped: 1 } });
+    for (const line of results)
+      expect((line.appointment as { patientId: string }).patientId).toBe(appointments[line.index]!.patientId);
+    expect(lines[10]).toEqual({
+      type: 'summary',
+      summary: { total: 10, active: 6, inactive: 1, unknown: 2, skipped: 1 },
+    });
   });
 
   it("uses the item's member and payer first, then the coverage on file, then defaultPayerId; skips what is missing", async () => {
@@ -107,7 +158,14 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
       defaultPayerId: 'DEF01',
     });
     expect(res.status).toBe(200);
-    const rows = (r: any) => [r.skipped, r.skipReason ?? null, r.result?.status ?? null, r.result?.payerId ?? null, r.result?.memberId ?? null, r.result?.coverageOnFile ?? null];
+    const rows = (r: any) => [
+      r.skipped,
+      r.skipReason ?? null,
+      r.result?.status ?? null,
+      r.result?.payerId ?? null,
+      r.result?.memberId ?? null,
+      r.result?.coverageOnFile ?? null,
+    ];
     // coverageOnFile: an item's own member or payer is not the coverage on file; no payer on file is none.
     expect(res.body.results.map(rows)).toEqual([
       [false, null, 'inactive', '60054', 'DEMO-INACTIVE-R1', 'mismatch'],
@@ -115,16 +173,29 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
       [false, null, 'active', 'DEF01', 'DEMO-ACTIVE-R2', 'none'],
       [true, 'NO_MEMBER_ID', null, null, null, null],
     ]);
-    const checks = await app.db.eligibilityCheck.findMany({ where: { patientId: { in: [withCoverage.id, noPayer.id] } } });
+    const checks = await app.db.eligibilityCheck.findMany({
+      where: { patientId: { in: [withCoverage.id, noPayer.id] } },
+    });
     expect(checks.map((c) => [c.memberId, c.payerId, c.coverageOnFile]).sort()).toEqual([
-      ['DEMO-ACTIVE-R1', 'RP777', 'mismatch'], ['DEMO-ACTIVE-R2', 'DEF01', 'none'], ['DEMO-INACTIVE-R1', '60054', 'mismatch'],
+      ['DEMO-ACTIVE-R1', 'RP777', 'mismatch'],
+      ['DEMO-ACTIVE-R2', 'DEF01', 'none'],
+      ['DEMO-INACTIVE-R1', '60054', 'mismatch'],
     ]);
     // The coverage on file itself matches.
-    const own = await frontdesk.post('/api/eligibility/roster', { appointments: [{ patientId: withCoverage.id, start }] });
-    expect(own.body.results[0].result).toMatchObject({ status: 'active', memberId: 'DEMO-ACTIVE-R1', payerId: '60054', coverageOnFile: 'match' });
+    const own = await frontdesk.post('/api/eligibility/roster', {
+      appointments: [{ patientId: withCoverage.id, start }],
+    });
+    expect(own.body.results[0].result).toMatchObject({
+      status: 'active',
+      memberId: 'DEMO-ACTIVE-R1',
+      payerId: '60054',
+      coverageOnFile: 'match',
+    });
     expect(res.body.summary).toEqual({ total: 4, active: 2, inactive: 1, unknown: 0, skipped: 1 });
 
-    const without = await frontdesk.post('/api/eligibility/roster', { appointments: [{ patientId: noPayer.id, start }] });
+    const without = await frontdesk.post('/api/eligibility/roster', {
+      appointments: [{ patientId: noPayer.id, start }],
+    });
     expect(without.body).toEqual({
       summary: { total: 1, active: 0, inactive: 0, unknown: 0, skipped: 1 },
       results: [{ appointment: { patientId: noPayer.id, start }, skipped: true, skipReason: 'NO_PAYER_ID' }],
@@ -133,27 +204,58 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
 
   const fiveHundredOne = () => Array.from({ length: 501 }, () => ({ patientId: 'pat_n_001' }));
   const invalid: [string, () => unknown, { path: string; message: string }[]][] = [
-    ['an empty roster', () => ({ appointments: [] }), [{ path: 'body.appointments', message: 'appointments must not be empty' }]],
+    [
+      'an empty roster',
+      () => ({ appointments: [] }),
+      [{ path: 'body.appointments', message: 'appointments must not be empty' }],
+    ],
     ['no appointments at all', () => ({}), [{ path: 'body.appointments', message: 'appointments must be a list' }]],
-    ['an appointment without patientId', () => ({ appointments: [{ patientId: 'pat_n_001' }, { memberId: 'X1' }] }), [
-      { path: 'body.appointments.1.patientId', message: 'patientId is required' }]],
-    ['more than 500 appointments', () => ({ appointments: fiveHundredOne() }), [{ path: 'body.appointments', message: 'at most 500 appointments per roster' }]],
-    ['concurrency 0', () => ({ appointments: [{ patientId: 'pat_n_001' }], concurrency: 0 }), [
-      { path: 'body.concurrency', message: 'concurrency must be a whole number from 1 to 20' }]],
-    ['concurrency 21', () => ({ appointments: [{ patientId: 'pat_n_001' }], concurrency: 21 }), [
-      { path: 'body.concurrency', message: 'concurrency must be a whole number from 1 to 20' }]],
-    ['concurrency 2.5', () => ({ appointments: [{ patientId: 'pat_n_001' }], concurrency: 2.5 }), [
-      { path: 'body.concurrency', message: 'concurrency must be a whole number from 1 to 20' }]],
-    ['a malformed provider NPI', () => ({ appointments: [{ patientId: 'pat_n_001' }], provider: { npi: '12', name: 'X' } }), [
-      { path: 'body.provider.npi', message: 'npi must be 10 digits' }]],
-    ['a malformed start', () => ({ appointments: [{ patientId: 'pat_n_001', start: 'today at nine' }] }), [
-      { path: 'body.appointments.0.start', message: 'start must be an ISO-8601 timestamp' }]],
+    [
+      'an appointment without patientId',
+      () => ({ appointments: [{ patientId: 'pat_n_001' }, { memberId: 'X1' }] }),
+      [{ path: 'body.appointments.1.patientId', message: 'patientId is required' }],
+    ],
+    [
+      'more than 500 appointments',
+      () => ({ appointments: fiveHundredOne() }),
+      [{ path: 'body.appointments', message: 'at most 500 appointments per roster' }],
+    ],
+    [
+      'concurrency 0',
+      () => ({ appointments: [{ patientId: 'pat_n_001' }], concurrency: 0 }),
+      [{ path: 'body.concurrency', message: 'concurrency must be a whole number from 1 to 20' }],
+    ],
+    [
+      'concurrency 21',
+      () => ({ appointments: [{ patientId: 'pat_n_001' }], concurrency: 21 }),
+      [{ path: 'body.concurrency', message: 'concurrency must be a whole number from 1 to 20' }],
+    ],
+    [
+      'concurrency 2.5',
+      () => ({ appointments: [{ patientId: 'pat_n_001' }], concurrency: 2.5 }),
+      [{ path: 'body.concurrency', message: 'concurrency must be a whole number from 1 to 20' }],
+    ],
+    [
+      'a malformed provider NPI',
+      () => ({ appointments: [{ patientId: 'pat_n_001' }], provider: { npi: '12', name: 'X' } }),
+      [{ path: 'body.provider.npi', message: 'npi must be 10 digits' }],
+    ],
+    [
+      'a malformed start',
+      () => ({ appointments: [{ patientId: 'pat_n_001', start: 'today at nine' }] }),
+      [{ path: 'body.appointments.0.start', message: 'start must be an ISO-8601 timestamp' }],
+    ],
   ];
   it.each(invalid)('refuses %s with VALIDATION_FAILED and the field path', async (_name, body, issues) => {
     const checks = await app.db.eligibilityCheck.count();
     const res = await frontdesk.post('/api/eligibility/roster', body());
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The request body is not valid', correlationId: anyId, issues });
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid',
+      correlationId: anyId,
+      issues,
+    });
     expect(await app.db.eligibilityCheck.count()).toBe(checks);
   });
 
@@ -167,7 +269,11 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
     const billing = await signIn(app, 'billing@northside.test');
     const res = await billing.post('/api/eligibility/roster', { appointments });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the eligibility:read scope', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the eligibility:read scope',
+      correlationId: anyId,
+    });
   });
 
   it.each([
@@ -175,9 +281,17 @@ describe("POST /api/eligibility/roster on the demo day (sandbox payer)", () => {
     ['one patient that does not exist', 'pat_n_999'],
   ])('rejects the whole batch holding %s with OUT_OF_SCOPE, checking and logging nothing', async (_name, intruder) => {
     const [phi, checks] = [await app.db.phiAccessLog.count(), await app.db.eligibilityCheck.count()];
-    const res = await frontdesk.post('/api/eligibility/roster', { appointments: [...appointments, { patientId: intruder }] }, { headers: { accept: 'application/x-ndjson' } });
+    const res = await frontdesk.post(
+      '/api/eligibility/roster',
+      { appointments: [...appointments, { patientId: intruder }] },
+      { headers: { accept: 'application/x-ndjson' } },
+    );
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
+      correlationId: anyId,
+    });
     expect([await app.db.phiAccessLog.count(), await app.db.eligibilityCheck.count()]).toEqual([phi, checks]);
   });
 });
@@ -200,13 +314,21 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
   });
 
   const patients = (n: number, prefix = 'DEMO-ACTIVE') =>
-    Promise.all(Array.from({ length: n }, (_, i) => createPatient(app.db, tenant, { memberId: `${prefix}-${Date.now().toString(36)}${i}` })));
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        createPatient(app.db, tenant, { memberId: `${prefix}-${Date.now().toString(36)}${i}` }),
+      ),
+    );
 
   it('never has more lookups in flight than the concurrency cap, and reaches it', { timeout: 60_000 }, async () => {
     fake.setLatency(120);
     try {
       // peakInFlight only grows, so the caps go up: each run proves "at most" and "reached" for its cap.
-      for (const [concurrency, size] of [[2, 8], [5, 20], [20, 60]] as const) {
+      for (const [concurrency, size] of [
+        [2, 8],
+        [5, 20],
+        [20, 60],
+      ] as const) {
         const batch = await patients(size);
         const calls = fake.calls;
         const res = await client.post('/api/eligibility/roster', {
@@ -224,19 +346,40 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
   });
 
   it('sends each 270 with the name and date of birth on file and the clinic billing provider, unless a provider is given', async () => {
-    const patient = await createPatient(app.db, tenant, { firstName: 'Katherine', lastName: 'Johnson', birthDate: '1968-08-26', memberId: 'DEMO-ACTIVE-KJ1' });
+    const patient = await createPatient(app.db, tenant, {
+      firstName: 'Katherine',
+      lastName: 'Johnson',
+      birthDate: '1968-08-26',
+      memberId: 'DEMO-ACTIVE-KJ1',
+    });
     const received = fake.received.length;
-    const res = await client.post('/api/eligibility/roster', { appointments: [{ patientId: patient.id, start: '2026-04-07T14:30:00-05:00' }], serviceTypeCodes: ['30'] });
-    expect(res.body.results[0].result).toMatchObject({ status: 'active', mode: 'live', memberName: 'Katherine Johnson' });
+    const res = await client.post('/api/eligibility/roster', {
+      appointments: [{ patientId: patient.id, start: '2026-04-07T14:30:00-05:00' }],
+      serviceTypeCodes: ['30'],
+    });
+    expect(res.body.results[0].result).toMatchObject({
+      status: 'active',
+      mode: 'live',
+      memberName: 'Katherine Johnson',
+    });
     expect(read270(fake.received[received]!.fields.Payload!)).toMatchObject({
-      memberId: 'DEMO-ACTIVE-KJ1', firstName: 'Katherine', lastName: 'Johnson', dob: '19680826',
-      providerNpi: '1234567893', providerName: 'Roster Billing', dateOfService: '20260407',
+      memberId: 'DEMO-ACTIVE-KJ1',
+      firstName: 'Katherine',
+      lastName: 'Johnson',
+      dob: '19680826',
+      providerNpi: '1234567893',
+      providerName: 'Roster Billing',
+      dateOfService: '20260407',
     });
     const other = await client.post('/api/eligibility/roster', {
-      appointments: [{ patientId: patient.id, start: '2026-04-07T14:30:00-05:00' }], provider: { npi: '1497758544', name: 'Dr Rendering' },
+      appointments: [{ patientId: patient.id, start: '2026-04-07T14:30:00-05:00' }],
+      provider: { npi: '1497758544', name: 'Dr Rendering' },
     });
     expect(other.body.results[0].result.cached).toBe(false); // another NPI is another question
-    expect(read270(fake.received.at(-1)!.fields.Payload!)).toMatchObject({ providerNpi: '1497758544', providerName: 'Dr Rendering' });
+    expect(read270(fake.received.at(-1)!.fields.Payload!)).toMatchObject({
+      providerNpi: '1497758544',
+      providerName: 'Dr Rendering',
+    });
   });
 
   it('serves a repeated roster from the cache without calling the payer, except the transient AAA 42', async () => {
@@ -267,8 +410,19 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
       expect(res.body.summary).toEqual({ total: 3, active: 0, inactive: 0, unknown: 3, skipped: 0 });
       for (const r of res.body.results) {
         expect(r.result).toMatchObject({
-          status: 'unknown', eligible: false, mode: 'live', cached: false, network: 'UNKNOWN', coverageOnFile: 'match',
-          rejection: { reasonCode: 'TRANSPORT_FAILED', reason: 'The payer could not be reached', followUpCode: null, followUp: expect.any(String), loop: null },
+          status: 'unknown',
+          eligible: false,
+          mode: 'live',
+          cached: false,
+          network: 'UNKNOWN',
+          coverageOnFile: 'match',
+          rejection: {
+            reasonCode: 'TRANSPORT_FAILED',
+            reason: 'The payer could not be reached',
+            followUpCode: null,
+            followUp: expect.any(String),
+            loop: null,
+          },
         });
       }
       // Nothing was recorded or cached for them: the next roster asks again.
@@ -276,38 +430,64 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
     },
   );
 
-  it('reports a lookup the payer holds past the 15 s timeout as unknown, while the others finish', { timeout: 45_000 }, async () => {
-    const [slow, fast] = await patients(2);
-    fake.setBehaviour('timeout');
-    const pending = client.post('/api/eligibility/roster', { appointments: [{ patientId: slow!.id }, { patientId: fast!.id }], concurrency: 1 }, { headers: { accept: 'application/x-ndjson' } });
-    // Let the first request reach the fake, then answer the rest normally.
-    const deadline = Date.now() + 5000;
-    const received = fake.received.length;
-    while (fake.received.length === received && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    fake.setBehaviour('ok');
-    const res = await pending;
-    const lines = readLines(res.text);
-    expect(lines.at(-1)).toEqual({ type: 'summary', summary: { total: 2, active: 1, inactive: 0, unknown: 1, skipped: 0 } });
-    const byIndex = Object.fromEntries(lines.filter((l) => l.type === 'result').map((l) => [(l as { index: number }).index, l]));
-    expect((byIndex[0] as any).result).toMatchObject({ status: 'unknown', rejection: { reasonCode: 'TRANSPORT_FAILED' } });
-    expect((byIndex[1] as any).result).toMatchObject({ status: 'active' });
-  });
+  it(
+    'reports a lookup the payer holds past the 15 s timeout as unknown, while the others finish',
+    { timeout: 45_000 },
+    async () => {
+      const [slow, fast] = await patients(2);
+      fake.setBehaviour('timeout');
+      const pending = client.post(
+        '/api/eligibility/roster',
+        { appointments: [{ patientId: slow!.id }, { patientId: fast!.id }], concurrency: 1 },
+        { headers: { accept: 'application/x-ndjson' } },
+      );
+      // Let the first request reach the fake, then answer the rest normally.
+      const deadline = Date.now() + 5000;
+      const received = fake.received.length;
+      while (fake.received.length === received && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      fake.setBehaviour('ok');
+      const res = await pending;
+      const lines = readLines(res.text);
+      expect(lines.at(-1)).toEqual({
+        type: 'summary',
+        summary: { total: 2, active: 1, inactive: 0, unknown: 1, skipped: 0 },
+      });
+      const byIndex = Object.fromEntries(
+        lines.filter((l) => l.type === 'result').map((l) => [(l as { index: number }).index, l]),
+      );
+      expect((byIndex[0] as any).result).toMatchObject({
+        status: 'unknown',
+        rejection: { reasonCode: 'TRANSPORT_FAILED' },
+      });
+      expect((byIndex[1] as any).result).toMatchObject({ status: 'active' });
+    },
+  );
 
   it('rejects a batch with a patient of another clinic before the payer hears anything', async () => {
     const mine = await patients(2);
     const foreign = await createPatient(app.db, await createTenant(app.db, 'Elsewhere'));
     const calls = fake.calls;
-    const res = await client.post('/api/eligibility/roster', { appointments: [...mine, foreign].map((p) => ({ patientId: p.id })) });
+    const res = await client.post('/api/eligibility/roster', {
+      appointments: [...mine, foreign].map((p) => ({ patientId: p.id })),
+    });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
+      correlationId: anyId,
+    });
     expect(fake.calls).toBe(calls);
   });
 });
 
 describe('POST /api/eligibility/roster in production without a live transport', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ env: { SVC_ENV: 'production' } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { SVC_ENV: 'production' } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('refuses with 503 before any work: no scope lookup, no PHI log, no results fabricated', async () => {
     const tenant = await createTenant(app.db, 'Prod');
@@ -315,9 +495,17 @@ describe('POST /api/eligibility/roster in production without a live transport', 
     const patient = await createPatient(app.db, tenant);
     const client = await signIn(app, user.email, user.password);
     for (const accept of ['application/json', 'application/x-ndjson']) {
-      const res = await client.post('/api/eligibility/roster', { appointments: [{ patientId: patient.id }, { patientId: 'pat_other' }] }, { headers: { accept } });
+      const res = await client.post(
+        '/api/eligibility/roster',
+        { appointments: [{ patientId: patient.id }, { patientId: 'pat_other' }] },
+        { headers: { accept } },
+      );
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'Eligibility checks are not configured', correlationId: anyId });
+      expect(res.body).toEqual({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'Eligibility checks are not configured',
+        correlationId: anyId,
+      });
     }
     expect(await app.db.phiAccessLog.count()).toBe(0);
     expect(await app.db.eligibilityCheck.count()).toBe(0);

@@ -4,32 +4,54 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant, createUser } from '../support/factories';
-import { FAKE_PAYER_ERROR_TEXT, read270, startFakePayer, type FakePayer, type FakePayerBehaviour } from '../fakes/core-payer';
+import {
+  FAKE_PAYER_ERROR_TEXT,
+  read270,
+  startFakePayer,
+  type FakePayer,
+  type FakePayerBehaviour,
+} from '../fakes/core-payer';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const anyId = expect.any(String);
 
 // pat_n_001 of the demo tenant (lib/demo/demo-tenant.ts): Avery Northside001, born 1971-02-11.
 const DEMO = {
-  patientId: 'pat_n_001', firstName: 'Avery', lastName: 'Northside001', dob: '1971-02-11',
-  memberId: 'DEMO-ACTIVE-N001', payerName: 'Aetna', npi: '1234567893',
+  patientId: 'pat_n_001',
+  firstName: 'Avery',
+  lastName: 'Northside001',
+  dob: '1971-02-11',
+  memberId: 'DEMO-ACTIVE-N001',
+  payerName: 'Aetna',
+  npi: '1234567893',
 };
 
 const EMPTY_AMOUNTS = { individual: null, met: null, remaining: null };
 // The sandbox's "anything else" member (ELIGIBILITY.md): the active PPO, amounts in integer cents.
 const ACTIVE_PPO = {
-  status: 'active', eligible: true, rejection: null, payerId: '60054',
-  planName: 'DEMO PPO', groupNumber: 'DEMO-GRP-001',
+  status: 'active',
+  eligible: true,
+  rejection: null,
+  payerId: '60054',
+  planName: 'DEMO PPO',
+  groupNumber: 'DEMO-GRP-001',
   deductible: { individual: 150000, met: 50000, remaining: 100000 },
   outOfPocket: { individual: 600000, met: 150000, remaining: 450000 },
   copay: { specialist: 5000, primaryCare: 2500 },
-  coinsurance: 20, coverageEnd: null, priorAuthRequired: false, priorAuthCodes: [], network: 'IN',
+  coinsurance: 20,
+  coverageEnd: null,
+  priorAuthRequired: false,
+  priorAuthCodes: [],
+  network: 'IN',
 };
 
 function coreEnv(fake: FakePayer): Record<string, string> {
   return {
-    ELIGIBILITY_CORE_URL: fake.url, ELIGIBILITY_CORE_USERNAME: fake.username, ELIGIBILITY_CORE_PASSWORD: fake.password,
-    ELIGIBILITY_SENDER_ID: fake.senderId, ELIGIBILITY_RECEIVER_ID: fake.receiverId,
+    ELIGIBILITY_CORE_URL: fake.url,
+    ELIGIBILITY_CORE_USERNAME: fake.username,
+    ELIGIBILITY_CORE_PASSWORD: fake.password,
+    ELIGIBILITY_SENDER_ID: fake.senderId,
+    ELIGIBILITY_RECEIVER_ID: fake.receiverId,
   };
 }
 
@@ -40,22 +62,40 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     app = await startApp();
     frontdesk = await signIn(app, 'frontdesk@northside.test');
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers the active demo member with the whole documented result in cents, mode sandbox', async () => {
     const tenant = await createTenant(app.db);
     const user = await createUser(app.db, tenant, { scopes: ['eligibility:read'] });
-    const patient = await createPatient(app.db, tenant, { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1985-12-10', memberId: 'DEMO-ACTIVE-T1' });
+    const patient = await createPatient(app.db, tenant, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      birthDate: '1985-12-10',
+      memberId: 'DEMO-ACTIVE-T1',
+    });
     const client = await signIn(app, user.email, user.password);
     const before = Date.now();
     const res = await client.post('/api/eligibility/verify', {
-      patientId: patient.id, firstName: 'Ada', lastName: 'Lovelace', dob: '1985-12-10', memberId: 'DEMO-ACTIVE-T1',
-      payerName: 'Aetna', npi: '1234567893',
+      patientId: patient.id,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dob: '1985-12-10',
+      memberId: 'DEMO-ACTIVE-T1',
+      payerName: 'Aetna',
+      npi: '1234567893',
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      ...ACTIVE_PPO, mode: 'sandbox', cached: false, memberId: 'DEMO-ACTIVE-T1', memberName: 'Ada Lovelace', coverageOnFile: 'match',
-      coverageStart: `${new Date().getUTCFullYear()}-01-01`, verifiedAt: anyId,
+      ...ACTIVE_PPO,
+      mode: 'sandbox',
+      cached: false,
+      memberId: 'DEMO-ACTIVE-T1',
+      memberName: 'Ada Lovelace',
+      coverageOnFile: 'match',
+      coverageStart: `${new Date().getUTCFullYear()}-01-01`,
+      verifiedAt: anyId,
     });
     expect(Date.parse(res.body.verifiedAt)).toBeGreaterThanOrEqual(before - 1000);
 
@@ -63,8 +103,17 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     const rows = await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id } });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      clinicId: tenant.clinicId, userId: user.id, status: 'active', eligible: true, mode: 'sandbox', cacheable: true,
-      payerId: '60054', memberId: 'DEMO-ACTIVE-T1', coverageOnFile: 'match', serviceType: '30', dateOfService: today(),
+      clinicId: tenant.clinicId,
+      userId: user.id,
+      status: 'active',
+      eligible: true,
+      mode: 'sandbox',
+      cacheable: true,
+      payerId: '60054',
+      memberId: 'DEMO-ACTIVE-T1',
+      coverageOnFile: 'match',
+      serviceType: '30',
+      dateOfService: today(),
       correlationId: res.headers.get('x-correlation-id'),
     });
     expect(rows[0]!.createdAt.toISOString()).toBe(res.body.verifiedAt);
@@ -72,27 +121,63 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
 
     // The read is in the PHI access log.
     const phi = await app.db.phiAccessLog.findMany({ where: { patientId: patient.id } });
-    expect(phi).toEqual([expect.objectContaining({
-      orgId: tenant.orgId, clinicId: tenant.clinicId, userId: user.id, purpose: 'eligibility.verify', correlationId: res.headers.get('x-correlation-id'),
-    })]);
+    expect(phi).toEqual([
+      expect.objectContaining({
+        orgId: tenant.orgId,
+        clinicId: tenant.clinicId,
+        userId: user.id,
+        purpose: 'eligibility.verify',
+        correlationId: res.headers.get('x-correlation-id'),
+      }),
+    ]);
   });
 
   it.each([
     ['DEMO-ACTIVE-N001', { ...ACTIVE_PPO }],
-    ['DEMO-INACTIVE-N002', {
-      status: 'inactive', eligible: false, rejection: null, planName: 'DEMO PPO', network: 'UNKNOWN',
-      deductible: EMPTY_AMOUNTS, coverageEnd: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-    }],
+    [
+      'DEMO-INACTIVE-N002',
+      {
+        status: 'inactive',
+        eligible: false,
+        rejection: null,
+        planName: 'DEMO PPO',
+        network: 'UNKNOWN',
+        deductible: EMPTY_AMOUNTS,
+        coverageEnd: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      },
+    ],
     ['DEMO-PRIORAUTH-N003', { ...ACTIVE_PPO, priorAuthRequired: true, priorAuthCodes: ['30'] }],
     ['DEMO-OON-N004', { ...ACTIVE_PPO, network: 'OUT' }],
-    ['DEMO-NOTFOUND-N005', {
-      status: 'unknown', eligible: false, network: 'UNKNOWN',
-      rejection: { reasonCode: '75', reason: expect.stringContaining('not found'), followUpCode: 'C', followUp: expect.any(String), loop: '2100C' },
-    }],
-    ['DEMO-DOWN-N006', {
-      status: 'unknown', eligible: false, network: 'UNKNOWN',
-      rejection: { reasonCode: '42', reason: expect.stringContaining('Unable to respond'), followUpCode: 'R', followUp: expect.any(String), loop: '2100A' },
-    }],
+    [
+      'DEMO-NOTFOUND-N005',
+      {
+        status: 'unknown',
+        eligible: false,
+        network: 'UNKNOWN',
+        rejection: {
+          reasonCode: '75',
+          reason: expect.stringContaining('not found'),
+          followUpCode: 'C',
+          followUp: expect.any(String),
+          loop: '2100C',
+        },
+      },
+    ],
+    [
+      'DEMO-DOWN-N006',
+      {
+        status: 'unknown',
+        eligible: false,
+        network: 'UNKNOWN',
+        rejection: {
+          reasonCode: '42',
+          reason: expect.stringContaining('Unable to respond'),
+          followUpCode: 'R',
+          followUp: expect.any(String),
+          loop: '2100A',
+        },
+      },
+    ],
   ])('gives demo member %s its documented answer', async (memberId, expected) => {
     const res = await frontdesk.post('/api/eligibility/verify', { ...DEMO, memberId, serviceType: '30' });
     expect(res.status).toBe(200);
@@ -102,13 +187,42 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
   });
 
   it.each([
-    ['match when the member id and payer are the coverage on file (letter case aside)', { memberId: 'DEMO-ACTIVE-M1' }, 'demo-active-m1', 'match'],
-    ['mismatch for another member id than the one on file', { memberId: 'DEMO-ACTIVE-M2' }, 'DEMO-ACTIVE-M3', 'mismatch'],
-    ['mismatch for another payer than the one on file', { memberId: 'DEMO-ACTIVE-M4', payerId: '87726', payerName: 'UnitedHealthcare' }, 'DEMO-ACTIVE-M4', 'mismatch'],
-    ['none for a patient without coverage on file', { memberId: null, payerId: null, payerName: null }, 'DEMO-ACTIVE-M5', 'none'],
+    [
+      'match when the member id and payer are the coverage on file (letter case aside)',
+      { memberId: 'DEMO-ACTIVE-M1' },
+      'demo-active-m1',
+      'match',
+    ],
+    [
+      'mismatch for another member id than the one on file',
+      { memberId: 'DEMO-ACTIVE-M2' },
+      'DEMO-ACTIVE-M3',
+      'mismatch',
+    ],
+    [
+      'mismatch for another payer than the one on file',
+      { memberId: 'DEMO-ACTIVE-M4', payerId: '87726', payerName: 'UnitedHealthcare' },
+      'DEMO-ACTIVE-M4',
+      'mismatch',
+    ],
+    [
+      'none for a patient without coverage on file',
+      { memberId: null, payerId: null, payerName: null },
+      'DEMO-ACTIVE-M5',
+      'none',
+    ],
   ])('answers coverageOnFile %s, and records it on the check', async (_name, coverage, memberId, expected) => {
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, coverage);
-    const res = await frontdesk.post('/api/eligibility/verify', { ...DEMO, patientId: patient.id, dob: patient.birthDate, memberId });
+    const patient = await createPatient(
+      app.db,
+      { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' },
+      coverage,
+    );
+    const res = await frontdesk.post('/api/eligibility/verify', {
+      ...DEMO,
+      patientId: patient.id,
+      dob: patient.birthDate,
+      memberId,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'active', payerId: '60054', coverageOnFile: expected });
     const rows = await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id } });
@@ -116,7 +230,11 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
   });
 
   it('compares a cached answer with the coverage on file as it is now, not as it was when cached', async () => {
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, { memberId: 'DEMO-ACTIVE-M6' });
+    const patient = await createPatient(
+      app.db,
+      { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' },
+      { memberId: 'DEMO-ACTIVE-M6' },
+    );
     const body = { ...DEMO, patientId: patient.id, dob: patient.birthDate, memberId: 'DEMO-ACTIVE-M6' };
     const first = await frontdesk.post('/api/eligibility/verify', body);
     expect(first.body).toMatchObject({ cached: false, coverageOnFile: 'match' });
@@ -126,7 +244,11 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
   });
 
   it('serves a repeat within 24 h from the cache, with the first verifiedAt and no new check', async () => {
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, { memberId: 'DEMO-ACTIVE-C1', birthDate: '1990-03-04' });
+    const patient = await createPatient(
+      app.db,
+      { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' },
+      { memberId: 'DEMO-ACTIVE-C1', birthDate: '1990-03-04' },
+    );
     const body = { ...DEMO, patientId: patient.id, memberId: 'DEMO-ACTIVE-C1', dob: '1990-03-04', dos: today() };
     const first = await frontdesk.post('/api/eligibility/verify', body);
     const second = await frontdesk.post('/api/eligibility/verify', { ...body, payerName: 'Aetna Health' });
@@ -141,14 +263,21 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
   });
 
   it('never caches a transient rejection (AAA 42)', async () => {
-    const patient = await createPatient(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' }, { memberId: 'DEMO-DOWN-C2' });
+    const patient = await createPatient(
+      app.db,
+      { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' },
+      { memberId: 'DEMO-DOWN-C2' },
+    );
     const body = { ...DEMO, patientId: patient.id, memberId: 'DEMO-DOWN-C2', dob: '1980-01-02' };
     const first = await frontdesk.post('/api/eligibility/verify', body);
     const second = await frontdesk.post('/api/eligibility/verify', body);
     expect([first.body.cached, second.body.cached]).toEqual([false, false]);
     expect(second.body.status).toBe('unknown');
     const rows = await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id } });
-    expect(rows.map((r) => [r.status, r.cacheable])).toEqual([['unknown', false], ['unknown', false]]);
+    expect(rows.map((r) => [r.status, r.cacheable])).toEqual([
+      ['unknown', false],
+      ['unknown', false],
+    ]);
   });
 
   it('adds the verbatim segments behind each value when explain is true, and only then', async () => {
@@ -168,54 +297,141 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
   });
 
   it('maps payerName through the directory, and an explicit payerId wins over it', async () => {
-    const alias = await frontdesk.post('/api/eligibility/verify', { ...DEMO, payerName: 'Aetna Life Insurance Company', dos: '2026-02-02' });
+    const alias = await frontdesk.post('/api/eligibility/verify', {
+      ...DEMO,
+      payerName: 'Aetna Life Insurance Company',
+      dos: '2026-02-02',
+    });
     expect(alias.body).toMatchObject({ status: 'active', payerId: '60054' });
-    const explicit = await frontdesk.post('/api/eligibility/verify', { ...DEMO, payerName: 'Some Regional Plan', payerId: 'RP123', dos: '2026-02-02' });
+    const explicit = await frontdesk.post('/api/eligibility/verify', {
+      ...DEMO,
+      payerName: 'Some Regional Plan',
+      payerId: 'RP123',
+      dos: '2026-02-02',
+    });
     expect(explicit.status).toBe(200);
     expect(explicit.body).toMatchObject({ status: 'active', payerId: 'RP123', cached: false });
   });
 
   it('ignores a clinicId in the body: tenancy comes from the session', async () => {
-    const own = await frontdesk.post('/api/eligibility/verify', { ...DEMO, clinicId: 'clinic_south', dos: '2026-03-03' });
+    const own = await frontdesk.post('/api/eligibility/verify', {
+      ...DEMO,
+      clinicId: 'clinic_south',
+      dos: '2026-03-03',
+    });
     expect(own.status).toBe(200);
-    const rows = await app.db.eligibilityCheck.findMany({ where: { correlationId: own.headers.get('x-correlation-id')! } });
+    const rows = await app.db.eligibilityCheck.findMany({
+      where: { correlationId: own.headers.get('x-correlation-id')! },
+    });
     expect(rows.map((r) => r.clinicId)).toEqual(['clinic_north']);
-    const foreign = await frontdesk.post('/api/eligibility/verify', { ...DEMO, patientId: 'pat_s_001', memberId: 'DEMO-ACTIVE-S001', clinicId: 'clinic_south' });
+    const foreign = await frontdesk.post('/api/eligibility/verify', {
+      ...DEMO,
+      patientId: 'pat_s_001',
+      memberId: 'DEMO-ACTIVE-S001',
+      clinicId: 'clinic_south',
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('OUT_OF_SCOPE');
   });
 
   const invalid: [string, unknown, { path: string; message: string }[]][] = [
-    ['a missing patientId', { ...DEMO, patientId: undefined }, [{ path: 'body.patientId', message: 'patientId is required' }]],
+    [
+      'a missing patientId',
+      { ...DEMO, patientId: undefined },
+      [{ path: 'body.patientId', message: 'patientId is required' }],
+    ],
     ['an empty patientId', { ...DEMO, patientId: '' }, [{ path: 'body.patientId', message: 'patientId is required' }]],
-    ['a missing memberId', { ...DEMO, memberId: undefined }, [{ path: 'body.memberId', message: 'memberId is required' }]],
-    ['a missing firstName and lastName', { ...DEMO, firstName: undefined, lastName: undefined }, [
-      { path: 'body.firstName', message: 'firstName is required' }, { path: 'body.lastName', message: 'lastName is required' }]],
-    ['a missing payerName', { ...DEMO, payerName: undefined }, [{ path: 'body.payerName', message: 'payerName is required' }]],
-    ['a malformed dob', { ...DEMO, dob: '02/11/1971' }, [{ path: 'body.dob', message: 'dob must be a date YYYY-MM-DD' }]],
+    [
+      'a missing memberId',
+      { ...DEMO, memberId: undefined },
+      [{ path: 'body.memberId', message: 'memberId is required' }],
+    ],
+    [
+      'a missing firstName and lastName',
+      { ...DEMO, firstName: undefined, lastName: undefined },
+      [
+        { path: 'body.firstName', message: 'firstName is required' },
+        { path: 'body.lastName', message: 'lastName is required' },
+      ],
+    ],
+    [
+      'a missing payerName',
+      { ...DEMO, payerName: undefined },
+      [{ path: 'body.payerName', message: 'payerName is required' }],
+    ],
+    [
+      'a malformed dob',
+      { ...DEMO, dob: '02/11/1971' },
+      [{ path: 'body.dob', message: 'dob must be a date YYYY-MM-DD' }],
+    ],
     ['a 9-digit npi', { ...DEMO, npi: '123456789' }, [{ path: 'body.npi', message: 'npi must be 10 digits' }]],
     ['a malformed dos', { ...DEMO, dos: 'tomorrow' }, [{ path: 'body.dos', message: 'dos must be a date YYYY-MM-DD' }]],
-    ['an unknown service type form', { ...DEMO, serviceType: 'vision' }, [
-      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
-    ['a two-letter service type X12 does not list', { ...DEMO, serviceType: 'ZZ' }, [
-      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
-    ['a three-digit service type', { ...DEMO, serviceType: '999' }, [
-      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
-    ['a service type number X12 skips (29)', { ...DEMO, serviceType: '29' }, [
-      { path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }]],
-    ['a one-character member id (NM109 is 2..80)', { ...DEMO, memberId: 'A' }, [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }]],
-    ['a one-character member id inside spaces', { ...DEMO, memberId: '  A  ' }, [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }]],
-    ['an 81-character member id', { ...DEMO, memberId: 'M'.repeat(81) }, [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }]],
-    ['a 61-character lastName (NM103 is at most 60)', { ...DEMO, lastName: 'L'.repeat(61) }, [{ path: 'body.lastName', message: 'lastName must be at most 60 characters' }]],
-    ['a 36-character firstName (NM104 is at most 35)', { ...DEMO, firstName: 'F'.repeat(36) }, [{ path: 'body.firstName', message: 'firstName must be at most 35 characters' }]],
-    ['an X12 delimiter in a name', { ...DEMO, lastName: 'Doe~ISA' }, [
-      { path: 'body.lastName', message: 'lastName may hold only plain letters, digits, spaces and punctuation other than * ^ : ~' }]],
+    [
+      'an unknown service type form',
+      { ...DEMO, serviceType: 'vision' },
+      [{ path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }],
+    ],
+    [
+      'a two-letter service type X12 does not list',
+      { ...DEMO, serviceType: 'ZZ' },
+      [{ path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }],
+    ],
+    [
+      'a three-digit service type',
+      { ...DEMO, serviceType: '999' },
+      [{ path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }],
+    ],
+    [
+      'a service type number X12 skips (29)',
+      { ...DEMO, serviceType: '29' },
+      [{ path: 'body.serviceType', message: 'serviceType must be an X12 service type code such as 30, 1, 5 or AL' }],
+    ],
+    [
+      'a one-character member id (NM109 is 2..80)',
+      { ...DEMO, memberId: 'A' },
+      [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }],
+    ],
+    [
+      'a one-character member id inside spaces',
+      { ...DEMO, memberId: '  A  ' },
+      [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }],
+    ],
+    [
+      'an 81-character member id',
+      { ...DEMO, memberId: 'M'.repeat(81) },
+      [{ path: 'body.memberId', message: 'memberId must be 2 to 80 characters' }],
+    ],
+    [
+      'a 61-character lastName (NM103 is at most 60)',
+      { ...DEMO, lastName: 'L'.repeat(61) },
+      [{ path: 'body.lastName', message: 'lastName must be at most 60 characters' }],
+    ],
+    [
+      'a 36-character firstName (NM104 is at most 35)',
+      { ...DEMO, firstName: 'F'.repeat(36) },
+      [{ path: 'body.firstName', message: 'firstName must be at most 35 characters' }],
+    ],
+    [
+      'an X12 delimiter in a name',
+      { ...DEMO, lastName: 'Doe~ISA' },
+      [
+        {
+          path: 'body.lastName',
+          message: 'lastName may hold only plain letters, digits, spaces and punctuation other than * ^ : ~',
+        },
+      ],
+    ],
   ];
   it.each(invalid)('refuses %s with VALIDATION_FAILED and the field path', async (_name, body, issues) => {
     const before = await app.db.phiAccessLog.count();
     const res = await frontdesk.post('/api/eligibility/verify', body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The request body is not valid', correlationId: anyId, issues });
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid',
+      correlationId: anyId,
+      issues,
+    });
     expect(await app.db.phiAccessLog.count()).toBe(before);
   });
 
@@ -223,16 +439,26 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     const res = await frontdesk.post('/api/eligibility/verify', { ...DEMO, payerName: 'Blue Cross Blue Shield' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      code: 'VALIDATION_FAILED', message: 'The payer is not in the payer directory; send its payerId', correlationId: anyId,
-      issues: [{ path: 'body.payerName', message: 'Unknown payer name; send payerId for a payer the directory does not list' }],
+      code: 'VALIDATION_FAILED',
+      message: 'The payer is not in the payer directory; send its payerId',
+      correlationId: anyId,
+      issues: [
+        { path: 'body.payerName', message: 'Unknown payer name; send payerId for a payer the directory does not list' },
+      ],
     });
   });
 
   it('refuses a body that is not JSON', async () => {
-    const res = await frontdesk.request('POST', '/api/eligibility/verify', { body: '{"patientId":', headers: { 'content-type': 'application/json' } });
+    const res = await frontdesk.request('POST', '/api/eligibility/verify', {
+      body: '{"patientId":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      code: 'VALIDATION_FAILED', message: 'The request body is not valid JSON', correlationId: anyId, issues: [{ path: 'body', message: 'Invalid JSON' }],
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid JSON',
+      correlationId: anyId,
+      issues: [{ path: 'body', message: 'Invalid JSON' }],
     });
   });
 
@@ -246,7 +472,11 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     const billing = await signIn(app, 'billing@northside.test');
     const res = await billing.post('/api/eligibility/verify', DEMO);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the eligibility:read scope', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the eligibility:read scope',
+      correlationId: anyId,
+    });
   });
 
   it.each([
@@ -256,7 +486,11 @@ describe('POST /api/eligibility/verify with the sandbox payer', () => {
     const [phi, checks] = [await app.db.phiAccessLog.count(), await app.db.eligibilityCheck.count()];
     const res = await frontdesk.post('/api/eligibility/verify', { ...DEMO, patientId });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
+      correlationId: anyId,
+    });
     expect([await app.db.phiAccessLog.count(), await app.db.eligibilityCheck.count()]).toEqual([phi, checks]);
   });
 });
@@ -287,31 +521,68 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
     }
   }
 
-  const bodyFor = (patient: { id: string; firstName: string; lastName: string; birthDate: string; coverageMemberId: string | null }) => ({
-    patientId: patient.id, firstName: patient.firstName, lastName: patient.lastName, dob: patient.birthDate,
-    memberId: patient.coverageMemberId!, payerName: 'Aetna', npi: '1234567893',
+  const bodyFor = (patient: {
+    id: string;
+    firstName: string;
+    lastName: string;
+    birthDate: string;
+    coverageMemberId: string | null;
+  }) => ({
+    patientId: patient.id,
+    firstName: patient.firstName,
+    lastName: patient.lastName,
+    dob: patient.birthDate,
+    memberId: patient.coverageMemberId!,
+    payerName: 'Aetna',
+    npi: '1234567893',
   });
 
   it('sends a CORE real-time envelope with our 270 and answers from the 271, mode live', async () => {
-    const patient = await createPatient(app.db, tenant, { firstName: 'Grace', lastName: 'Hopper', birthDate: '1976-12-09', memberId: 'DEMO-ACTIVE-L1' });
+    const patient = await createPatient(app.db, tenant, {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      birthDate: '1976-12-09',
+      memberId: 'DEMO-ACTIVE-L1',
+    });
     const correlationId = 'verify-live-0001-abcdef';
     const received = fake.received.length;
-    const res = await client.post('/api/eligibility/verify', { ...bodyFor(patient), dos: '2026-05-04', serviceType: '30' }, { headers: { 'x-correlation-id': correlationId } });
+    const res = await client.post(
+      '/api/eligibility/verify',
+      { ...bodyFor(patient), dos: '2026-05-04', serviceType: '30' },
+      { headers: { 'x-correlation-id': correlationId } },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      mode: 'live', status: 'active', eligible: true, rejection: null, cached: false, payerId: '60054', memberId: 'DEMO-ACTIVE-L1',
+      mode: 'live',
+      status: 'active',
+      eligible: true,
+      rejection: null,
+      cached: false,
+      payerId: '60054',
+      memberId: 'DEMO-ACTIVE-L1',
     });
     expect(fake.received.length).toBe(received + 1);
     const envelope = fake.received.at(-1)!;
     expect(envelope.correlationId).toBe(correlationId);
     expect(envelope.fields).toMatchObject({
-      PayloadType: 'X12_270_Request_005010X279A1', ProcessingMode: 'RealTime', SenderID: fake.senderId, ReceiverID: fake.receiverId,
-      CORERuleVersion: '2.2.0', PayloadID: expect.stringMatching(/^[0-9a-f-]{36}$/), TimeStamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+      PayloadType: 'X12_270_Request_005010X279A1',
+      ProcessingMode: 'RealTime',
+      SenderID: fake.senderId,
+      ReceiverID: fake.receiverId,
+      CORERuleVersion: '2.2.0',
+      PayloadID: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      TimeStamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
     });
     // Read with the fake's own 270 reader (independent of lib/x12).
     expect(read270(envelope.fields.Payload!)).toMatchObject({
-      memberId: 'DEMO-ACTIVE-L1', firstName: 'Grace', lastName: 'Hopper', dob: '19761209', providerNpi: '1234567893',
-      serviceType: '30', dateOfService: '20260504', trace: expect.stringMatching(/^[0-9A-F]{20}$/),
+      memberId: 'DEMO-ACTIVE-L1',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dob: '19761209',
+      providerNpi: '1234567893',
+      serviceType: '30',
+      dateOfService: '20260504',
+      trace: expect.stringMatching(/^[0-9A-F]{20}$/),
     });
   });
 
@@ -319,7 +590,10 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
     const patient = await createPatient(app.db, tenant, { memberId: 'Q7' });
     const [firstName, lastName] = ['F'.repeat(35), 'L'.repeat(60)];
     const res = await client.post('/api/eligibility/verify', {
-      ...bodyFor(patient), firstName: `  ${firstName} `, lastName: ` ${lastName}  `, memberId: ' Q7 ',
+      ...bodyFor(patient),
+      firstName: `  ${firstName} `,
+      lastName: ` ${lastName}  `,
+      memberId: ' Q7 ',
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ mode: 'live', memberId: 'Q7', coverageOnFile: 'match' });
@@ -340,7 +614,12 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
     const calls = fake.calls;
     const first = await client.post('/api/eligibility/verify', bodyFor(patient));
     const second = await client.post('/api/eligibility/verify', bodyFor(patient));
-    expect(first.body).toMatchObject({ status: 'unknown', eligible: false, cached: false, rejection: { reasonCode: '42' } });
+    expect(first.body).toMatchObject({
+      status: 'unknown',
+      eligible: false,
+      cached: false,
+      rejection: { reasonCode: '42' },
+    });
     expect(second.body.cached).toBe(false);
     expect(fake.calls).toBe(calls + 2);
   });
@@ -353,7 +632,11 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
     const calls = fake.calls;
     const res = await client.post('/api/eligibility/verify', { ...DEMO, patientId });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'OUT_OF_SCOPE', message: 'The patient is not enrolled in your clinic', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'OUT_OF_SCOPE',
+      message: 'The patient is not enrolled in your clinic',
+      correlationId: anyId,
+    });
     expect(fake.calls).toBe(calls);
   });
 
@@ -363,8 +646,19 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
     const res = await client.post('/api/eligibility/verify', bodyFor(patient));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      mode: 'live', status: 'unknown', eligible: false, cached: false, memberId: 'DEMO-ACTIVE-L4', network: 'UNKNOWN',
-      rejection: { reasonCode: '999', reason: expect.stringContaining('999'), followUpCode: null, followUp: expect.any(String), loop: null },
+      mode: 'live',
+      status: 'unknown',
+      eligible: false,
+      cached: false,
+      memberId: 'DEMO-ACTIVE-L4',
+      network: 'UNKNOWN',
+      rejection: {
+        reasonCode: '999',
+        reason: expect.stringContaining('999'),
+        followUpCode: null,
+        followUp: expect.any(String),
+        loop: null,
+      },
       deductible: EMPTY_AMOUNTS,
     });
     const rows = await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id } });
@@ -378,7 +672,11 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
       const calls = fake.calls;
       const res = await withBehaviour(behaviour, () => client.post('/api/eligibility/verify', bodyFor(patient)));
       expect(res.status).toBe(502);
-      expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: 'The payer could not be reached; try the eligibility check again later', correlationId: anyId });
+      expect(res.body).toEqual({
+        code: 'TRANSPORT_FAILED',
+        message: 'The payer could not be reached; try the eligibility check again later',
+        correlationId: anyId,
+      });
       expect(res.text).not.toContain(FAKE_PAYER_ERROR_TEXT);
       expect(fake.calls).toBe(calls + 1);
       expect(await app.db.eligibilityCheck.count({ where: { patientId: patient.id } })).toBe(0);
@@ -394,7 +692,11 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
     const res = await withBehaviour('timeout', () => client.post('/api/eligibility/verify', bodyFor(patient)));
     const elapsed = Date.now() - started;
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: 'The payer could not be reached; try the eligibility check again later', correlationId: anyId });
+    expect(res.body).toEqual({
+      code: 'TRANSPORT_FAILED',
+      message: 'The payer could not be reached; try the eligibility check again later',
+      correlationId: anyId,
+    });
     expect(elapsed).toBeGreaterThanOrEqual(14_500);
     expect(elapsed).toBeLessThan(25_000);
   });
@@ -402,8 +704,12 @@ describe('POST /api/eligibility/verify over the live CAQH CORE transport (fake p
 
 describe('POST /api/eligibility/verify in production without a live transport', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ env: { SVC_ENV: 'production' } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { SVC_ENV: 'production' } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('refuses with 503 before any work: no PHI log, no check row, no demo coverage', async () => {
     const tenant = await createTenant(app.db, 'Prod');
@@ -411,9 +717,17 @@ describe('POST /api/eligibility/verify in production without a live transport', 
     const patient = await createPatient(app.db, tenant);
     const client = await signIn(app, user.email, user.password);
     for (const patientId of [patient.id, 'pat_unknown']) {
-      const res = await client.post('/api/eligibility/verify', { ...DEMO, patientId, memberId: patient.coverageMemberId });
+      const res = await client.post('/api/eligibility/verify', {
+        ...DEMO,
+        patientId,
+        memberId: patient.coverageMemberId,
+      });
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'Eligibility checks are not configured', correlationId: anyId });
+      expect(res.body).toEqual({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'Eligibility checks are not configured',
+        correlationId: anyId,
+      });
     }
     expect(await app.db.phiAccessLog.count()).toBe(0);
     expect(await app.db.eligibilityCheck.count()).toBe(0);
@@ -422,8 +736,12 @@ describe('POST /api/eligibility/verify in production without a live transport', 
 
 describe('POST /api/eligibility/verify on the embedded PGlite database', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ database: 'pglite' }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ database: 'pglite' });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('verifies a demo member and serves the repeat from the cache', async () => {
     const client = await signIn(app, 'frontdesk@northside.test');

@@ -37,7 +37,10 @@ afterAll(async () => {
   await emr?.close();
 });
 
-async function createConnection(client: HttpClient, body: Record<string, unknown> = { vendor: 'browser-oauth', clientId: CLIENT_ID }): Promise<string> {
+async function createConnection(
+  client: HttpClient,
+  body: Record<string, unknown> = { vendor: 'browser-oauth', clientId: CLIENT_ID },
+): Promise<string> {
   const res = await client.post('/api/emr-sync/connections', body);
   expect(res.status).toBe(201);
   return res.body.connection.id;
@@ -60,8 +63,10 @@ async function consent(authorizeUrl: URL): Promise<string> {
 }
 
 const invalidState = {
-  code: 'VALIDATION_FAILED', message: 'The authorization state is invalid, expired or already used; start the connection again',
-  correlationId: expect.any(String), issues: [{ path: 'query.state', message: 'Unknown, expired or already used' }],
+  code: 'VALIDATION_FAILED',
+  message: 'The authorization state is invalid, expired or already used; start the connection again',
+  correlationId: expect.any(String),
+  issues: [{ path: 'query.state', message: 'Unknown, expired or already used' }],
 };
 
 describe('GET /api/emr-sync/authorize', () => {
@@ -74,15 +79,28 @@ describe('GET /api/emr-sync/authorize', () => {
     expect(`${location.origin}${location.pathname}`).toBe(emr.authorizeUrl);
     const q = Object.fromEntries(location.searchParams);
     expect(q).toEqual({
-      response_type: 'code', client_id: CLIENT_ID, redirect_uri: `${app.url}/api/emr-sync/callback`, scope: SCOPE,
+      response_type: 'code',
+      client_id: CLIENT_ID,
+      redirect_uri: `${app.url}/api/emr-sync/callback`,
+      scope: SCOPE,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), // 256 random bits
-      aud: emr.fhirBaseUrl, code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), code_challenge_method: 'S256',
+      aud: emr.fhirBaseUrl,
+      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      code_challenge_method: 'S256',
     });
     const rows = await app.db.oAuthState.findMany({ where: { connectionId } });
-    expect(rows).toEqual([{
-      stateHash: sha256(q.state!), clinicId: 'clinic_north', userId: expect.any(String), connectionId,
-      codeVerifierSealed: expect.stringMatching(/^v1\./), expiresAt: expect.any(Date), consumedAt: null, createdAt: expect.any(Date),
-    }]);
+    expect(rows).toEqual([
+      {
+        stateHash: sha256(q.state!),
+        clinicId: 'clinic_north',
+        userId: expect.any(String),
+        connectionId,
+        codeVerifierSealed: expect.stringMatching(/^v1\./),
+        expiresAt: expect.any(Date),
+        consumedAt: null,
+        createdAt: expect.any(Date),
+      },
+    ]);
     const admin_ = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
     expect(rows[0]!.userId).toBe(admin_.id);
     const ttl = rows[0]!.expiresAt.getTime() - started;
@@ -103,7 +121,11 @@ describe('GET /api/emr-sync/authorize', () => {
   });
 
   it('discovers the endpoints of a connection that names its own FHIR server, with aud = that server', async () => {
-    const connectionId = await createConnection(admin, { vendor: 'generic-fhir', clientId: CLIENT_ID, fhirBaseUrl: emr.fhirBaseUrl });
+    const connectionId = await createConnection(admin, {
+      vendor: 'generic-fhir',
+      clientId: CLIENT_ID,
+      fhirBaseUrl: emr.fhirBaseUrl,
+    });
     const discoveries = emr.requests.byPath['/fhir/.well-known/smart-configuration'] ?? 0;
     const location = await authorize(admin, connectionId);
     expect(emr.requests.byPath['/fhir/.well-known/smart-configuration']).toBe(discoveries + 1);
@@ -115,9 +137,24 @@ describe('GET /api/emr-sync/authorize', () => {
 
   it.each([
     ['an unknown connection', async () => 'emr_unknown', 404, { code: 'NOT_FOUND', message: 'No such EMR connection' }],
-    ["another clinic's connection", async () => createConnection(await signIn(app, 'admin@southside.test')), 403, { code: 'FORBIDDEN', message: 'This connection belongs to another clinic' }],
-    ['a connection without a client id', async () => createConnection(admin, { vendor: 'browser-oauth' }), 403, { code: 'FORBIDDEN', message: 'Add the client id the EMR issued for this clinic before connecting' }],
-    ['a vendor with no registry entry', async () => createConnection(admin, { vendor: 'smart-backend', clientId: CLIENT_ID }), 503, { code: 'DEPENDENCY_UNAVAILABLE', message: "The EMR's authorization endpoint is not configured" }],
+    [
+      "another clinic's connection",
+      async () => createConnection(await signIn(app, 'admin@southside.test')),
+      403,
+      { code: 'FORBIDDEN', message: 'This connection belongs to another clinic' },
+    ],
+    [
+      'a connection without a client id',
+      async () => createConnection(admin, { vendor: 'browser-oauth' }),
+      403,
+      { code: 'FORBIDDEN', message: 'Add the client id the EMR issued for this clinic before connecting' },
+    ],
+    [
+      'a vendor with no registry entry',
+      async () => createConnection(admin, { vendor: 'smart-backend', clientId: CLIENT_ID }),
+      503,
+      { code: 'DEPENDENCY_UNAVAILABLE', message: "The EMR's authorization endpoint is not configured" },
+    ],
   ])('refuses %s, storing no state and calling no EMR', async (_name, makeConnection, status, error) => {
     const connectionId = await makeConnection();
     const [states, calls] = [await app.db.oAuthState.count(), emr.requests.total];
@@ -131,7 +168,9 @@ describe('GET /api/emr-sync/authorize', () => {
   it('sends a browser back to the integrations screen with the refusal', async () => {
     const res = await admin.get('/api/emr-sync/authorize?connectionId=emr_unknown', { headers: HTML });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(`${app.url}/settings/integrations?oauth=failed&code=NOT_FOUND&correlationId=${res.headers.get('x-correlation-id')}`);
+    expect(res.headers.get('location')).toBe(
+      `${app.url}/settings/integrations?oauth=failed&code=NOT_FOUND&correlationId=${res.headers.get('x-correlation-id')}`,
+    );
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
@@ -141,7 +180,12 @@ describe('GET /api/emr-sync/authorize', () => {
     expect((await frontdesk.get(`/api/emr-sync/authorize?connectionId=${connectionId}`)).status).toBe(302);
     const res = await admin.get('/api/emr-sync/authorize');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The request query is not valid', correlationId: expect.any(String), issues: [{ path: 'query.connectionId', message: 'Invalid input: expected string, received undefined' }] });
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The request query is not valid',
+      correlationId: expect.any(String),
+      issues: [{ path: 'query.connectionId', message: 'Invalid input: expected string, received undefined' }],
+    });
   });
 });
 
@@ -159,17 +203,29 @@ describe('GET /api/emr-sync/callback', () => {
 
     const sent = emr.receivedTokenRequests.at(-1)!;
     expect(sent).toEqual({
-      grant_type: 'authorization_code', code: new URL(callback, app.url).searchParams.get('code'), redirect_uri: `${app.url}/api/emr-sync/callback`,
-      code_verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), client_id: CLIENT_ID,
+      grant_type: 'authorization_code',
+      code: new URL(callback, app.url).searchParams.get('code'),
+      redirect_uri: `${app.url}/api/emr-sync/callback`,
+      code_verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      client_id: CLIENT_ID,
     });
-    expect(createHash('sha256').update(sent.code_verifier!).digest('base64url')).toBe(location.searchParams.get('code_challenge'));
+    expect(createHash('sha256').update(sent.code_verifier!).digest('base64url')).toBe(
+      location.searchParams.get('code_challenge'),
+    );
 
     const row = await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } });
-    expect(row).toMatchObject({ status: 'connected', grantedScope: SCOPE, connectedAt: expect.any(Date), tokenExpiresAt: expect.any(Date) });
+    expect(row).toMatchObject({
+      status: 'connected',
+      grantedScope: SCOPE,
+      connectedAt: expect.any(Date),
+      tokenExpiresAt: expect.any(Date),
+    });
     const accessToken = unseal(row.accessTokenSealed!, sealKey, `emr-access-token:${connectionId}`);
     const refreshToken = unseal(row.refreshTokenSealed!, sealKey, `emr-refresh-token:${connectionId}`);
     // The raw row holds neither token in any readable form...
-    const raw = JSON.stringify(await app.db.$queryRawUnsafe(`SELECT * FROM "EmrConnection" WHERE id = $1`, connectionId));
+    const raw = JSON.stringify(
+      await app.db.$queryRawUnsafe(`SELECT * FROM "EmrConnection" WHERE id = $1`, connectionId),
+    );
     for (const token of [accessToken, refreshToken]) expect(raw).not.toContain(token);
     // ...and what it seals is the real access token: the EMR accepts it.
     const fhir = await fetch(`${emr.fhirBaseUrl}/Patient`, { headers: { authorization: `Bearer ${accessToken}` } });
@@ -177,7 +233,9 @@ describe('GET /api/emr-sync/callback', () => {
     // Neither the list nor the callback ever shows them.
     const list = await admin.get('/api/emr-sync/connections');
     for (const token of [accessToken, refreshToken]) expect(list.text + res.text).not.toContain(token);
-    expect(await app.db.oAuthState.findUniqueOrThrow({ where: { stateHash: sha256(location.searchParams.get('state')!) } })).toMatchObject({ consumedAt: expect.any(Date) });
+    expect(
+      await app.db.oAuthState.findUniqueOrThrow({ where: { stateHash: sha256(location.searchParams.get('state')!) } }),
+    ).toMatchObject({ consumedAt: expect.any(Date) });
   });
 
   it('lets exactly one of 20 concurrent callbacks with one state reach the token endpoint', async () => {
@@ -205,13 +263,19 @@ describe('GET /api/emr-sync/callback', () => {
     const connectionId = await createConnection(admin);
     const location = await authorize(admin, connectionId);
     const callback = await consent(location);
-    await app.db.oAuthState.update({ where: { stateHash: sha256(location.searchParams.get('state')!) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await app.db.oAuthState.update({
+      where: { stateHash: sha256(location.searchParams.get('state')!) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const tokenCalls = emr.requests.token;
     const res = await admin.get(callback);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalidState);
     expect(emr.requests.token).toBe(tokenCalls);
-    expect(await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } })).toMatchObject({ status: 'pending', accessTokenSealed: null });
+    expect(await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } })).toMatchObject({
+      status: 'pending',
+      accessTokenSealed: null,
+    });
   });
 
   it('refuses an unknown state with 400 and no token request', async () => {
@@ -226,7 +290,11 @@ describe('GET /api/emr-sync/callback', () => {
     const connectionId = await createConnection(admin);
     const location = await authorize(admin, connectionId);
     const callback = await consent(location);
-    const colleague = await createUser(app.db, { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' });
+    const colleague = await createUser(app.db, {
+      orgId: 'org_demo',
+      clinicId: 'clinic_north',
+      clinicName: 'Northside Clinic',
+    });
     const cases = [
       [await signIn(app, 'admin@southside.test'), 'This authorization was started in another clinic'],
       [await signIn(app, colleague.email, TEST_PASSWORD), 'This authorization was started by another user'],
@@ -248,19 +316,30 @@ describe('GET /api/emr-sync/callback', () => {
     const calls = emr.requests.total;
     const res = await admin.get(callback);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: "The EMR's token endpoint is not configured", correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: "The EMR's token endpoint is not configured",
+      correlationId: expect.any(String),
+    });
     expect(emr.requests.total).toBe(calls);
-    expect(await app.db.oAuthState.findUniqueOrThrow({ where: { stateHash: sha256(location.searchParams.get('state')!) } })).toMatchObject({ consumedAt: null });
+    expect(
+      await app.db.oAuthState.findUniqueOrThrow({ where: { stateHash: sha256(location.searchParams.get('state')!) } }),
+    ).toMatchObject({ consumedAt: null });
     expect((await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } })).status).toBe('pending');
   });
 
-  it("spends the state when the EMR refuses consent, and asks for no token", async () => {
+  it('spends the state when the EMR refuses consent, and asks for no token', async () => {
     const location = await authorize(admin, await createConnection(admin));
     const state = location.searchParams.get('state')!;
     const tokenCalls = emr.requests.token;
     const res = await admin.get(`/api/emr-sync/callback?state=${state}&error=access_denied`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The EMR did not authorize the connection (access_denied)', correlationId: expect.any(String), issues: [{ path: 'query.code', message: 'Required' }] });
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The EMR did not authorize the connection (access_denied)',
+      correlationId: expect.any(String),
+      issues: [{ path: 'query.code', message: 'Required' }],
+    });
     expect(emr.requests.token).toBe(tokenCalls);
     expect((await admin.get(`/api/emr-sync/callback?state=${state}&code=late`)).body).toEqual(invalidState);
   });
@@ -270,8 +349,15 @@ describe('GET /api/emr-sync/callback', () => {
     const location = await authorize(admin, connectionId);
     const res = await admin.get(`/api/emr-sync/callback?state=${location.searchParams.get('state')}&code=forged-code`);
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ code: 'UNPROCESSABLE', message: 'The EMR refused the authorization; the connection needs authorizing again', correlationId: expect.any(String) });
-    expect(await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } })).toMatchObject({ status: 'pending', accessTokenSealed: null });
+    expect(res.body).toEqual({
+      code: 'UNPROCESSABLE',
+      message: 'The EMR refused the authorization; the connection needs authorizing again',
+      correlationId: expect.any(String),
+    });
+    expect(await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } })).toMatchObject({
+      status: 'pending',
+      accessTokenSealed: null,
+    });
   });
 
   it('sends a browser back to the integrations screen with the outcome', async () => {
@@ -279,11 +365,15 @@ describe('GET /api/emr-sync/callback', () => {
     const callback = await consent(await authorize(admin, connectionId));
     const ok = await admin.get(callback, { headers: HTML });
     expect(ok.status).toBe(302);
-    expect(ok.headers.get('location')).toBe(`${app.url}/settings/integrations?oauth=connected&connectionId=${connectionId}`);
+    expect(ok.headers.get('location')).toBe(
+      `${app.url}/settings/integrations?oauth=connected&connectionId=${connectionId}`,
+    );
     expect(ok.headers.get('referrer-policy')).toBe('no-referrer');
     const again = await admin.get(callback, { headers: HTML });
     expect(again.status).toBe(302);
-    expect(again.headers.get('location')).toBe(`${app.url}/settings/integrations?oauth=failed&code=VALIDATION_FAILED&correlationId=${again.headers.get('x-correlation-id')}`);
+    expect(again.headers.get('location')).toBe(
+      `${app.url}/settings/integrations?oauth=failed&code=VALIDATION_FAILED&correlationId=${again.headers.get('x-correlation-id')}`,
+    );
   });
 
   it('needs integrations:read and a session, before any state is looked at', async () => {
@@ -291,10 +381,18 @@ describe('GET /api/emr-sync/callback', () => {
     const frontdesk = await signIn(app, 'frontdesk@northside.test');
     const denied = await frontdesk.get(callback);
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the integrations:read scope', correlationId: expect.any(String) });
+    expect(denied.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the integrations:read scope',
+      correlationId: expect.any(String),
+    });
     const anonymous = await new HttpClient(app.url).get(callback);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ code: 'UNAUTHENTICATED', message: 'Sign in to continue', correlationId: expect.any(String) });
+    expect(anonymous.body).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Sign in to continue',
+      correlationId: expect.any(String),
+    });
     expect((await new HttpClient(app.url).get('/api/emr-sync/authorize?connectionId=x')).status).toBe(401);
     expect((await admin.get(callback)).status).toBe(200);
   });
@@ -303,9 +401,18 @@ describe('GET /api/emr-sync/callback', () => {
 describe('without SEAL_KEY', () => {
   let bare: TestApp;
   beforeAll(async () => {
-    bare = await startApp({ env: { SEAL_KEY: undefined, EMR_VENDORS: JSON.stringify({ 'browser-oauth': { authorizeUrl: emr.authorizeUrl, tokenUrl: emr.tokenUrl, fhirBaseUrl: emr.fhirBaseUrl } }) } });
+    bare = await startApp({
+      env: {
+        SEAL_KEY: undefined,
+        EMR_VENDORS: JSON.stringify({
+          'browser-oauth': { authorizeUrl: emr.authorizeUrl, tokenUrl: emr.tokenUrl, fhirBaseUrl: emr.fhirBaseUrl },
+        }),
+      },
+    });
   });
-  afterAll(async () => { await bare?.stop(); });
+  afterAll(async () => {
+    await bare?.stop();
+  });
 
   it('refuses to start an authorization with 503: no state stored, no EMR called', async () => {
     const client = await signIn(bare, 'admin@northside.test');
@@ -313,7 +420,11 @@ describe('without SEAL_KEY', () => {
     const calls = emr.requests.total;
     const res = await client.get(`/api/emr-sync/authorize?connectionId=${connectionId}`);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'Secure storage is not available', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'Secure storage is not available',
+      correlationId: expect.any(String),
+    });
     expect(await bare.db.oAuthState.count()).toBe(0);
     expect(emr.requests.total).toBe(calls);
   });

@@ -15,16 +15,37 @@ import { signIn, type HttpClient } from '../support/http';
 const CLIENT_ID = 'backend-client';
 const KEY_ID = 'key-1';
 const PARTNER_KEY = 'partner-secret-key';
-const NEUTRAL = { code: 'TRANSPORT_FAILED', message: 'The EMR could not be reached; try again later', correlationId: expect.any(String) };
-const NOT_LINKED = { code: 'FORBIDDEN', message: 'This clinic is not linked to that integration', correlationId: expect.any(String) };
+const NEUTRAL = {
+  code: 'TRANSPORT_FAILED',
+  message: 'The EMR could not be reached; try again later',
+  correlationId: expect.any(String),
+};
+const NOT_LINKED = {
+  code: 'FORBIDDEN',
+  message: 'This clinic is not linked to that integration',
+  correlationId: expect.any(String),
+};
 const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'] as const;
 
 /** From the fixture files themselves: the ids of each type that belong to one patient. */
 function fixtureIdsOf(patientId: string): Record<string, string[]> {
-  const read = (type: string) => JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as Array<{ id: string; subject?: { reference: string }; patient?: { reference: string } }>;
-  return Object.fromEntries(TYPES.map((type) => [type, read(type)
-    .filter((r) => (type === 'Patient' ? r.id === patientId : (r.subject ?? r.patient)?.reference === `Patient/${patientId}`))
-    .map((r) => r.id).sort()]));
+  const read = (type: string) =>
+    JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as Array<{
+      id: string;
+      subject?: { reference: string };
+      patient?: { reference: string };
+    }>;
+  return Object.fromEntries(
+    TYPES.map((type) => [
+      type,
+      read(type)
+        .filter((r) =>
+          type === 'Patient' ? r.id === patientId : (r.subject ?? r.patient)?.reference === `Patient/${patientId}`,
+        )
+        .map((r) => r.id)
+        .sort(),
+    ]),
+  );
 }
 
 describe('sandbox: bindings, the smart-backend origin rule and the egress policy', () => {
@@ -37,22 +58,39 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS384', { extractable: true });
-    emr = await startFakeEmr({ clientId: CLIENT_ID, publicKeyPem: await exportSPKI(pair.publicKey), keyId: KEY_ID, apiKey: PARTNER_KEY, pageSize: 2 });
+    emr = await startFakeEmr({
+      clientId: CLIENT_ID,
+      publicKeyPem: await exportSPKI(pair.publicKey),
+      keyId: KEY_ID,
+      apiKey: PARTNER_KEY,
+      pageSize: 2,
+    });
     // The attacker's server serves a SMART configuration naming the real EMR's token endpoint.
-    attacker = await startFakeEmr({ clientId: 'clinic-app', smartConfigurationOverrides: { token_endpoint: emr.tokenUrl } });
+    attacker = await startFakeEmr({
+      clientId: 'clinic-app',
+      smartConfigurationOverrides: { token_endpoint: emr.tokenUrl },
+    });
     elsewhere = await startFakeEmr();
     app = await startApp({
       env: {
-        SMART_CLIENT_ID: CLIENT_ID, SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey), SMART_KEY_ID: KEY_ID,
+        SMART_CLIENT_ID: CLIENT_ID,
+        SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey),
+        SMART_KEY_ID: KEY_ID,
         EMR_VENDORS: JSON.stringify({
-          'smart-backend': { tokenUrl: emr.tokenUrl, fhirBaseUrl: emr.fhirBaseUrl, groups: { [clinics.north]: 'grp-north', [clinics.south]: 'grp-south', [clinics.everything]: '*' } },
+          'smart-backend': {
+            tokenUrl: emr.tokenUrl,
+            fhirBaseUrl: emr.fhirBaseUrl,
+            groups: { [clinics.north]: 'grp-north', [clinics.south]: 'grp-south', [clinics.everything]: '*' },
+          },
         }),
-        PARTNER_API_URL: emr.fhirBaseUrl, PARTNER_API_KEY: PARTNER_KEY,
+        PARTNER_API_URL: emr.fhirBaseUrl,
+        PARTNER_API_KEY: PARTNER_KEY,
         PARTNER_API_ACCOUNTS: JSON.stringify({ [clinics.north]: 'acct-north-7' }),
         LOG_LEVEL: 'info',
       },
     });
-    for (const name of Object.keys(clinics) as Array<keyof typeof clinics>) admins[name] = (await clinicAdmin(clinics[name])).client;
+    for (const name of Object.keys(clinics) as Array<keyof typeof clinics>)
+      admins[name] = (await clinicAdmin(clinics[name])).client;
   });
   afterAll(async () => {
     await app?.stop();
@@ -68,16 +106,26 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
   it('refuses a smart-backend connection whose fhirBaseUrl is not on the operator EMR, at create and at PATCH', async () => {
     const client = admins.north;
     const refused = {
-      code: 'VALIDATION_FAILED', message: 'The request body is not valid', correlationId: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid',
+      correlationId: expect.any(String),
       issues: [{ path: 'body.fhirBaseUrl', message: "Must be on the configured SMART backend EMR's server" }],
     };
-    const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend', fhirBaseUrl: attacker.fhirBaseUrl });
+    const created = await client.post('/api/emr-sync/connections', {
+      vendor: 'smart-backend',
+      fhirBaseUrl: attacker.fhirBaseUrl,
+    });
     expect([created.status, created.body]).toEqual([400, refused]);
     expect(await app.db.emrConnection.count({ where: { clinicId: clinics.north } })).toBe(0);
 
-    const same = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend', fhirBaseUrl: `${emr.baseUrl}/fhir/other-path` });
+    const same = await client.post('/api/emr-sync/connections', {
+      vendor: 'smart-backend',
+      fhirBaseUrl: `${emr.baseUrl}/fhir/other-path`,
+    });
     expect(same.status).toBe(201);
-    const patched = await client.patch(`/api/emr-sync/connections/${same.body.connection.id}`, { fhirBaseUrl: attacker.fhirBaseUrl });
+    const patched = await client.patch(`/api/emr-sync/connections/${same.body.connection.id}`, {
+      fhirBaseUrl: attacker.fhirBaseUrl,
+    });
     expect([patched.status, patched.body]).toEqual([400, refused]);
     expect(attacker.connections).toBe(0);
   });
@@ -86,11 +134,19 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
     const client = admins.everything;
     const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
     // A row written before the rule existed, pointing at the attacker.
-    await app.db.emrConnection.update({ where: { id: created.body.connection.id }, data: { fhirBaseUrl: attacker.fhirBaseUrl } });
+    await app.db.emrConnection.update({
+      where: { id: created.body.connection.id },
+      data: { fhirBaseUrl: attacker.fhirBaseUrl },
+    });
     const tokens = emr.requests.token;
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId: created.body.connection.id });
     expect(res.status).toBe(400);
-    expect(res.body.issues).toEqual([{ path: 'body.connectionId', message: "The connection's FHIR base is not on the configured SMART backend EMR's server" }]);
+    expect(res.body.issues).toEqual([
+      {
+        path: 'body.connectionId',
+        message: "The connection's FHIR base is not on the configured SMART backend EMR's server",
+      },
+    ]);
     expect(attacker.connections).toBe(0);
     expect(emr.requests.token).toBe(tokens);
   });
@@ -109,30 +165,52 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
     expect(await app.db.fhirResource.count({ where: { clinicId: tenant.clinicId } })).toBe(0);
   });
 
-  it("lists a smart-backend connection as connected when its clinic is bound, else needs-registration", async () => {
+  it('lists a smart-backend connection as connected when its clinic is bound, else needs-registration', async () => {
     const unbound = (await clinicAdmin()).client;
-    for (const [client, status] of [[admins.south, 'connected'], [unbound, 'needs-registration']] as const) {
+    for (const [client, status] of [
+      [admins.south, 'connected'],
+      [unbound, 'needs-registration'],
+    ] as const) {
       await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
       const list = await client.get('/api/emr-sync/connections');
-      expect(list.body.connections.map((c: { vendor: string; status: string }) => [c.vendor, c.status])).toEqual([['smart-backend', status]]);
+      expect(list.body.connections.map((c: { vendor: string; status: string }) => [c.vendor, c.status])).toEqual([
+        ['smart-backend', status],
+      ]);
     }
   });
 
   it("pulls only the bound Group's patients: each clinic gets its own patient's resources and nothing else", async () => {
-    for (const [name, patientId, groupId] of [['north', 'pat-1', 'grp-north'], ['south', 'pat-2', 'grp-south']] as const) {
+    for (const [name, patientId, groupId] of [
+      ['north', 'pat-1', 'grp-north'],
+      ['south', 'pat-2', 'grp-south'],
+    ] as const) {
       const [clinicId, session] = [clinics[name], admins[name]];
-      const connectionId = (await session.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body.connection.id;
+      const connectionId = (await session.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body
+        .connection.id;
       const [searches, reads] = [emr.receivedSearches.length, emr.requests.byPath[`/fhir/Group/${groupId}`] ?? 0];
       const res = await session.post('/api/emr-sync/smart/pull', { connectionId });
       expect(res.status).toBe(200);
       expect(emr.requests.byPath[`/fhir/Group/${groupId}`]).toBe(reads + 1);
       const rows = await app.db.fhirResource.findMany({ where: { clinicId } });
-      const stored = Object.fromEntries(TYPES.map((type) => [type, rows.filter((r) => r.resourceType === type).map((r) => r.resourceId).sort()]));
-      const expected = Object.entries(fixtureIdsOf(patientId)).map(([type, ids]) => [type, ids.map((id) => servedId(emr.fhirBaseUrl, id)).sort()]);
+      const stored = Object.fromEntries(
+        TYPES.map((type) => [
+          type,
+          rows
+            .filter((r) => r.resourceType === type)
+            .map((r) => r.resourceId)
+            .sort(),
+        ]),
+      );
+      const expected = Object.entries(fixtureIdsOf(patientId)).map(([type, ids]) => [
+        type,
+        ids.map((id) => servedId(emr.fhirBaseUrl, id)).sort(),
+      ]);
       expect(stored).toEqual(Object.fromEntries(expected));
       // Patients by _id, the rest by patient: never a search that is not scoped to the Group's members.
       const seen = emr.receivedSearches.slice(searches).filter((s) => !s.query.has('_offset'));
-      expect(seen.map((s) => [s.path, s.query.get('_id') ?? s.query.get('patient')])).toEqual(TYPES.map((type) => [`/fhir/${type}`, patientId]));
+      expect(seen.map((s) => [s.path, s.query.get('_id') ?? s.query.get('patient')])).toEqual(
+        TYPES.map((type) => [`/fhir/${type}`, patientId]),
+      );
     }
   });
 
@@ -149,13 +227,19 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
   describe('a browser connection with its own FHIR base', () => {
     async function authorizeAgainst(fhirBaseUrl: string) {
       const { client } = await clinicAdmin();
-      const created = await client.post('/api/emr-sync/connections', { vendor: 'generic-fhir', clientId: 'clinic-app', fhirBaseUrl });
+      const created = await client.post('/api/emr-sync/connections', {
+        vendor: 'generic-fhir',
+        clientId: 'clinic-app',
+        fhirBaseUrl,
+      });
       expect(created.status).toBe(201);
       return client.get(`/api/emr-sync/authorize?connectionId=${created.body.connection.id}`);
     }
 
     it('does not follow a redirect from discovery: the redirect target is never contacted', async () => {
-      attacker.failNext('/fhir/.well-known/smart-configuration', { redirectTo: `${elsewhere.fhirBaseUrl}/.well-known/smart-configuration` });
+      attacker.failNext('/fhir/.well-known/smart-configuration', {
+        redirectTo: `${elsewhere.fhirBaseUrl}/.well-known/smart-configuration`,
+      });
       const res = await authorizeAgainst(attacker.fhirBaseUrl);
       expect([res.status, res.body]).toEqual([502, NEUTRAL]);
       expect(elsewhere.connections).toBe(0);
@@ -173,8 +257,16 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
       expect([res.status, res.body]).toEqual([502, NEUTRAL]);
       expect(res.text).not.toMatch(/418|simulated failure/);
       const correlationId = res.body.correlationId as string;
-      const line = app.logs().split('\n').find((l) => l.includes(correlationId) && l.includes('"cause"'));
-      expect(JSON.parse(line!).cause).toMatchObject({ purpose: 'emr', reason: 'status', status: 418, url: `${attacker.fhirBaseUrl}/.well-known/smart-configuration` });
+      const line = app
+        .logs()
+        .split('\n')
+        .find((l) => l.includes(correlationId) && l.includes('"cause"'));
+      expect(JSON.parse(line!).cause).toMatchObject({
+        purpose: 'emr',
+        reason: 'status',
+        status: 418,
+        url: `${attacker.fhirBaseUrl}/.well-known/smart-configuration`,
+      });
       expect(app.logs()).not.toContain('[object Object]');
     });
 
@@ -196,7 +288,9 @@ describe('production: a tenant URL must resolve to a public address unless the o
   beforeAll(async () => {
     privateEmr = await startFakeEmr({ clientId: 'clinic-app' });
     listedEmr = await startFakeEmr({ clientId: 'clinic-app' });
-    app = await startApp({ env: { SVC_ENV: 'production', EMR_ALLOWED_ORIGINS: `https://127.0.0.1:${new URL(listedEmr.baseUrl).port}` } });
+    app = await startApp({
+      env: { SVC_ENV: 'production', EMR_ALLOWED_ORIGINS: `https://127.0.0.1:${new URL(listedEmr.baseUrl).port}` },
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -207,14 +301,22 @@ describe('production: a tenant URL must resolve to a public address unless the o
   async function authorizeAgainst(fhirBaseUrl: string) {
     const tenant = await createTenant(app.db, 'Prod');
     const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
-    const created = await client.post('/api/emr-sync/connections', { vendor: 'generic-fhir', clientId: 'clinic-app', fhirBaseUrl });
+    const created = await client.post('/api/emr-sync/connections', {
+      vendor: 'generic-fhir',
+      clientId: 'clinic-app',
+      fhirBaseUrl,
+    });
     expect(created.status).toBe(201);
     return client.get(`/api/emr-sync/authorize?connectionId=${created.body.connection.id}`);
   }
 
   it('refuses a FHIR base on loopback (by address or by name) with zero connections to it', async () => {
     const port = new URL(privateEmr.baseUrl).port;
-    for (const base of [`https://127.0.0.1:${port}/fhir`, `https://localhost:${port}/fhir`, `https://[::ffff:127.0.0.1]:${port}/fhir`]) {
+    for (const base of [
+      `https://127.0.0.1:${port}/fhir`,
+      `https://localhost:${port}/fhir`,
+      `https://[::ffff:127.0.0.1]:${port}/fhir`,
+    ]) {
       const res = await authorizeAgainst(base);
       expect({ base, status: res.status, body: res.body }).toEqual({ base, status: 502, body: NEUTRAL });
     }

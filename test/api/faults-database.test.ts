@@ -33,10 +33,18 @@ describe('database restart', () => {
     postgres.stop();
     const health = await anonymous.get('/api/health');
     expect(health.status).toBe(503);
-    expect(health.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'The database is unavailable', correlationId: expect.any(String) });
+    expect(health.body).toEqual({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'The database is unavailable',
+      correlationId: expect.any(String),
+    });
     const route = await staff.get('/api/appointments?date=2026-01-01');
     expect(route.status).toBe(503);
-    expect(route.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'A dependency is unavailable; try again shortly', correlationId: expect.any(String) });
+    expect(route.body).toEqual({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'A dependency is unavailable; try again shortly',
+      correlationId: expect.any(String),
+    });
 
     postgres.start();
     let recovered = 0;

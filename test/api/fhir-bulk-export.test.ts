@@ -14,7 +14,8 @@ import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
 const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
-const fixtures = (type: string) => JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as FhirResource[];
+const fixtures = (type: string) =>
+  JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as FhirResource[];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let app: TestApp;
@@ -23,12 +24,19 @@ let admin: HttpClient;
 beforeAll(async () => {
   app = await startApp();
   admin = await signIn(app, 'admin@northside.test');
-  await embeddedFhirStore(app.db, { clock: () => new Date('2026-01-01T00:00:00Z') }).upsertMany('clinic_north', TYPES.flatMap(fixtures));
+  await embeddedFhirStore(app.db, { clock: () => new Date('2026-01-01T00:00:00Z') }).upsertMany(
+    'clinic_north',
+    TYPES.flatMap(fixtures),
+  );
   // One observation about nobody: in a system export, not in the Patient compartment.
-  await embeddedFhirStore(app.db, { clock: () => new Date('2026-03-01T00:00:00Z') }).upsertMany('clinic_north', [{ resourceType: 'Observation', id: 'obs-device', status: 'final' }]);
+  await embeddedFhirStore(app.db, { clock: () => new Date('2026-03-01T00:00:00Z') }).upsertMany('clinic_north', [
+    { resourceType: 'Observation', id: 'obs-device', status: 'final' },
+  ]);
   await embeddedFhirStore(app.db).upsertMany('clinic_south', [{ resourceType: 'Patient', id: 'south-only' }]);
 });
-afterAll(async () => { await app?.stop(); });
+afterAll(async () => {
+  await app?.stop();
+});
 
 async function kickOff(client: HttpClient, url: string): Promise<string> {
   const res = await client.get(url, { headers: { prefer: 'respond-async', accept: 'application/fhir+json' } });
@@ -55,7 +63,10 @@ async function filesOf(client: HttpClient, output: Array<{ type: string; url: st
     const res = await client.get(file.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/fhir+ndjson');
-    const lines = res.text.trim().split('\n').map((line) => JSON.parse(line) as FhirResource);
+    const lines = res.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as FhirResource);
     expect(lines).toHaveLength(file.count);
     expect(lines.every((r) => r.resourceType === file.type)).toBe(true);
     byType[file.type] = [...(byType[file.type] ?? []), ...lines.map((r) => r.id)].sort();
@@ -65,17 +76,38 @@ async function filesOf(client: HttpClient, output: Array<{ type: string; url: st
 
 function jobRow(clinicId: string, userId: string, overrides: Record<string, unknown> = {}) {
   return {
-    id: `bx_test_${randomUUID()}`, clinicId, userId, level: 'system', types: ['Patient'], status: 'running',
-    request: `${app.url}/api/fhir/$export`, transactionTime: new Date(), correlationId: 'test-job-0001', ...overrides,
+    id: `bx_test_${randomUUID()}`,
+    clinicId,
+    userId,
+    level: 'system',
+    types: ['Patient'],
+    status: 'running',
+    request: `${app.url}/api/fhir/$export`,
+    transactionTime: new Date(),
+    correlationId: 'test-job-0001',
+    ...overrides,
   };
 }
 
 /** An export and its job (lib/jobs) as a worker left it: `work` sets the job's state, attempts and lease. */
-async function exportWithJob(clinicId: string, userId: string, work: { state: string; attempts: number; leaseUntil: Date | null }) {
+async function exportWithJob(
+  clinicId: string,
+  userId: string,
+  work: { state: string; attempts: number; leaseUntil: Date | null },
+) {
   const job = await app.db.bulkExportJob.create({ data: jobRow(clinicId, userId) });
   await app.db.job.create({
-    data: { id: `job_${randomUUID()}`, queue: 'bulk-export', key: job.id, state: work.state, attempts: work.attempts, maxAttempts: 3,
-      leaseUntil: work.leaseUntil, leaseToken: work.state === 'running' ? 'a-worker-elsewhere' : null, lockedBy: work.state === 'running' ? 'elsewhere:1' : null },
+    data: {
+      id: `job_${randomUUID()}`,
+      queue: 'bulk-export',
+      key: job.id,
+      state: work.state,
+      attempts: work.attempts,
+      maxAttempts: 3,
+      leaseUntil: work.leaseUntil,
+      leaseToken: work.state === 'running' ? 'a-worker-elsewhere' : null,
+      lockedBy: work.state === 'running' ? 'elsewhere:1' : null,
+    },
   });
   return job;
 }
@@ -84,14 +116,26 @@ describe('system-level $export', () => {
   it("exports the clinic's resources: 202, then the Bulk Data manifest and NDJSON files", async () => {
     const statusUrl = await kickOff(admin, '/api/fhir/$export');
     const job = await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: statusUrl.split('/').pop()! } });
-    expect(job).toMatchObject({ clinicId: 'clinic_north', level: 'system', types: TYPES, status: expect.stringMatching(/running|completed/) });
+    expect(job).toMatchObject({
+      clinicId: 'clinic_north',
+      level: 'system',
+      types: TYPES,
+      status: expect.stringMatching(/running|completed/),
+    });
 
     const res = await manifestOf(admin, statusUrl);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.body).toEqual({
-      transactionTime: job.transactionTime.toISOString(), request: `${app.url}/api/fhir/$export`, requiresAccessToken: true,
-      output: TYPES.map((type) => ({ type, url: expect.stringMatching(new RegExp(`^${app.url}/api/fhir/bulk-files/`)), count: type === 'Observation' ? 7 : fixtures(type).length })),
-      error: [], status: 'completed',
+      transactionTime: job.transactionTime.toISOString(),
+      request: `${app.url}/api/fhir/$export`,
+      requiresAccessToken: true,
+      output: TYPES.map((type) => ({
+        type,
+        url: expect.stringMatching(new RegExp(`^${app.url}/api/fhir/bulk-files/`)),
+        count: type === 'Observation' ? 7 : fixtures(type).length,
+      })),
+      error: [],
+      status: 'completed',
     });
     const files = await filesOf(admin, res.body.output);
     expect(files.Patient).toEqual(['pat-1', 'pat-2']);
@@ -100,24 +144,46 @@ describe('system-level $export', () => {
   });
 
   it('honours _type and _since', async () => {
-    const res = await manifestOf(admin, await kickOff(admin, '/api/fhir/$export?_type=Observation,Patient&_since=2026-02-01T00:00:00Z&_outputFormat=application/fhir%2Bndjson'));
-    expect(res.body.output.map((o: { type: string; count: number }) => [o.type, o.count])).toEqual([['Observation', 1]]);
+    const res = await manifestOf(
+      admin,
+      await kickOff(
+        admin,
+        '/api/fhir/$export?_type=Observation,Patient&_since=2026-02-01T00:00:00Z&_outputFormat=application/fhir%2Bndjson',
+      ),
+    );
+    expect(res.body.output.map((o: { type: string; count: number }) => [o.type, o.count])).toEqual([
+      ['Observation', 1],
+    ]);
     const request = new URL(res.body.request);
     expect(`${request.origin}${request.pathname}`).toBe(`${app.url}/api/fhir/$export`);
-    expect(Object.fromEntries(request.searchParams)).toEqual({ _type: 'Observation,Patient', _since: '2026-02-01T00:00:00Z', _outputFormat: 'application/fhir+ndjson' });
+    expect(Object.fromEntries(request.searchParams)).toEqual({
+      _type: 'Observation,Patient',
+      _since: '2026-02-01T00:00:00Z',
+      _outputFormat: 'application/fhir+ndjson',
+    });
     expect(await filesOf(admin, res.body.output)).toEqual({ Observation: ['obs-device'] });
   });
 
   it('answers 202 with Retry-After and the IN_PROGRESS body while the job runs', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
     // A worker holds the lease: the job is mid-run.
-    const job = await exportWithJob('clinic_north', user.id, { state: 'running', attempts: 1, leaseUntil: new Date(Date.now() + 3_600_000) });
+    const job = await exportWithJob('clinic_north', user.id, {
+      state: 'running',
+      attempts: 1,
+      leaseUntil: new Date(Date.now() + 3_600_000),
+    });
     try {
       const res = await admin.get(`/api/fhir/bulk-status/${job.id}`);
       expect(res.status).toBe(202);
       expect(res.headers.get('retry-after')).toBe('1');
       expect(res.headers.get('x-progress')).toBe('exporting');
-      expect(res.body).toEqual({ code: 'IN_PROGRESS', message: 'The export is still running', correlationId: res.headers.get('x-correlation-id'), jobId: job.id, retryAfterSeconds: 1 });
+      expect(res.body).toEqual({
+        code: 'IN_PROGRESS',
+        message: 'The export is still running',
+        correlationId: res.headers.get('x-correlation-id'),
+        jobId: job.id,
+        retryAfterSeconds: 1,
+      });
     } finally {
       await app.db.bulkExportJob.delete({ where: { id: job.id } });
       await app.db.job.deleteMany({ where: { key: job.id } });
@@ -131,19 +197,33 @@ describe('resources from two sources', () => {
     const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
     const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
     for (const source of [a, b]) {
-      await embeddedFhirStore(app.db).upsertMany(tenant.clinicId, [
-        { resourceType: 'Patient', id: '123' },
-        { resourceType: 'Observation', id: 'o1', status: 'final', subject: { reference: 'Patient/123' } },
-      ], { sourceBaseUrl: source });
+      await embeddedFhirStore(app.db).upsertMany(
+        tenant.clinicId,
+        [
+          { resourceType: 'Patient', id: '123' },
+          { resourceType: 'Observation', id: 'o1', status: 'final', subject: { reference: 'Patient/123' } },
+        ],
+        { sourceBaseUrl: source },
+      );
     }
     const res = await manifestOf(client, await kickOff(client, '/api/fhir/$export?_type=Patient,Observation'));
     const files = await filesOf(client, res.body.output);
-    expect(files).toEqual({ Patient: [servedId(a, '123'), servedId(b, '123')].sort(), Observation: [servedId(a, 'o1'), servedId(b, 'o1')].sort() });
-    const observations = (await client.get(res.body.output.find((o: { type: string }) => o.type === 'Observation').url)).text.trim().split('\n').map((line) => JSON.parse(line) as FhirResource);
-    expect(observations.map((o) => [o.id, o.subject]).sort()).toEqual([
-      [servedId(a, 'o1'), { reference: `Patient/${servedId(a, '123')}` }],
-      [servedId(b, 'o1'), { reference: `Patient/${servedId(b, '123')}` }],
-    ].sort());
+    expect(files).toEqual({
+      Patient: [servedId(a, '123'), servedId(b, '123')].sort(),
+      Observation: [servedId(a, 'o1'), servedId(b, 'o1')].sort(),
+    });
+    const observations = (
+      await client.get(res.body.output.find((o: { type: string }) => o.type === 'Observation').url)
+    ).text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as FhirResource);
+    expect(observations.map((o) => [o.id, o.subject]).sort()).toEqual(
+      [
+        [servedId(a, 'o1'), { reference: `Patient/${servedId(a, '123')}` }],
+        [servedId(b, 'o1'), { reference: `Patient/${servedId(b, '123')}` }],
+      ].sort(),
+    );
   });
 });
 
@@ -160,10 +240,35 @@ describe('Patient-level $export', () => {
 
 describe('kick-off refusals', () => {
   it.each([
-    ['/api/fhir/$export', {}, 'A bulk export needs the header Prefer: respond-async', [{ path: 'headers.prefer', message: 'Must be respond-async' }]],
-    ['/api/fhir/$export?_type=Practitioner', { prefer: 'respond-async' }, 'The export names a resource type this server does not hold', [{ path: 'query._type', message: 'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance' }]],
-    ['/api/fhir/$export?_outputFormat=text/csv', { prefer: 'respond-async' }, 'The request query is not valid', [{ path: 'query._outputFormat', message: 'Only application/fhir+ndjson is supported' }]],
-    ['/api/fhir/Patient/$export?_since=yesterday', { prefer: 'respond-async' }, 'The request query is not valid', [{ path: 'query._since', message: '_since must be a FHIR instant, e.g. 2024-03-01T00:00:00Z' }]],
+    [
+      '/api/fhir/$export',
+      {},
+      'A bulk export needs the header Prefer: respond-async',
+      [{ path: 'headers.prefer', message: 'Must be respond-async' }],
+    ],
+    [
+      '/api/fhir/$export?_type=Practitioner',
+      { prefer: 'respond-async' },
+      'The export names a resource type this server does not hold',
+      [
+        {
+          path: 'query._type',
+          message: 'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance',
+        },
+      ],
+    ],
+    [
+      '/api/fhir/$export?_outputFormat=text/csv',
+      { prefer: 'respond-async' },
+      'The request query is not valid',
+      [{ path: 'query._outputFormat', message: 'Only application/fhir+ndjson is supported' }],
+    ],
+    [
+      '/api/fhir/Patient/$export?_since=yesterday',
+      { prefer: 'respond-async' },
+      'The request query is not valid',
+      [{ path: 'query._since', message: '_since must be a FHIR instant, e.g. 2024-03-01T00:00:00Z' }],
+    ],
   ])('refuses %s with 400 OperationOutcome and records no job', async (url, headers, text, fields) => {
     const before = await app.db.bulkExportJob.count();
     const res = await admin.get(url, { headers });
@@ -171,8 +276,18 @@ describe('kick-off refusals', () => {
     expect(res.body).toEqual({
       resourceType: 'OperationOutcome',
       issue: [
-        { severity: 'error', code: 'invalid', details: { coding: [{ system: 'urn:clinic-revenue-platform:error-code', code: 'VALIDATION_FAILED' }], text }, diagnostics: `correlationId=${res.headers.get('x-correlation-id')}` },
-        ...fields.map((f) => ({ severity: 'error', code: 'invalid', details: { text: f.message }, expression: [f.path] })),
+        {
+          severity: 'error',
+          code: 'invalid',
+          details: { coding: [{ system: 'urn:clinic-revenue-platform:error-code', code: 'VALIDATION_FAILED' }], text },
+          diagnostics: `correlationId=${res.headers.get('x-correlation-id')}`,
+        },
+        ...fields.map((f) => ({
+          severity: 'error',
+          code: 'invalid',
+          details: { text: f.message },
+          expression: [f.path],
+        })),
       ],
     });
     expect(await app.db.bulkExportJob.count()).toBe(before);
@@ -201,7 +316,11 @@ describe('kick-off refusals', () => {
     try {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE "BulkExportFile" IN EXCLUSIVE MODE');
-      const statuses = await Promise.all(Array.from({ length: 20 }, () => client.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          client.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } }).then((r) => r.status),
+        ),
+      );
       expect(statuses.filter((s) => s === 202)).toHaveLength(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(15);
       expect(await app.db.bulkExportJob.count({ where: { clinicId: tenant.clinicId } })).toBe(5);
@@ -215,9 +334,16 @@ describe('kick-off refusals', () => {
     const billing = await signIn(app, 'billing@northside.test');
     const res = await billing.get('/api/fhir/$export', { headers: { prefer: 'respond-async' } });
     expect(res.status).toBe(403);
-    expect(res.body.issue[0].details).toEqual({ coding: [{ system: 'urn:clinic-revenue-platform:error-code', code: 'SCOPE_MISSING' }], text: 'This action needs the patients:read scope' });
+    expect(res.body.issue[0].details).toEqual({
+      coding: [{ system: 'urn:clinic-revenue-platform:error-code', code: 'SCOPE_MISSING' }],
+      text: 'This action needs the patients:read scope',
+    });
     const status = await billing.get('/api/fhir/bulk-status/bx_x');
-    expect(status.body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the patients:read scope', correlationId: expect.any(String) });
+    expect(status.body).toEqual({
+      code: 'SCOPE_MISSING',
+      message: 'This action needs the patients:read scope',
+      correlationId: expect.any(String),
+    });
     for (const url of ['/api/fhir/$export', '/api/fhir/bulk-status/bx_x', '/api/fhir/bulk-files/f_x']) {
       expect((await new HttpClient(app.url).get(url)).status).toBe(401);
     }
@@ -255,23 +381,51 @@ describe('status, files and cancellation across clinics', () => {
 describe('the worker', () => {
   it('finishes a job whose worker died (its lease expired) instead of leaving it running', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const job = await exportWithJob('clinic_north', user.id, { state: 'running', attempts: 1, leaseUntil: new Date(Date.now() - 1000) });
+    const job = await exportWithJob('clinic_north', user.id, {
+      state: 'running',
+      attempts: 1,
+      leaseUntil: new Date(Date.now() - 1000),
+    });
     const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
     expect(res.body).toMatchObject({ status: 'completed', output: [{ type: 'Patient', count: 2 }], error: [] });
-    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'completed', finishedAt: expect.any(Date) });
-    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({ state: 'completed', attempts: 2, leaseUntil: null, lockedBy: expect.not.stringMatching(/^elsewhere/) });
+    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+      status: 'completed',
+      finishedAt: expect.any(Date),
+    });
+    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({
+      state: 'completed',
+      attempts: 2,
+      leaseUntil: null,
+      lockedBy: expect.not.stringMatching(/^elsewhere/),
+    });
   });
 
   it('fails a job that was claimed 3 times without finishing, with an OperationOutcome in error[]', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const job = await exportWithJob('clinic_north', user.id, { state: 'running', attempts: 3, leaseUntil: new Date(Date.now() - 1000) });
+    const job = await exportWithJob('clinic_north', user.id, {
+      state: 'running',
+      attempts: 3,
+      leaseUntil: new Date(Date.now() - 1000),
+    });
     const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
     expect(res.body).toEqual({
-      transactionTime: job.transactionTime.toISOString(), request: job.request, requiresAccessToken: true, output: [],
-      error: [{ type: 'OperationOutcome', url: expect.stringMatching(new RegExp(`^${app.url}/api/fhir/bulk-files/`)) }], status: 'failed',
+      transactionTime: job.transactionTime.toISOString(),
+      request: job.request,
+      requiresAccessToken: true,
+      output: [],
+      error: [{ type: 'OperationOutcome', url: expect.stringMatching(new RegExp(`^${app.url}/api/fhir/bulk-files/`)) }],
+      status: 'failed',
     });
     const outcome = await admin.get(res.body.error[0].url);
-    expect(JSON.parse(outcome.text)).toEqual({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', details: { text: 'The export did not finish after 3 attempts' } }] });
-    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({ state: 'dead', lastError: 'Its workers never finished it in 3 attempts' });
+    expect(JSON.parse(outcome.text)).toEqual({
+      resourceType: 'OperationOutcome',
+      issue: [
+        { severity: 'error', code: 'exception', details: { text: 'The export did not finish after 3 attempts' } },
+      ],
+    });
+    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({
+      state: 'dead',
+      lastError: 'Its workers never finished it in 3 attempts',
+    });
   });
 });

@@ -24,13 +24,24 @@ let app: TestApp;
 
 beforeAll(async () => {
   const pair = await generateKeyPair('ES384', { extractable: true });
-  emr = await startFakeEmr({ clientId: 'backend-client', publicKeyPem: await exportSPKI(pair.publicKey), keyId: 'k1', pageSize: 3 });
+  emr = await startFakeEmr({
+    clientId: 'backend-client',
+    publicKeyPem: await exportSPKI(pair.publicKey),
+    keyId: 'k1',
+    pageSize: 3,
+  });
   store = await startFakeFhirStore();
   app = await startApp({
     env: {
-      SMART_CLIENT_ID: 'backend-client', SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey), SMART_KEY_ID: 'k1',
+      SMART_CLIENT_ID: 'backend-client',
+      SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey),
+      SMART_KEY_ID: 'k1',
       EMR_VENDORS: JSON.stringify({
-        'smart-backend': { tokenUrl: emr.tokenUrl, fhirBaseUrl: emr.fhirBaseUrl, groups: Object.fromEntries(CLINIC_IDS.map((id) => [id, '*'])) },
+        'smart-backend': {
+          tokenUrl: emr.tokenUrl,
+          fhirBaseUrl: emr.fhirBaseUrl,
+          groups: Object.fromEntries(CLINIC_IDS.map((id) => [id, '*'])),
+        },
       }),
       FHIR_STORE_URL: store.baseUrl,
     },
@@ -48,15 +59,27 @@ async function freshClinic() {
   if (!clinicId) throw new Error('more clinics than CLINIC_IDS lists: lengthen it');
   const tenant: TestTenant = { orgId: `org_${clinicId}`, clinicId, clinicName: `Rest ${clinicId}` };
   await app.db.organization.create({ data: { id: tenant.orgId, name: `Org ${clinicId}` } });
-  await app.db.clinic.create({ data: { id: clinicId, orgId: tenant.orgId, name: tenant.clinicName, billingNpi: '1234567893', billingProviderName: 'Rest Billing' } });
+  await app.db.clinic.create({
+    data: {
+      id: clinicId,
+      orgId: tenant.orgId,
+      name: tenant.clinicName,
+      billingNpi: '1234567893',
+      billingProviderName: 'Rest Billing',
+    },
+  });
   const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
-  const connectionId = (await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body.connection.id as string;
+  const connectionId = (await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body.connection
+    .id as string;
   return { tenant, client, connectionId };
 }
 
 /** The id the pulled EMR's resource is served under. */
 const served = (id: string) => servedId(emr.fhirBaseUrl, id);
-const storedFor = (clinicId: string) => [...store.resources.values()].filter((r) => (r.meta?.tag as Array<{ code: string }> | undefined)?.some((t) => t.code === clinicId));
+const storedFor = (clinicId: string) =>
+  [...store.resources.values()].filter((r) =>
+    (r.meta?.tag as Array<{ code: string }> | undefined)?.some((t) => t.code === clinicId),
+  );
 
 describe('the external FHIR store', () => {
   it('receives a pull as one transaction Bundle of PUTs, namespaced and tagged by clinic', async () => {
@@ -64,7 +87,11 @@ describe('the external FHIR store', () => {
     const transactions = store.requests.transactions;
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: true, fhirStore: 'external', upserted: { Patient: 2, Encounter: 4, Observation: 6, Condition: 3, MedicationRequest: 3, AllergyIntolerance: 2 } });
+    expect(res.body).toMatchObject({
+      ok: true,
+      fhirStore: 'external',
+      upserted: { Patient: 2, Encounter: 4, Observation: 6, Condition: 3, MedicationRequest: 3, AllergyIntolerance: 2 },
+    });
     expect(store.requests.transactions).toBe(transactions + 1);
     const bundle = store.receivedTransactions.at(-1)!;
     expect(bundle.type).toBe('transaction');
@@ -85,7 +112,11 @@ describe('the external FHIR store', () => {
     await client.post('/api/emr-sync/smart/pull', { connectionId });
     const read = await client.get(`/api/fhir/Patient/${served('pat-1')}`);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ resourceType: 'Patient', id: served('pat-1'), meta: { versionId: '1', source: `${emr.fhirBaseUrl}/Patient/pat-1/_history/1` } });
+    expect(read.body).toMatchObject({
+      resourceType: 'Patient',
+      id: served('pat-1'),
+      meta: { versionId: '1', source: `${emr.fhirBaseUrl}/Patient/pat-1/_history/1` },
+    });
     expect(read.body.meta.tag).toBeUndefined();
     expect(read.headers.get('etag')).toBe('W/"1"');
 
@@ -103,7 +134,7 @@ describe('the external FHIR store', () => {
     expect(seen.sort()).toEqual(['obs-1', 'obs-4', 'obs-5'].map(served).sort());
   });
 
-  it("keeps clinics apart: another clinic neither reads nor finds the resources", async () => {
+  it('keeps clinics apart: another clinic neither reads nor finds the resources', async () => {
     const { client, connectionId } = await freshClinic();
     await client.post('/api/emr-sync/smart/pull', { connectionId });
     const other = await freshClinic();
@@ -134,7 +165,10 @@ describe('the external FHIR store', () => {
     for (const query of ['_summary=count', '_count=50']) {
       const target = `${store.baseUrl}/Observation?_tag=${encodeURIComponent(`${CLINIC_TAG}|${north.tenant.clinicId}`)}&${query}`;
       const res = await south.client.get(`/api/fhir/Observation?_cursor=${Buffer.from(target).toString('base64url')}`);
-      expect([res.status, res.body.issue?.[0]?.details?.text]).toEqual([400, 'The page link is not valid; start the search again']);
+      expect([res.status, res.body.issue?.[0]?.details?.text]).toEqual([
+        400,
+        'The page link is not valid; start the search again',
+      ]);
       expect(res.body.total).toBeUndefined();
     }
     expect(store.receivedSearches.length).toBe(searches);
@@ -148,7 +182,10 @@ describe('the external FHIR store', () => {
     const first = await north.client.get('/api/fhir/Observation?_count=2');
     const next = (first.body.link as Array<{ relation: string; url: string }>).find((l) => l.relation === 'next')!.url;
     const stolen = await south.client.get(next);
-    expect([stolen.status, stolen.body.issue?.[0]?.details?.text]).toEqual([400, 'The page link is not valid; start the search again']);
+    expect([stolen.status, stolen.body.issue?.[0]?.details?.text]).toEqual([
+      400,
+      'The page link is not valid; start the search again',
+    ]);
     const own = await north.client.get(next);
     expect(own.status).toBe(200);
     expect(own.body.entry).toHaveLength(2);
@@ -158,7 +195,11 @@ describe('the external FHIR store', () => {
     const { tenant, client, connectionId } = await freshClinic();
     await client.post('/api/emr-sync/smart/pull', { connectionId });
     // A row the shared store counts under this clinic's tag that is not this clinic's (no clinic prefix).
-    store.resources.set('Observation/planted', { resourceType: 'Observation', id: 'planted', meta: { lastUpdated: '2030-01-01T00:00:00Z', tag: [{ system: CLINIC_TAG, code: tenant.clinicId }] } });
+    store.resources.set('Observation/planted', {
+      resourceType: 'Observation',
+      id: 'planted',
+      meta: { lastUpdated: '2030-01-01T00:00:00Z', tag: [{ system: CLINIC_TAG, code: tenant.clinicId }] },
+    });
     const paged = await client.get('/api/fhir/Observation?_count=2');
     expect(paged.status).toBe(200);
     expect(paged.body.total).toBeUndefined();
@@ -174,21 +215,43 @@ describe('the external FHIR store', () => {
     const { tenant, client } = await freshClinic();
     const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
     const writer = restFhirStore({ baseUrl: store.baseUrl });
-    for (const [source, family] of [[a, 'FromA'], [b, 'FromB']] as const) {
-      await writer.upsertMany(tenant.clinicId, [
-        { resourceType: 'Patient', id: '123', name: [{ family }] },
-        { resourceType: 'Observation', id: 'o1', status: 'final', subject: { reference: 'Patient/123' } },
-      ], { sourceBaseUrl: source });
+    for (const [source, family] of [
+      [a, 'FromA'],
+      [b, 'FromB'],
+    ] as const) {
+      await writer.upsertMany(
+        tenant.clinicId,
+        [
+          { resourceType: 'Patient', id: '123', name: [{ family }] },
+          { resourceType: 'Observation', id: 'o1', status: 'final', subject: { reference: 'Patient/123' } },
+        ],
+        { sourceBaseUrl: source },
+      );
     }
     const patients = await client.get('/api/fhir/Patient');
-    expect((patients.body.entry as Array<{ resource: { id: string; name: unknown } }>).map((e) => [e.resource.id, e.resource.name]).sort())
-      .toEqual([[servedId(a, '123'), [{ family: 'FromA' }]], [servedId(b, '123'), [{ family: 'FromB' }]]].sort());
-    for (const [source, family] of [[a, 'FromA'], [b, 'FromB']] as const) {
+    expect(
+      (patients.body.entry as Array<{ resource: { id: string; name: unknown } }>)
+        .map((e) => [e.resource.id, e.resource.name])
+        .sort(),
+    ).toEqual(
+      [
+        [servedId(a, '123'), [{ family: 'FromA' }]],
+        [servedId(b, '123'), [{ family: 'FromB' }]],
+      ].sort(),
+    );
+    for (const [source, family] of [
+      [a, 'FromA'],
+      [b, 'FromB'],
+    ] as const) {
       const patient = await client.get(`/api/fhir/Patient/${servedId(source, '123')}`);
       expect(patient.body).toMatchObject({ id: servedId(source, '123'), name: [{ family }] });
       const observations = await client.get(`/api/fhir/Observation?patient=${servedId(source, '123')}`);
-      expect(observations.body.entry.map((e: { resource: { id: string; subject: unknown } }) => [e.resource.id, e.resource.subject]))
-        .toEqual([[servedId(source, 'o1'), { reference: `Patient/${servedId(source, '123')}` }]]);
+      expect(
+        observations.body.entry.map((e: { resource: { id: string; subject: unknown } }) => [
+          e.resource.id,
+          e.resource.subject,
+        ]),
+      ).toEqual([[servedId(source, 'o1'), { reference: `Patient/${servedId(source, '123')}` }]]);
     }
   });
 
@@ -197,7 +260,11 @@ describe('the external FHIR store', () => {
     store.failNext('POST', 500);
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId });
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'The FHIR store is unavailable; nothing was saved', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'The FHIR store is unavailable; nothing was saved',
+      correlationId: expect.any(String),
+    });
     expect(storedFor(tenant.clinicId)).toEqual([]);
   });
 
@@ -209,7 +276,10 @@ describe('the external FHIR store', () => {
     expect(pull.body.code).toBe('DEPENDENCY_UNAVAILABLE');
     const read = await client.get(`/api/fhir/Patient/${served('pat-1')}`);
     expect(read.status).toBe(503);
-    expect(read.body).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'transient', details: { text: 'The FHIR store is unavailable' } }] });
+    expect(read.body).toMatchObject({
+      resourceType: 'OperationOutcome',
+      issue: [{ code: 'transient', details: { text: 'The FHIR store is unavailable' } }],
+    });
     expect(await new HttpClient(app.url).get('/api/health')).toMatchObject({ status: 200 });
   });
 });

@@ -28,8 +28,12 @@ describe('route registry', () => {
 
 describe('the auth gate and error shape', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 401 UNAUTHENTICATED with the full error body for every non-public route without a session', async () => {
     const anonymous = new HttpClient(app.url);
@@ -38,7 +42,8 @@ describe('the auth gate and error shape', () => {
     for (const e of gated) {
       const res = await anonymous.request(e.method, concretePath(e.path), e.body ? { json: {} } : {});
       expect({ route: `${e.method} ${e.path}`, status: res.status, body: res.body }).toEqual({
-        route: `${e.method} ${e.path}`, status: 401,
+        route: `${e.method} ${e.path}`,
+        status: 401,
         body: { code: 'UNAUTHENTICATED', message: 'Sign in to continue', correlationId: expect.any(String) },
       });
       expect(res.headers.get('x-correlation-id')).toBe(res.body.correlationId);
@@ -49,13 +54,17 @@ describe('the auth gate and error shape', () => {
     const forged = new HttpClient(app.url);
     forged.cookies.set('next-auth.session-token', 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..garbage.garbage.garbage');
     expect((await forged.get('/api/appointments?date=2026-01-01')).status).toBe(401);
-    const bearer = await new HttpClient(app.url).get('/api/appointments?date=2026-01-01', { headers: { authorization: 'Bearer not-a-token' } });
+    const bearer = await new HttpClient(app.url).get('/api/appointments?date=2026-01-01', {
+      headers: { authorization: 'Bearer not-a-token' },
+    });
     expect(bearer.status).toBe(401);
   });
 
   it('keeps a well-formed incoming correlation id and replaces a malformed one', async () => {
     const client = new HttpClient(app.url);
-    const kept = await client.get('/api/appointments?date=2026-01-01', { headers: { 'x-correlation-id': 'partner-trace-0001' } });
+    const kept = await client.get('/api/appointments?date=2026-01-01', {
+      headers: { 'x-correlation-id': 'partner-trace-0001' },
+    });
     expect(kept.headers.get('x-correlation-id')).toBe('partner-trace-0001');
     expect(kept.body.correlationId).toBe('partner-trace-0001');
     const replaced = await client.get('/api/health', { headers: { 'x-correlation-id': 'bad id <script>' } });
@@ -69,21 +78,38 @@ describe('the auth gate and error shape', () => {
     for (const path of ['/api/nope', '/api/settlement/instructions/../sign', '/api/a/b/c']) {
       const res = await client.post(path, {});
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'There is no such API route', correlationId: expect.any(String) });
+      expect(res.body).toEqual({
+        code: 'NOT_FOUND',
+        message: 'There is no such API route',
+        correlationId: expect.any(String),
+      });
     }
   });
 
   it('refuses a body over 1 MiB with VALIDATION_FAILED, declared or streamed without a length', async () => {
     const client = await signIn(app, 'admin@northside.test');
     const big = JSON.stringify({ patientId: 'x'.repeat(1024 * 1024) });
-    const declared = await client.request('POST', '/api/emr-sync/connections', { body: big, headers: { 'content-type': 'application/json' } });
+    const declared = await client.request('POST', '/api/emr-sync/connections', {
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(declared.status).toBe(400);
     expect(declared.body).toEqual({
-      code: 'VALIDATION_FAILED', message: 'The request body is too large', correlationId: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is too large',
+      correlationId: expect.any(String),
       issues: [{ path: 'body', message: 'At most 1048576 bytes' }],
     });
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
-    const chunked = await client.request('POST', '/api/emr-sync/connections', { body: stream, headers: { 'content-type': 'application/json' } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const chunked = await client.request('POST', '/api/emr-sync/connections', {
+      body: stream,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(chunked.status).toBe(400);
     expect(chunked.body.code).toBe('VALIDATION_FAILED');
   });
@@ -93,7 +119,9 @@ describe('the auth gate and error shape', () => {
     const res = await client.post('/api/emr-sync/connections', { vendor: 'generic-fhir', clientId: 'abc\u0000def' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      code: 'VALIDATION_FAILED', message: 'The request body is not valid', correlationId: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      message: 'The request body is not valid',
+      correlationId: expect.any(String),
       issues: [{ path: 'body.clientId', message: 'Text may not contain NUL characters' }],
     });
     const query = await client.get('/api/appointments?date=2026-01-01%00');
@@ -116,7 +144,9 @@ describe('the auth gate and error shape', () => {
   it('accepts the session token as a bearer token for server callers', async () => {
     const browser = await signIn(app, 'frontdesk@northside.test');
     const server = new HttpClient(app.url);
-    const res = await server.get('/api/appointments?date=2026-01-01', { headers: { authorization: `Bearer ${browser.sessionToken}` } });
+    const res = await server.get('/api/appointments?date=2026-01-01', {
+      headers: { authorization: `Bearer ${browser.sessionToken}` },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -128,7 +158,11 @@ describe('the auth gate and error shape', () => {
     await app.db.user.update({ where: { id: user.id }, data: { sessionVersion: { increment: 1 } } });
     const res = await client.get('/api/appointments?date=2026-01-01');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'UNAUTHENTICATED', message: 'Your session has ended; sign in again', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Your session has ended; sign in again',
+      correlationId: expect.any(String),
+    });
   });
 
   it('drops a scope removed from the user since sign-in at once', async () => {
@@ -145,11 +179,19 @@ describe('the auth gate and error shape', () => {
     const writes = ENDPOINTS.filter((e) => e.auth === 'session' && e.method !== 'GET');
     const client = await signIn(app, 'admin@northside.test');
     for (const e of writes) {
-      for (const header of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }] as Record<string, string>[]) {
+      for (const header of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await client.request(e.method, concretePath(e.path), { json: {}, headers: header });
         expect({ route: `${e.method} ${e.path}`, status: res.status, body: res.body }).toEqual({
-          route: `${e.method} ${e.path}`, status: 403,
-          body: { code: 'FORBIDDEN', message: 'Cross-origin requests are not allowed', correlationId: expect.any(String) },
+          route: `${e.method} ${e.path}`,
+          status: 403,
+          body: {
+            code: 'FORBIDDEN',
+            message: 'Cross-origin requests are not allowed',
+            correlationId: expect.any(String),
+          },
         });
       }
     }
@@ -160,7 +202,11 @@ describe('the auth gate and error shape', () => {
     const client = await signIn(app, 'admin@northside.test');
     for (const e of gated) {
       const res = await client.request(e.method, concretePath(e.path), e.body ? { json: {} } : {});
-      expect({ route: `${e.method} ${e.path}`, status: res.status, code: res.body.code }).toEqual({ route: `${e.method} ${e.path}`, status: 401, code: 'STEP_UP_REQUIRED' });
+      expect({ route: `${e.method} ${e.path}`, status: res.status, code: res.body.code }).toEqual({
+        route: `${e.method} ${e.path}`,
+        status: 401,
+        code: 'STEP_UP_REQUIRED',
+      });
       expect(res.headers.get('www-authenticate')).toContain('error="insufficient_user_authentication"');
     }
   });
@@ -169,22 +215,32 @@ describe('the auth gate and error shape', () => {
     const res = await new HttpClient(app.url).get('/api/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    for (const e of ENDPOINTS) expect(res.body.paths[e.path]?.[e.method.toLowerCase()], `${e.method} ${e.path}`).toBeDefined();
+    for (const e of ENDPOINTS)
+      expect(res.body.paths[e.path]?.[e.method.toLowerCase()], `${e.method} ${e.path}`).toBeDefined();
   });
 });
 
 describe('halted money routes', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ env: { SVC_HALT: '1' } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { SVC_HALT: '1' } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('refuses every money route with 503 while SVC_HALT=1', async () => {
     const client = await signIn(app, 'admin@northside.test');
     for (const e of ENDPOINTS.filter((x) => x.money && x.auth === 'session')) {
       const res = await client.request(e.method, concretePath(e.path), e.body ? { json: {} } : {});
       expect({ route: `${e.method} ${e.path}`, status: res.status, body: res.body }).toEqual({
-        route: `${e.method} ${e.path}`, status: 503,
-        body: { code: 'DEPENDENCY_UNAVAILABLE', message: 'Money movement is halted', correlationId: expect.any(String) },
+        route: `${e.method} ${e.path}`,
+        status: 503,
+        body: {
+          code: 'DEPENDENCY_UNAVAILABLE',
+          message: 'Money movement is halted',
+          correlationId: expect.any(String),
+        },
       });
     }
   });

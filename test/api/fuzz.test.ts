@@ -25,7 +25,10 @@ type FuzzRequest = { path: string; query: string; contentType?: string; body?: U
 function propertyNames(schema: z.ZodType | undefined): string[] {
   if (!schema) return [];
   try {
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; anyOf?: { properties?: Record<string, unknown> }[] };
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+      properties?: Record<string, unknown>;
+      anyOf?: { properties?: Record<string, unknown> }[];
+    };
     const fromUnion = (json.anyOf ?? []).flatMap((s) => Object.keys(s.properties ?? {}));
     return [...new Set([...Object.keys(json.properties ?? {}), ...fromUnion])];
   } catch {
@@ -36,48 +39,102 @@ function propertyNames(schema: z.ZodType | undefined): string[] {
 const junk = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '../../etc/passwd', "'; DROP TABLE \"User\";--", '<script>', '\u0000', '\uD800', 'x'.repeat(10_000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'null',
+    'true',
+    '../../etc/passwd',
+    '\'; DROP TABLE "User";--',
+    '<script>',
+    '\u0000',
+    '\uD800',
+    'x'.repeat(10_000),
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
   fc.constant(null),
 );
 
-function bodyArbitrary(names: string[]): fc.Arbitrary<{ body: Uint8Array | string; contentType: string; note: string }> {
-  const asJson = (note: string) => (value: unknown) => ({ body: JSON.stringify(value), contentType: 'application/json', note });
+function bodyArbitrary(
+  names: string[],
+): fc.Arbitrary<{ body: Uint8Array | string; contentType: string; note: string }> {
+  const asJson = (note: string) => (value: unknown) => ({
+    body: JSON.stringify(value),
+    contentType: 'application/json',
+    note,
+  });
   const keys = names.length ? fc.constantFrom(...names) : fc.string({ maxLength: 12 });
   return fc.oneof(
     // Known fields with wrong types, some missing, some extra.
     fc.dictionary(fc.oneof(keys, fc.string({ maxLength: 12 })), junk, { maxKeys: 8 }).map(asJson('wrong types')),
     fc.jsonValue({ maxDepth: 4 }).map(asJson('any JSON')),
-    fc.constantFrom(0, 1, 5_000).map((depth) => ({ body: '['.repeat(depth) + ']'.repeat(depth), contentType: 'application/json', note: `deep JSON ${depth}` })),
-    fc.constant({ body: JSON.stringify(Object.fromEntries(names.map((n) => [n, 'x'.repeat(200_000)]))), contentType: 'application/json', note: 'huge strings' }),
-    fc.constant({ body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0x22, 0x7d]), contentType: 'application/json', note: 'invalid UTF-8' }),
+    fc.constantFrom(0, 1, 5_000).map((depth) => ({
+      body: '['.repeat(depth) + ']'.repeat(depth),
+      contentType: 'application/json',
+      note: `deep JSON ${depth}`,
+    })),
+    fc.constant({
+      body: JSON.stringify(Object.fromEntries(names.map((n) => [n, 'x'.repeat(200_000)]))),
+      contentType: 'application/json',
+      note: 'huge strings',
+    }),
+    fc.constant({
+      body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0x22, 0x7d]),
+      contentType: 'application/json',
+      note: 'invalid UTF-8',
+    }),
     fc.string({ maxLength: 60 }).map((s) => ({ body: `{${s}`, contentType: 'application/json', note: 'invalid JSON' })),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml')
+    fc
+      .constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+      )
       .map((contentType) => ({ body: 'a=1&b=2', contentType, note: `content type ${contentType}` })),
   );
 }
 
 function requestArbitrary(e: Endpoint): fc.Arbitrary<FuzzRequest> {
-  const segment = fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('bill_n_001', 'pat_n_001', 'pool_n_001', '..', '%00', 'x'.repeat(300)));
+  const segment = fc.oneof(
+    fc.string({ minLength: 1, maxLength: 30 }),
+    fc.constantFrom('bill_n_001', 'pat_n_001', 'pool_n_001', '..', '%00', 'x'.repeat(300)),
+  );
   const params = (e.path.match(/\{[^}]+\}/g) ?? []).length;
   const path = fc.array(segment, { minLength: params, maxLength: params }).map((values) => {
     let i = 0;
     return e.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(values[i++] || 'x'));
   });
   const queryKeys = propertyNames(e.query);
-  const query = fc.dictionary(fc.oneof(queryKeys.length ? fc.constantFrom(...queryKeys) : fc.constant('q'), fc.string({ maxLength: 8 })), fc.string({ maxLength: 30 }), { maxKeys: 4 })
+  const query = fc
+    .dictionary(
+      fc.oneof(queryKeys.length ? fc.constantFrom(...queryKeys) : fc.constant('q'), fc.string({ maxLength: 8 })),
+      fc.string({ maxLength: 30 }),
+      { maxKeys: 4 },
+    )
     .map((q) => new URLSearchParams(q).toString());
   const canHaveBody = e.method !== 'GET' && e.method !== 'DELETE';
-  const body = canHaveBody ? fc.option(bodyArbitrary(propertyNames(e.body)), { nil: undefined, freq: 8 }) : fc.constant(undefined);
+  const body = canHaveBody
+    ? fc.option(bodyArbitrary(propertyNames(e.body)), { nil: undefined, freq: 8 })
+    : fc.constant(undefined);
   return fc.record({ path, query, body }).map(({ path: p, query: q, body: b }) => ({
-    path: p, query: q, body: b?.body, contentType: b?.contentType, note: b?.note ?? 'no body',
+    path: p,
+    query: q,
+    body: b?.body,
+    contentType: b?.contentType,
+    note: b?.note ?? 'no body',
   }));
 }
 
 async function tableCounts(app: TestApp): Promise<Record<string, number>> {
-  const tables = await app.db.$queryRaw<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
+  const tables = await app.db.$queryRaw<
+    { name: string }[]
+  >`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
   const counts: Record<string, number> = {};
   for (const { name } of tables) {
     const [row] = await app.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${name}"`);
@@ -88,8 +145,12 @@ async function tableCounts(app: TestApp): Promise<Record<string, number>> {
 
 describe('fuzzing every endpoint', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it(`survives ${TOTAL_REQUESTS} malformed requests: no 500, typed error bodies, nothing written by rejected requests`, async () => {
     const admin = await signIn(app, 'admin@northside.test');
@@ -104,7 +165,7 @@ describe('fuzzing every endpoint', () => {
       if (r.contentType) headers['content-type'] = r.contentType;
       if (e.auth === 'cron') headers.authorization = `Bearer ${TEST_SECRETS.CRON_SECRET}`;
       if (typeof e.auth === 'object') {
-        const raw = typeof r.body === 'string' ? new TextEncoder().encode(r.body) : r.body ?? new Uint8Array();
+        const raw = typeof r.body === 'string' ? new TextEncoder().encode(r.body) : (r.body ?? new Uint8Array());
         const secret = TEST_SECRETS[`WEBHOOK_SECRET_${e.auth.signature.toUpperCase()}` as keyof typeof TEST_SECRETS];
         headers['x-svc-signature'] = `sha256=${signBody(raw, secret)}`;
         headers['x-svc-delivery'] = `fuzz-${delivery++}`;
@@ -114,10 +175,15 @@ describe('fuzzing every endpoint', () => {
       const where = `${e.method} ${url.slice(0, 120)} [${r.note}]`;
       try {
         const res = await client.request(e.method, url, { body: r.body as BodyInit | undefined, headers });
-        if (res.status >= 500 && !TYPED_5XX.has(res.body?.code)) failures.push(`${where} → ${res.status} ${res.text.slice(0, 200)}`);
-        const typed = typeof res.body?.code === 'string' && typeof res.body?.message === 'string' && typeof res.body?.correlationId === 'string';
+        if (res.status >= 500 && !TYPED_5XX.has(res.body?.code))
+          failures.push(`${where} → ${res.status} ${res.text.slice(0, 200)}`);
+        const typed =
+          typeof res.body?.code === 'string' &&
+          typeof res.body?.message === 'string' &&
+          typeof res.body?.correlationId === 'string';
         // FHIR routes answer errors as OperationOutcome, which the client's contract check validates.
-        if (res.status >= 400 && !typed && res.body?.resourceType !== 'OperationOutcome') failures.push(`${where} → ${res.status} untyped error ${res.text.slice(0, 200)}`);
+        if (res.status >= 400 && !typed && res.body?.resourceType !== 'OperationOutcome')
+          failures.push(`${where} → ${res.status} untyped error ${res.text.slice(0, 200)}`);
         return res.status;
       } catch (error) {
         failures.push(`${where} threw ${(error as Error).message.slice(0, 300)}`);
@@ -127,7 +193,9 @@ describe('fuzzing every endpoint', () => {
 
     // Pass 1: everything. Pass 2: the rejected requests again, between two snapshots of every table: a
     // rejected request must write nothing (a fuzzed request that happened to be valid may, in pass 1).
-    const requests = ENDPOINTS.flatMap((e) => fc.sample(requestArbitrary(e), { numRuns: perEndpoint, seed: 20261122 }).map((r) => ({ e, r })));
+    const requests = ENDPOINTS.flatMap((e) =>
+      fc.sample(requestArbitrary(e), { numRuns: perEndpoint, seed: 20261122 }).map((r) => ({ e, r })),
+    );
     const statuses = await Promise.all(requests.map(({ e, r }) => limit(() => send(e, r))));
     expect(requests.length).toBeGreaterThanOrEqual(TOTAL_REQUESTS);
     expect(failures.slice(0, 20)).toEqual([]);

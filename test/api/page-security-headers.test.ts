@@ -25,8 +25,12 @@ function expectPageHeaders(headers: Headers) {
 
 describe('page security headers over http', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('sends a fresh CSP nonce on the sign-in page and stamps it on every script tag', async () => {
     const client = new HttpClient(app.url);
@@ -48,7 +52,8 @@ describe('page security headers over http', () => {
     const page = await client.get('/eligibility/verify');
     expect(page.status).toBe(200);
     expectPageHeaders(page.headers);
-    for (const tag of page.text.match(/<script\b[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonceOf(page.headers.get('content-security-policy'))}"`);
+    for (const tag of page.text.match(/<script\b[^>]*>/g) ?? [])
+      expect(tag).toContain(`nonce="${nonceOf(page.headers.get('content-security-policy'))}"`);
 
     const redirect = await new HttpClient(app.url).get('/eligibility/roster');
     expect(redirect.status).toBeGreaterThanOrEqual(300);
@@ -64,15 +69,21 @@ describe('page security headers over http', () => {
 describe('behind https (APP_URL https://…)', () => {
   let app: TestApp;
   const origin = 'https://clinic.example';
-  beforeAll(async () => { app = await startApp({ env: { APP_URL: origin, NEXTAUTH_URL: origin } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { APP_URL: origin, NEXTAUTH_URL: origin } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('adds HSTS to pages and API answers', async () => {
     const page = await new HttpClient(app.url).get('/login');
     expectPageHeaders(page.headers);
     expect(page.headers.get('strict-transport-security')).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
     expect(page.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
-    expect((await new HttpClient(app.url).get('/api/health')).headers.get('strict-transport-security')).toMatch(/^max-age=/);
+    expect((await new HttpClient(app.url).get('/api/health')).headers.get('strict-transport-security')).toMatch(
+      /^max-age=/,
+    );
   });
 
   it('sets the session as a __Host- cookie (Secure, Path=/, no Domain) that then authenticates', async () => {
@@ -89,7 +100,9 @@ describe('behind https (APP_URL https://…)', () => {
     const session = await client.get('/api/auth/step-up');
     expect(session.status).toBe(200);
     // The unprefixed name means nothing there: a cookie planted without the prefix does not authenticate.
-    const planted = await new HttpClient(app.url).get('/api/auth/step-up', { headers: { cookie: `next-auth.session-token=${cookie!.value}` } });
+    const planted = await new HttpClient(app.url).get('/api/auth/step-up', {
+      headers: { cookie: `next-auth.session-token=${cookie!.value}` },
+    });
     expect(planted.status).toBe(401);
   });
 });

@@ -18,21 +18,45 @@ async function disbursement(app: TestApp, clinicId: string, at: Date, residualCe
   const id = uid('ins');
   await app.db.settlementInstruction.create({
     data: {
-      id, clinicId, poolId: 'pool_x', status: 'DISBURSED', advanceAmountCents: residualCents, feeBps: 0, reserveBps: 0, poolCents: residualCents,
-      feeCents: 0n, reserveCents: 0n, residualCents, paidAmountCents: residualCents, createdBy: 'x', disbursedAt: at,
-      expiresAt: new Date(at.getTime() + 3600_000), correlationId: 'setup',
+      id,
+      clinicId,
+      poolId: 'pool_x',
+      status: 'DISBURSED',
+      advanceAmountCents: residualCents,
+      feeBps: 0,
+      reserveBps: 0,
+      poolCents: residualCents,
+      feeCents: 0n,
+      reserveCents: 0n,
+      residualCents,
+      paidAmountCents: residualCents,
+      createdBy: 'x',
+      disbursedAt: at,
+      expiresAt: new Date(at.getTime() + 3600_000),
+      correlationId: 'setup',
     },
   });
   await app.db.ledgerTransaction.create({
     data: {
-      clinicId, kind: 'settlement.disbursement', reference: `settlement:${id}`, correlationId: 'setup', createdAt: at,
-      entries: { create: [{ account: 'assets:settlement-advances', amountCents: residualCents }, { account: 'assets:fbo', amountCents: -residualCents }] },
+      clinicId,
+      kind: 'settlement.disbursement',
+      reference: `settlement:${id}`,
+      correlationId: 'setup',
+      createdAt: at,
+      entries: {
+        create: [
+          { account: 'assets:settlement-advances', amountCents: residualCents },
+          { account: 'assets:fbo', amountCents: -residualCents },
+        ],
+      },
     },
   });
 }
 
 const railPosting = (app: TestApp, clinicId: string, at: Date, amountCents: bigint, direction: 'credit' | 'debit') =>
-  app.db.railPosting.create({ data: { id: uid('btx'), clinicId, amountCents, direction, postedAt: at, railReference: 'R' } });
+  app.db.railPosting.create({
+    data: { id: uid('btx'), clinicId, amountCents, direction, postedAt: at, railReference: 'R' },
+  });
 
 describe('POST /api/jobs/reconcile', () => {
   let app: TestApp;
@@ -42,7 +66,9 @@ describe('POST /api/jobs/reconcile', () => {
     app = await startApp();
     tenant = await createTenant(app.db);
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   const reconcile = (day?: string, headers: Record<string, string> = cron) =>
     new HttpClient(app.url).request('POST', `/api/jobs/reconcile${day ? `?day=${day}` : ''}`, { headers });
@@ -51,23 +77,53 @@ describe('POST /api/jobs/reconcile', () => {
     const billing = await signIn(app, 'billing@northside.test');
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'billing@northside.test' } });
     const stepUp = await stepUpHeader(app, user.email);
-    const created = await billing.post('/api/settlement/instructions', { poolId: 'pool_n_001', advanceAmountCents: 10_000, feeBps: 300, reserveBps: 700 });
-    await billing.post(`/api/settlement/instructions/${created.body.instructionId}/sign`, undefined, { headers: stepUp });
-    const executed = await billing.post(`/api/settlement/console/${created.body.instructionId}/execute`, { railReference: 'ACH-77' }, { headers: stepUp });
+    const created = await billing.post('/api/settlement/instructions', {
+      poolId: 'pool_n_001',
+      advanceAmountCents: 10_000,
+      feeBps: 300,
+      reserveBps: 700,
+    });
+    await billing.post(`/api/settlement/instructions/${created.body.instructionId}/sign`, undefined, {
+      headers: stepUp,
+    });
+    const executed = await billing.post(
+      `/api/settlement/console/${created.body.instructionId}/execute`,
+      { railReference: 'ACH-77' },
+      { headers: stepUp },
+    );
     expect(executed.status).toBe(200);
     const raw = JSON.stringify({
-      id: uid('evt'), type: 'banking.transaction.posted', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
-      data: { transactionId: uid('btx'), amountCents: 9_000, direction: 'debit', postedAt: new Date().toISOString(), railReference: 'ACH-77' },
+      id: uid('evt'),
+      type: 'banking.transaction.posted',
+      createdAt: new Date().toISOString(),
+      clinicId: 'clinic_north',
+      data: {
+        transactionId: uid('btx'),
+        amountCents: 9_000,
+        direction: 'debit',
+        postedAt: new Date().toISOString(),
+        railReference: 'ACH-77',
+      },
     });
     const posted = await new HttpClient(app.url).request('POST', '/api/webhooks/banking', {
-      body: raw, headers: { 'content-type': 'application/json', 'x-svc-delivery': uid('dlv'), 'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_BANKING) },
+      body: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-svc-delivery': uid('dlv'),
+        'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_BANKING),
+      },
     });
     expect(posted.body.outcome).toBe('applied');
 
     const today = new Date().toISOString().slice(0, 10);
     const res = await reconcile(today);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ day: today, clinicsChecked: expect.any(Number), variances: expect.any(Array), correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      day: today,
+      clinicsChecked: expect.any(Number),
+      variances: expect.any(Array),
+      correlationId: expect.any(String),
+    });
     expect(res.body.variances.filter((v: { clinicId: string }) => v.clinicId === 'clinic_north')).toEqual([]);
     expect(await app.db.reconciliationVariance.count({ where: { clinicId: 'clinic_north', day: today } })).toBe(0);
   });
@@ -80,12 +136,18 @@ describe('POST /api/jobs/reconcile', () => {
 
     const first = await reconcile(day);
     expect(first.status).toBe(200);
-    expect(first.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId))
-      .toEqual([{ clinicId: tenant.clinicId, ledgerCents: -1_000, fboCents: -1_000, railCents: 250 }]);
+    expect(first.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([
+      { clinicId: tenant.clinicId, ledgerCents: -1_000, fboCents: -1_000, railCents: 250 },
+    ]);
     const second = await reconcile(day);
     const rows = await app.db.reconciliationVariance.findMany({ where: { clinicId: tenant.clinicId, day } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ ledgerCents: -1_000n, fboCents: -1_000n, railCents: 250n, correlationId: second.body.correlationId });
+    expect(rows[0]).toMatchObject({
+      ledgerCents: -1_000n,
+      fboCents: -1_000n,
+      railCents: 250n,
+      correlationId: second.body.correlationId,
+    });
 
     await railPosting(app, tenant.clinicId, new Date(`${day}T20:00:00Z`), 1_250n, 'debit');
     const resolved = await reconcile(day);
@@ -98,13 +160,23 @@ describe('POST /api/jobs/reconcile', () => {
     const day = '2026-11-12';
     await app.db.ledgerTransaction.create({
       data: {
-        clinicId: other.clinicId, kind: 'manual', reference: 'console', correlationId: 'setup', createdAt: new Date(`${day}T10:00:00Z`),
-        entries: { create: [{ account: 'assets:fbo', amountCents: -77n }, { account: 'assets:cash', amountCents: 77n }] },
+        clinicId: other.clinicId,
+        kind: 'manual',
+        reference: 'console',
+        correlationId: 'setup',
+        createdAt: new Date(`${day}T10:00:00Z`),
+        entries: {
+          create: [
+            { account: 'assets:fbo', amountCents: -77n },
+            { account: 'assets:cash', amountCents: 77n },
+          ],
+        },
       },
     });
     const res = await reconcile(day);
-    expect(res.body.variances.filter((v: { clinicId: string }) => v.clinicId === other.clinicId))
-      .toEqual([{ clinicId: other.clinicId, ledgerCents: -77, fboCents: 0, railCents: 0 }]);
+    expect(res.body.variances.filter((v: { clinicId: string }) => v.clinicId === other.clinicId)).toEqual([
+      { clinicId: other.clinicId, ledgerCents: -77, fboCents: 0, railCents: 0 },
+    ]);
   });
 
   it('defaults to yesterday (UTC) and refuses a day that has not started', async () => {
@@ -112,7 +184,10 @@ describe('POST /api/jobs/reconcile', () => {
     expect((await reconcile()).body.day).toBe(yesterday);
     const future = await reconcile('2999-01-01');
     expect(future.status).toBe(400);
-    expect(future.body).toEqual({ ...error('VALIDATION_FAILED', 'The day to reconcile has not started yet'), issues: [{ path: 'query.day', message: 'day must not be in the future' }] });
+    expect(future.body).toEqual({
+      ...error('VALIDATION_FAILED', 'The day to reconcile has not started yet'),
+      issues: [{ path: 'query.day', message: 'day must not be in the future' }],
+    });
     const malformed = await reconcile('11/10/2026');
     expect(malformed.status).toBe(400);
     expect(malformed.body.issues).toEqual([{ path: 'query.day', message: 'day must be YYYY-MM-DD' }]);
@@ -134,8 +209,13 @@ describe('POST /api/jobs/reconcile', () => {
     const results = await Promise.all(calls);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(results.map((r) => r.body.correlationId)).size).toBe(1);
-    expect(results[0]!.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([{ clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 7 }]);
-    expect(await app.db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({ state: 'completed', attempts: runsBefore + 1 });
+    expect(results[0]!.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([
+      { clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 7 },
+    ]);
+    expect(await app.db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({
+      state: 'completed',
+      attempts: runsBefore + 1,
+    });
     // 2026-11-13's test below expects the clinic's only variance to be its own.
     await app.db.reconciliationVariance.deleteMany({ where: { clinicId: tenant.clinicId, day } });
   });
@@ -162,7 +242,18 @@ describe('POST /api/jobs/reconcile', () => {
     const res = await client.get('/api/reconciliation/variances');
     expect(res.status).toBe(200);
     // 2026-11-10's variance was resolved by the earlier test, so this one is the clinic's only one.
-    expect(res.body).toEqual({ variances: [{ day, ledgerCents: 0, fboCents: 0, railCents: 42, correlationId: run.body.correlationId, detectedAt: expect.any(String) }] });
+    expect(res.body).toEqual({
+      variances: [
+        {
+          day,
+          ledgerCents: 0,
+          fboCents: 0,
+          railCents: 42,
+          correlationId: run.body.correlationId,
+          detectedAt: expect.any(String),
+        },
+      ],
+    });
 
     const south = await signIn(app, 'admin@southside.test');
     const other = await south.get('/api/reconciliation/variances');
@@ -170,17 +261,25 @@ describe('POST /api/jobs/reconcile', () => {
     expect(other.body.variances.filter((v: { day: string }) => v.day === day)).toEqual([]);
 
     const noScope = await signIn(app, 'frontdesk@northside.test');
-    expect((await noScope.get('/api/reconciliation/variances')).body).toEqual(error('SCOPE_MISSING', 'This action needs the svcpay:read scope'));
+    expect((await noScope.get('/api/reconciliation/variances')).body).toEqual(
+      error('SCOPE_MISSING', 'This action needs the svcpay:read scope'),
+    );
   });
 });
 
 describe('POST /api/jobs/reconcile without CRON_SECRET', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp({ env: { CRON_SECRET: undefined } }); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp({ env: { CRON_SECRET: undefined } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 503 and does no work', async () => {
-    const res = await new HttpClient(app.url).request('POST', '/api/jobs/reconcile?day=2026-11-10', { headers: { authorization: 'Bearer anything' } });
+    const res = await new HttpClient(app.url).request('POST', '/api/jobs/reconcile?day=2026-11-10', {
+      headers: { authorization: 'Bearer anything' },
+    });
     expect(res.status).toBe(503);
     expect(res.body).toEqual(error('DEPENDENCY_UNAVAILABLE', 'Scheduled jobs are not available'));
     expect(await app.db.reconciliationVariance.count()).toBe(0);

@@ -36,7 +36,12 @@ async function holdWrites(table: string): Promise<{ release(): Promise<void> }> 
   await client.connect();
   await client.query('BEGIN');
   await client.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);
-  return { async release() { await client.query('ROLLBACK'); await client.end(); } };
+  return {
+    async release() {
+      await client.query('ROLLBACK');
+      await client.end();
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -52,7 +57,11 @@ afterAll(async () => {
 
 describe('three instances on one PostgreSQL', () => {
   it('all start healthy together, and the demo tenant is seeded once', async () => {
-    expect(started.map((r) => (r.status === 'rejected' ? String(r.reason).slice(0, 400) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+    expect(started.map((r) => (r.status === 'rejected' ? String(r.reason).slice(0, 400) : 'ok'))).toEqual([
+      'ok',
+      'ok',
+      'ok',
+    ]);
     for (const app of apps) expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
     const db = apps[0]!.db;
     expect(await db.organization.count({ where: { id: 'org_demo' } })).toBe(1);
@@ -64,33 +73,67 @@ describe('three instances on one PostgreSQL', () => {
   it('applies one webhook delivered 30 times across the instances exactly once', async () => {
     const db = apps[0]!.db;
     const billId = uid('bill');
-    await db.patientBill.create({ data: { id: billId, clinicId: 'clinic_north', patientId: 'pat_n_001', amountCents: 12_500 } });
+    await db.patientBill.create({
+      data: { id: billId, clinicId: 'clinic_north', patientId: 'pat_n_001', amountCents: 12_500 },
+    });
     const paymentId = uid('pay');
     const raw = JSON.stringify({
-      id: uid('evt'), type: 'payment.succeeded', createdAt: new Date().toISOString(), clinicId: 'clinic_north',
+      id: uid('evt'),
+      type: 'payment.succeeded',
+      createdAt: new Date().toISOString(),
+      clinicId: 'clinic_north',
       data: { paymentId, billId, amountCents: 12_500, currency: 'USD' },
     });
-    const headers = { 'content-type': 'application/json', 'x-svc-delivery': uid('dlv'), 'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT) };
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => new HttpClient(apps[i % 3]!.url).request('POST', '/api/webhooks/payment', { body: raw, headers })));
+    const headers = {
+      'content-type': 'application/json',
+      'x-svc-delivery': uid('dlv'),
+      'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT),
+    };
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        new HttpClient(apps[i % 3]!.url).request('POST', '/api/webhooks/payment', { body: raw, headers }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
     expect(results.filter((r) => r.body.duplicate === false).map((r) => r.body.outcome)).toEqual(['applied']);
     expect(await db.payment.count({ where: { billId } })).toBe(1);
     expect(await db.ledgerTransaction.count({ where: { reference: `payment:${paymentId}` } })).toBe(1);
-    expect(await db.patientBill.findUniqueOrThrow({ where: { id: billId } })).toMatchObject({ paidCents: 12_500, status: 'paid' });
+    expect(await db.patientBill.findUniqueOrThrow({ where: { id: billId } })).toMatchObject({
+      paidCents: 12_500,
+      status: 'paid',
+    });
   });
 
   it('disburses one settlement instruction once under 20 executes across the instances', async () => {
     const billing = await signIn(apps[0]!, 'billing@northside.test');
     const stepUp = await stepUpHeader(apps[0]!, 'billing@northside.test');
-    const created = await billing.post('/api/settlement/instructions', { poolId: 'pool_n_001', advanceAmountCents: 10_000, feeBps: 300, reserveBps: 700 });
+    const created = await billing.post('/api/settlement/instructions', {
+      poolId: 'pool_n_001',
+      advanceAmountCents: 10_000,
+      feeBps: 300,
+      reserveBps: 700,
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.body.instructionId;
-    expect((await on(apps[1]!, billing).post(`/api/settlement/instructions/${id}/sign`, undefined, { headers: stepUp })).status).toBe(200);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      on(apps[i % 3]!, billing).post(`/api/settlement/console/${id}/execute`, { railReference: `SCALE-${i}` }, { headers: stepUp })));
+    expect(
+      (await on(apps[1]!, billing).post(`/api/settlement/instructions/${id}/sign`, undefined, { headers: stepUp }))
+        .status,
+    ).toBe(200);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        on(apps[i % 3]!, billing).post(
+          `/api/settlement/console/${id}/execute`,
+          { railReference: `SCALE-${i}` },
+          { headers: stepUp },
+        ),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
     const db = apps[0]!.db;
-    expect(await db.settlementInstruction.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'DISBURSED', paidAmountCents: 10_000n });
+    expect(await db.settlementInstruction.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'DISBURSED',
+      paidAmountCents: 10_000n,
+    });
     expect(await db.ledgerTransaction.count({ where: { reference: `settlement:${id}` } })).toBe(1);
     expect((await db.settlementPool.findUniqueOrThrow({ where: { id: 'pool_n_001' } })).availableCents).toBe(990_000n);
   });
@@ -110,7 +153,9 @@ describe('three instances on one PostgreSQL', () => {
     const elsewhere = on(apps[2]!, await signIn(apps[0]!, user.email, user.password)); // a second browser, served by instance 3
     expect((await elsewhere.get('/api/auth/mfa')).status).toBe(200);
     const onTwo = on(apps[1]!, client);
-    const { body: { secret } } = await onTwo.get('/api/auth/mfa');
+    const {
+      body: { secret },
+    } = await onTwo.get('/api/auth/mfa');
     // Turning MFA on bumps sessionVersion: every other session of the user ends, on every instance.
     expect((await onTwo.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) })).status).toBe(200);
     expect((await elsewhere.get('/api/auth/mfa')).status).toBe(401);
@@ -120,23 +165,42 @@ describe('three instances on one PostgreSQL', () => {
     const db = apps[0]!.db;
     const tenant = await createTenant(db, 'ScaleRecon');
     const day = '2026-10-01';
-    await db.railPosting.create({ data: { id: uid('btx'), clinicId: tenant.clinicId, amountCents: 99n, direction: 'credit', postedAt: new Date(`${day}T12:00:00Z`), railReference: 'R' } });
+    await db.railPosting.create({
+      data: {
+        id: uid('btx'),
+        clinicId: tenant.clinicId,
+        amountCents: 99n,
+        direction: 'credit',
+        postedAt: new Date(`${day}T12:00:00Z`),
+        railReference: 'R',
+      },
+    });
     const held = await holdWrites('ReconciliationVariance'); // the run waits at its first write until all 3 calls are in
     const cron = { authorization: `Bearer ${TEST_SECRETS.CRON_SECRET}` };
-    const calls = apps.map((app) => new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${day}`, { headers: cron }));
+    const calls = apps.map((app) =>
+      new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${day}`, { headers: cron }),
+    );
     await sleep(1500);
     await held.release();
     const results = await Promise.all(calls);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(results.map((r) => r.body.correlationId)).size).toBe(1);
-    expect(results[0]!.body.variances).toEqual([{ clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 99 }]);
+    expect(results[0]!.body.variances).toEqual([
+      { clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 99 },
+    ]);
     expect(await db.reconciliationVariance.count({ where: { day } })).toBe(1);
-    expect(await db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(await db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({
+      state: 'completed',
+      attempts: 1,
+    });
   });
 
   it('completes on another instance, within 30 s, a bulk export whose instance was killed mid-run', async () => {
     const db = apps[0]!.db;
-    await embeddedFhirStore(db).upsertMany('clinic_north', Array.from({ length: 50 }, (_, i) => ({ resourceType: 'Patient', id: `scale-${i}` })));
+    await embeddedFhirStore(db).upsertMany(
+      'clinic_north',
+      Array.from({ length: 50 }, (_, i) => ({ resourceType: 'Patient', id: `scale-${i}` })),
+    );
     const admin = await signIn(apps[0]!, 'admin@northside.test');
     // The export runs until it writes its files, then waits here: "mid-run" is certain, whatever the machine's speed.
     const held = await holdWrites('BulkExportFile');
@@ -149,14 +213,18 @@ describe('three instances on one PostgreSQL', () => {
       let holder: string | null = null;
       for (let i = 0; i < 100 && !holder; i++) {
         const waiting = await db.$queryRawUnsafe<Array<{ n: bigint }>>(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%BulkExportFile%'`);
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%BulkExportFile%'`,
+        );
         const job = await db.job.findFirst({ where: { queue: 'bulk-export', key: exportId } });
         if (Number(waiting[0]!.n) > 0 && job?.state === 'running') holder = job.lockedBy;
         else await sleep(100);
       }
       expect(holder).toMatch(/:\d+$/);
       victim = apps.find((app) => holder!.endsWith(`:${app.pid}`));
-      expect(victim, `lockedBy ${holder} names none of the instances ${apps.map((a) => a.pid).join(', ')}`).toBeDefined();
+      expect(
+        victim,
+        `lockedBy ${holder} names none of the instances ${apps.map((a) => a.pid).join(', ')}`,
+      ).toBeDefined();
       process.kill(victim!.pid, 'SIGKILL');
       killedAt = Date.now();
       apps = apps.filter((app) => app !== victim);
@@ -166,7 +234,10 @@ describe('three instances on one PostgreSQL', () => {
       let manifest: { status: number; body: { status: string; output: Array<{ count: number }> } } | undefined;
       while (Date.now() - killedAt < 30_000) {
         const res = await survivor.get(`/api/fhir/bulk-status/${exportId}`);
-        if (res.status === 200) { manifest = res; break; }
+        if (res.status === 200) {
+          manifest = res;
+          break;
+        }
         expect(res.status).toBe(202);
         await sleep(250);
       }

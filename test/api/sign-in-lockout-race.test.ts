@@ -14,7 +14,10 @@ async function attemptFrom(app: TestApp, forwardedFor: string, email: string, pa
   const client = new HttpClient(app.url);
   const headers = { 'x-forwarded-for': forwardedFor };
   const csrf = await client.get<{ csrfToken: string }>('/api/auth/csrf', { headers });
-  const response = await client.request('POST', SIGN_IN, { form: { csrfToken: csrf.body.csrfToken, email, password, json: 'true' }, headers });
+  const response = await client.request('POST', SIGN_IN, {
+    form: { csrfToken: csrf.body.csrfToken, email, password, json: 'true' },
+    headers,
+  });
   return { client, response };
 }
 
@@ -23,12 +26,18 @@ const badPasswordChecks = (app: TestApp, userId: string) =>
 
 describe('sign-in attempt reservation', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('checks at most 5 of 12 parallel wrong guesses; the rest are refused 423 with Retry-After and url', async () => {
     const user = await createUser(app.db, await createTenant(app.db));
-    const results = await Promise.all(Array.from({ length: 12 }, () => attemptFrom(app, '198.51.100.1', user.email, 'wrong-guess')));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => attemptFrom(app, '198.51.100.1', user.email, 'wrong-guess')),
+    );
 
     expect(await badPasswordChecks(app, user.id)).toBe(5);
     const statuses = results.map((r) => r.response.status);
@@ -36,7 +45,10 @@ describe('sign-in attempt reservation', () => {
     expect(statuses.filter((s) => s === 423).length).toBeGreaterThanOrEqual(7);
     for (const { response } of results.filter((r) => r.response.status === 423)) {
       expect(response.body).toEqual({
-        code: 'ACCOUNT_LOCKED', message: expect.any(String), correlationId: expect.any(String), url: expect.stringContaining('/api/auth/error'),
+        code: 'ACCOUNT_LOCKED',
+        message: expect.any(String),
+        correlationId: expect.any(String),
+        url: expect.stringContaining('/api/auth/error'),
       });
       const retry = Number(response.headers.get('retry-after'));
       expect(retry).toBeGreaterThan(0);
@@ -56,7 +68,10 @@ describe('sign-in attempt reservation', () => {
       await app.db.user.update({ where: { id: user.id }, data: { failedSignIns: 4 } });
       const attempt = attemptFrom(app, '198.51.100.2', user.email, user.password);
       const deadline = Date.now() + 3000;
-      while (Date.now() < deadline && (await app.db.user.findUniqueOrThrow({ where: { id: user.id } })).failedSignIns !== 5) {
+      while (
+        Date.now() < deadline &&
+        (await app.db.user.findUniqueOrThrow({ where: { id: user.id } })).failedSignIns !== 5
+      ) {
         await new Promise((r) => setTimeout(r, 2));
       }
       const earned = await app.db.user.updateMany({
@@ -64,7 +79,8 @@ describe('sign-in attempt reservation', () => {
         data: { lockedUntil: new Date(Date.now() + 900_000), failedSignIns: 0, sessionVersion: { increment: 1 } },
       });
       interleaved = earned.count === 1;
-      if (!interleaved) await app.db.user.update({ where: { id: user.id }, data: { lockedUntil: new Date(Date.now() + 900_000) } });
+      if (!interleaved)
+        await app.db.user.update({ where: { id: user.id }, data: { lockedUntil: new Date(Date.now() + 900_000) } });
       const { client, response } = await attempt;
       if (!interleaved && response.status === 423) continue; // the reservation was refused: try the race again
       expect(response.status).toBe(423);
@@ -92,16 +108,25 @@ describe('sign-in attempt reservation', () => {
 
 describe('per-address sign-in throttle', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 429 with Retry-After and url after 30 failures from one address across accounts, before any password check', async () => {
     const address = '203.0.113.9';
     for (let batch = 0; batch < 6; batch++) {
-      const responses = await Promise.all(Array.from({ length: 5 }, (_, i) => attemptFrom(app, address, `sprayed-${batch}-${i}@nowhere.test`, 'Summer2026!')));
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          attemptFrom(app, address, `sprayed-${batch}-${i}@nowhere.test`, 'Summer2026!'),
+        ),
+      );
       for (const { response } of responses) expect(response.status).toBe(401);
     }
-    const checked = () => app.db.auditLog.count({ where: { action: 'sign-in', detail: { path: ['reason'], equals: 'unknown-user' } } });
+    const checked = () =>
+      app.db.auditLog.count({ where: { action: 'sign-in', detail: { path: ['reason'], equals: 'unknown-user' } } });
     const before = await checked();
 
     // A real account, the right password, and a spoofed leftmost hop: still the same (nearest) address.
@@ -109,7 +134,10 @@ describe('per-address sign-in throttle', () => {
     const { client, response } = await attemptFrom(app, `10.9.8.7, ${address}`, user.email, user.password);
     expect(response.status).toBe(429);
     expect(response.body).toEqual({
-      code: 'RATE_LIMITED', message: expect.any(String), correlationId: expect.any(String), url: expect.stringContaining('/api/auth/error'),
+      code: 'RATE_LIMITED',
+      message: expect.any(String),
+      correlationId: expect.any(String),
+      url: expect.stringContaining('/api/auth/error'),
     });
     const retry = Number(response.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
@@ -119,13 +147,16 @@ describe('per-address sign-in throttle', () => {
     expect(await checked()).toBe(before);
 
     // Another address is not affected.
-    expect((await attemptFrom(app, '203.0.113.10', 'sprayed-0-0@nowhere.test', 'Summer2026!')).response.status).toBe(401);
+    expect((await attemptFrom(app, '203.0.113.10', 'sprayed-0-0@nowhere.test', 'Summer2026!')).response.status).toBe(
+      401,
+    );
     expect((await attemptFrom(app, '203.0.113.10', user.email, user.password)).response.status).toBe(200);
   });
 
   it('counts only failures: successful sign-ins from a busy address never use the allowance', async () => {
     const user = await createUser(app.db, await createTenant(app.db));
-    for (let i = 0; i < 3; i++) expect((await attemptFrom(app, '203.0.113.20', user.email, user.password)).response.status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await attemptFrom(app, '203.0.113.20', user.email, user.password)).response.status).toBe(200);
     const row = await app.db.rateLimitCounter.findUnique({ where: { key: 'sign-in-address:203.0.113.20' } });
     expect(row?.count ?? 0).toBe(0);
   });
@@ -133,8 +164,12 @@ describe('per-address sign-in throttle', () => {
 
 describe('sign-in form limits', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   async function csrfClient() {
     const client = new HttpClient(app.url);
@@ -145,7 +180,9 @@ describe('sign-in form limits', () => {
   it('refuses an overlong password with 400 and url before any password check or count', async () => {
     const user = await createUser(app.db, await createTenant(app.db));
     const { client, csrfToken } = await csrfClient();
-    const res = await client.request('POST', SIGN_IN, { form: { csrfToken, email: user.email, password: 'x'.repeat(1025), json: 'true' } });
+    const res = await client.request('POST', SIGN_IN, {
+      form: { csrfToken, email: user.email, password: 'x'.repeat(1025), json: 'true' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', url: expect.stringContaining('/api/auth/error') });
     expect(await app.db.auditLog.count({ where: { userId: user.id } })).toBe(0);
@@ -155,13 +192,28 @@ describe('sign-in form limits', () => {
   it('refuses a form larger than 8 KiB, or one without a declared length, with 400 and url', async () => {
     const user = await createUser(app.db, await createTenant(app.db));
     const { client, csrfToken } = await csrfClient();
-    const big = await client.request('POST', SIGN_IN, { form: { csrfToken, email: user.email, password: 'p', padding: 'x'.repeat(9000), json: 'true' } });
+    const big = await client.request('POST', SIGN_IN, {
+      form: { csrfToken, email: user.email, password: 'p', padding: 'x'.repeat(9000), json: 'true' },
+    });
     expect(big.status).toBe(400);
     expect(big.body).toMatchObject({ code: 'VALIDATION_FAILED', url: expect.stringContaining('/api/auth/error') });
 
-    const form = new URLSearchParams({ csrfToken, email: user.email, password: user.password, json: 'true' }).toString();
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(form)); c.close(); } });
-    const chunked = await client.request('POST', SIGN_IN, { body: stream, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = new URLSearchParams({
+      csrfToken,
+      email: user.email,
+      password: user.password,
+      json: 'true',
+    }).toString();
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(form));
+        c.close();
+      },
+    });
+    const chunked = await client.request('POST', SIGN_IN, {
+      body: stream,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(chunked.status).toBe(400);
     expect(client.sessionToken).toBeUndefined();
     expect(await app.db.auditLog.count({ where: { userId: user.id } })).toBe(0);

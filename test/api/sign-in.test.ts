@@ -11,8 +11,12 @@ import { totpCode } from '../../e2e/totp-code';
 
 describe('sign-in', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('sets an httpOnly, SameSite=Lax session cookie for 8 hours and shows the session without secrets', async () => {
     const { client, response } = await attemptSignIn(app, 'admin@northside.test', 'demo-password-1');
@@ -24,26 +28,47 @@ describe('sign-in', () => {
     expect(Math.abs(expires - Date.now() - 8 * 3600 * 1000)).toBeLessThan(60_000);
     const session = await client.get('/api/auth/session');
     expect(session.body.user).toEqual({
-      id: 'user_admin_north', email: 'admin@northside.test', orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic',
-      scopes: ['svcpay:read', 'svcpay:write', 'claims:read', 'claims:write', 'eligibility:read', 'integrations:read', 'patients:read', 'appointments:read'],
+      id: 'user_admin_north',
+      email: 'admin@northside.test',
+      orgId: 'org_demo',
+      clinicId: 'clinic_north',
+      clinicName: 'Northside Clinic',
+      scopes: [
+        'svcpay:read',
+        'svcpay:write',
+        'claims:read',
+        'claims:write',
+        'eligibility:read',
+        'integrations:read',
+        'patients:read',
+        'appointments:read',
+      ],
     });
     expect(session.text).not.toMatch(/passwordHash|mfaSecret|scrypt/);
   });
 
   it('answers a wrong password and an unknown e-mail alike with 401 INVALID_CREDENTIALS', async () => {
-    for (const [email, password] of [['frontdesk@northside.test', 'wrong-password'], ['nobody@northside.test', 'demo-password-1']]) {
+    for (const [email, password] of [
+      ['frontdesk@northside.test', 'wrong-password'],
+      ['nobody@northside.test', 'demo-password-1'],
+    ]) {
       const { client, response } = await attemptSignIn(app, email!, password!);
       expect(response.status).toBe(401);
       expect(response.body).toEqual({
-        code: 'INVALID_CREDENTIALS', message: 'The e-mail, password or code is not correct', correlationId: expect.any(String), url: expect.stringContaining('/api/auth/error'),
+        code: 'INVALID_CREDENTIALS',
+        message: 'The e-mail, password or code is not correct',
+        correlationId: expect.any(String),
+        url: expect.stringContaining('/api/auth/error'),
       });
       expect(client.sessionToken).toBeUndefined();
     }
   });
 
-  it('treats a missing CSRF token as a failure (401), never as next-auth\'s 200', async () => {
+  it("treats a missing CSRF token as a failure (401), never as next-auth's 200", async () => {
     const client = new HttpClient(app.url);
-    const res = await client.request('POST', '/api/auth/callback/credentials', { form: { email: 'admin@northside.test', password: 'demo-password-1', json: 'true' } });
+    const res = await client.request('POST', '/api/auth/callback/credentials', {
+      form: { email: 'admin@northside.test', password: 'demo-password-1', json: 'true' },
+    });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'UNAUTHENTICATED', correlationId: expect.any(String) });
     expect(client.sessionToken).toBeUndefined();
@@ -62,7 +87,10 @@ describe('sign-in', () => {
     const right = await attemptSignIn(app, user.email, user.password);
     expect(right.response.status).toBe(423);
     expect(right.client.sessionToken).toBeUndefined();
-    const audit = await app.db.auditLog.findMany({ where: { userId: user.id, action: 'sign-in' }, orderBy: { createdAt: 'asc' } });
+    const audit = await app.db.auditLog.findMany({
+      where: { userId: user.id, action: 'sign-in' },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(audit.map((a) => a.outcome)).toEqual(['failure', 'failure', 'failure', 'failure', 'failure', 'refused']);
   });
 
@@ -98,7 +126,10 @@ describe('sign-in', () => {
       const { user } = await mfaUser();
       const missing = await attemptSignIn(app, user.email, user.password);
       expect(missing.response.status).toBe(401);
-      expect(missing.response.body).toMatchObject({ code: 'MFA_REQUIRED', message: 'Enter the code from your authenticator app or a backup code' });
+      expect(missing.response.body).toMatchObject({
+        code: 'MFA_REQUIRED',
+        message: 'Enter the code from your authenticator app or a backup code',
+      });
       const ok = await attemptSignIn(app, user.email, user.password, totpCode(secret));
       expect(ok.response.status).toBe(200);
       expect(ok.client.sessionToken).toBeDefined();
@@ -141,12 +172,20 @@ describe('sign-in fails closed', () => {
       const client = new HttpClient(app.url);
       const csrf = await client.get('/api/auth/csrf');
       expect(csrf.status).toBe(503);
-      expect(csrf.body).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', message: 'Sign-in is not available', correlationId: expect.any(String) });
-      const sign = await client.request('POST', '/api/auth/callback/credentials', { form: { email: 'admin@northside.test', password: 'demo-password-1' } });
+      expect(csrf.body).toEqual({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'Sign-in is not available',
+        correlationId: expect.any(String),
+      });
+      const sign = await client.request('POST', '/api/auth/callback/credentials', {
+        form: { email: 'admin@northside.test', password: 'demo-password-1' },
+      });
       expect(sign.status).toBe(503);
       // Like every sign-in failure, it keeps next-auth's url, which next-auth's client reads the error from.
       expect(sign.body).toEqual({
-        code: 'DEPENDENCY_UNAVAILABLE', message: 'Sign-in is not available', correlationId: expect.any(String),
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'Sign-in is not available',
+        correlationId: expect.any(String),
         url: `${app.url}/api/auth/error?error=DEPENDENCY_UNAVAILABLE`,
       });
       expect(client.sessionToken).toBeUndefined();
@@ -161,7 +200,11 @@ describe('production mode', () => {
   it('never seeds the demo tenant: demo users do not exist and health says production', async () => {
     const app = await startApp({ env: { SVC_ENV: 'production' } });
     try {
-      expect((await new HttpClient(app.url).get('/api/health')).body).toEqual({ status: 'ok', mode: 'production', database: 'ok' });
+      expect((await new HttpClient(app.url).get('/api/health')).body).toEqual({
+        status: 'ok',
+        mode: 'production',
+        database: 'ok',
+      });
       expect(await app.db.organization.count()).toBe(0);
       const { response } = await attemptSignIn(app, 'admin@northside.test', 'demo-password-1');
       expect(response.status).toBe(401);
@@ -175,7 +218,11 @@ describe('embedded database (PGlite)', () => {
   it('serves the sandbox with the demo tenant and signs a demo user in', async () => {
     const app = await startApp({ database: 'pglite' });
     try {
-      expect((await new HttpClient(app.url).get('/api/health')).body).toEqual({ status: 'ok', mode: 'sandbox', database: 'ok' });
+      expect((await new HttpClient(app.url).get('/api/health')).body).toEqual({
+        status: 'ok',
+        mode: 'sandbox',
+        database: 'ok',
+      });
       const client = await signIn(app, 'frontdesk@northside.test');
       const res = await client.get(`/api/appointments?date=${new Date().toISOString().slice(0, 10)}`);
       expect(res.status).toBe(200);

@@ -16,22 +16,30 @@ async function signOut(client: HttpClient) {
 
 describe('sign-out', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('revokes the session: a copied cookie, a bearer copy and an earlier re-issued token all get 401 afterwards', async () => {
     const user = await createUser(app.db, await createTenant(app.db));
     const browser = await signIn(app, user.email, user.password);
     const copied = browser.sessionToken!;
     // Reading the session makes next-auth re-encode the token (new jti, new expiry): one more copy of the session.
-    const reissued = (await browser.get('/api/auth/session')).headers.getSetCookie().find((c) => c.startsWith('next-auth.session-token='));
+    const reissued = (await browser.get('/api/auth/session')).headers
+      .getSetCookie()
+      .find((c) => c.startsWith('next-auth.session-token='));
     expect(reissued).toBeDefined();
     const reissuedToken = reissued!.split(';')[0]!.split('=').slice(1).join('=');
     expect(reissuedToken).not.toBe(copied);
     const other = await signIn(app, user.email, user.password);
 
-    const asCookie = (token: string) => new HttpClient(app.url).get(PROTECTED, { headers: { cookie: `next-auth.session-token=${token}` } });
-    const asBearer = (token: string) => new HttpClient(app.url).get(PROTECTED, { headers: { authorization: `Bearer ${token}` } });
+    const asCookie = (token: string) =>
+      new HttpClient(app.url).get(PROTECTED, { headers: { cookie: `next-auth.session-token=${token}` } });
+    const asBearer = (token: string) =>
+      new HttpClient(app.url).get(PROTECTED, { headers: { authorization: `Bearer ${token}` } });
     expect((await asCookie(copied)).status).toBe(200);
     expect((await asBearer(copied)).status).toBe(200);
 
@@ -46,9 +54,15 @@ describe('sign-out', () => {
       expect((await asBearer(token)).status).toBe(401);
     }
     // next-auth's own session read answers as signed out too, and re-issues nothing.
-    const read = await new HttpClient(app.url).get('/api/auth/session', { headers: { cookie: `next-auth.session-token=${copied}` } });
+    const read = await new HttpClient(app.url).get('/api/auth/session', {
+      headers: { cookie: `next-auth.session-token=${copied}` },
+    });
     expect(read.body).toEqual({});
-    expect(read.headers.getSetCookie().filter((c) => c.startsWith('next-auth.session-token=') && !/max-age=0|expires=thu, 01 jan 1970/i.test(c))).toEqual([]);
+    expect(
+      read.headers
+        .getSetCookie()
+        .filter((c) => c.startsWith('next-auth.session-token=') && !/max-age=0|expires=thu, 01 jan 1970/i.test(c)),
+    ).toEqual([]);
     const revoked = await app.db.revokedSession.findMany({ where: { userId: user.id } });
     expect(revoked).toHaveLength(1);
     expect(revoked[0]!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 7 * 3600 * 1000);

@@ -16,45 +16,109 @@ const inAnHour = new Date(Date.now() + 3600_000);
 
 // Northside resources made for the probes (the demo tenant brings patients, bills and pools).
 const N = {
-  claim: 'claim_north_probe', instruction: 'instr_north_probe', connection: 'conn_north_probe', state: 'north-state-value-probe',
-  fhirPatient: 'north-fhir-patient', job: 'job_north_probe', file: 'file_north_probe', passkey: 'cred-north-probe',
+  claim: 'claim_north_probe',
+  instruction: 'instr_north_probe',
+  connection: 'conn_north_probe',
+  state: 'north-state-value-probe',
+  fhirPatient: 'north-fhir-patient',
+  job: 'job_north_probe',
+  file: 'file_north_probe',
+  passkey: 'cred-north-probe',
 };
 
 const PROBES: Record<string, Probe[]> = {
   'GET /api/appointments': [{ path: `/api/appointments?date=${today}`, expect: 'own-data-only' }],
   'GET /api/auth/step-up': [{ path: '/api/auth/step-up', expect: 'own-data-only' }],
-  'POST /api/auth/step-up': [{ path: '/api/auth/step-up', json: { factor: 'password', password: 'wrong-password' }, expect: 'own-data-only' }],
+  'POST /api/auth/step-up': [
+    { path: '/api/auth/step-up', json: { factor: 'password', password: 'wrong-password' }, expect: 'own-data-only' },
+  ],
   'GET /api/auth/mfa': [{ path: '/api/auth/mfa', expect: 'own-data-only' }],
-  'POST /api/auth/mfa': [{ path: '/api/auth/mfa', json: { action: 'disable', token: '123456' }, expect: 'own-data-only' }],
-  'POST /api/auth/webauthn/register': [{ path: '/api/auth/webauthn/register', json: { step: 'options' }, expect: 'own-data-only' }],
+  'POST /api/auth/mfa': [
+    { path: '/api/auth/mfa', json: { action: 'disable', token: '123456' }, expect: 'own-data-only' },
+  ],
+  'POST /api/auth/webauthn/register': [
+    { path: '/api/auth/webauthn/register', json: { step: 'options' }, expect: 'own-data-only' },
+  ],
   'GET /api/auth/webauthn/credentials': [{ path: '/api/auth/webauthn/credentials', expect: 'own-data-only' }],
-  'DELETE /api/auth/webauthn/credentials/{id}': [{ path: `/api/auth/webauthn/credentials/${N.passkey}`, expect: 'denied' }],
-  'POST /api/eligibility/verify': [{
-    path: '/api/eligibility/verify', expect: 'denied',
-    json: { patientId: 'pat_n_001', firstName: 'Avery', lastName: 'Northside001', dob: '1971-02-11', memberId: 'DEMO-ACTIVE-N001', payerName: 'Aetna', npi: '1234567893' },
-  }],
-  'POST /api/eligibility/roster': [{ path: '/api/eligibility/roster', json: { appointments: [{ patientId: 'pat_n_001', start: `${today}T09:00:00Z` }] }, expect: 'denied' }],
+  'DELETE /api/auth/webauthn/credentials/{id}': [
+    { path: `/api/auth/webauthn/credentials/${N.passkey}`, expect: 'denied' },
+  ],
+  'POST /api/eligibility/verify': [
+    {
+      path: '/api/eligibility/verify',
+      expect: 'denied',
+      json: {
+        patientId: 'pat_n_001',
+        firstName: 'Avery',
+        lastName: 'Northside001',
+        dob: '1971-02-11',
+        memberId: 'DEMO-ACTIVE-N001',
+        payerName: 'Aetna',
+        npi: '1234567893',
+      },
+    },
+  ],
+  'POST /api/eligibility/roster': [
+    {
+      path: '/api/eligibility/roster',
+      json: { appointments: [{ patientId: 'pat_n_001', start: `${today}T09:00:00Z` }] },
+      expect: 'denied',
+    },
+  ],
   'GET /api/bills/{id}': [{ path: '/api/bills/bill_n_001', expect: 'denied' }],
   'POST /api/claims/submit': [
-    { path: '/api/claims/submit', json: { patientId: 'pat_n_001', totalCharge: 125.5, serviceDate: today }, expect: 'denied' },
+    {
+      path: '/api/claims/submit',
+      json: { patientId: 'pat_n_001', totalCharge: 125.5, serviceDate: today },
+      expect: 'denied',
+    },
     { path: '/api/claims/submit', json: { claimId: N.claim }, expect: 'denied' },
   ],
-  'PUT /api/patients/{id}/coverage': [{ path: '/api/patients/pat_n_001/coverage', json: { payerId: '87726', memberId: 'SOUTH-OVERWRITE' }, expect: 'denied' }],
-  'GET /api/claims': [{ path: '/api/claims', expect: 'own-data-only' }, { path: '/api/claims?patientId=pat_n_001', expect: 'denied' }],
-  'POST /api/settlement/instructions': [{ path: '/api/settlement/instructions', json: { poolId: 'pool_n_001', advanceAmountCents: 1000, feeBps: 100, reserveBps: 100 }, expect: 'denied' }],
-  'GET /api/settlement/instructions/{id}': [{ path: `/api/settlement/instructions/${N.instruction}`, expect: 'denied' }],
-  'POST /api/settlement/instructions/{id}/sign': [{ path: `/api/settlement/instructions/${N.instruction}/sign`, expect: 'denied' }],
-  'POST /api/settlement/console/{id}/execute': [{ path: `/api/settlement/console/${N.instruction}/execute`, json: { railReference: 'probe' }, expect: 'denied' }],
+  'PUT /api/patients/{id}/coverage': [
+    {
+      path: '/api/patients/pat_n_001/coverage',
+      json: { payerId: '87726', memberId: 'SOUTH-OVERWRITE' },
+      expect: 'denied',
+    },
+  ],
+  'GET /api/claims': [
+    { path: '/api/claims', expect: 'own-data-only' },
+    { path: '/api/claims?patientId=pat_n_001', expect: 'denied' },
+  ],
+  'POST /api/settlement/instructions': [
+    {
+      path: '/api/settlement/instructions',
+      json: { poolId: 'pool_n_001', advanceAmountCents: 1000, feeBps: 100, reserveBps: 100 },
+      expect: 'denied',
+    },
+  ],
+  'GET /api/settlement/instructions/{id}': [
+    { path: `/api/settlement/instructions/${N.instruction}`, expect: 'denied' },
+  ],
+  'POST /api/settlement/instructions/{id}/sign': [
+    { path: `/api/settlement/instructions/${N.instruction}/sign`, expect: 'denied' },
+  ],
+  'POST /api/settlement/console/{id}/execute': [
+    { path: `/api/settlement/console/${N.instruction}/execute`, json: { railReference: 'probe' }, expect: 'denied' },
+  ],
   // A gate decision is recorded for the caller's clinic only; Northside's encounter ids are opaque strings here.
   'POST /api/settlement/gate/{encounterId}': [{ path: '/api/settlement/gate/enc-probe', expect: 'own-data-only' }],
   'GET /api/reconciliation/variances': [{ path: '/api/reconciliation/variances', expect: 'own-data-only' }],
   'GET /api/emr-sync/connections': [{ path: '/api/emr-sync/connections', expect: 'own-data-only' }],
-  'POST /api/emr-sync/connections': [{ path: '/api/emr-sync/connections', json: { vendor: 'generic-fhir' }, expect: 'own-data-only' }],
-  'PATCH /api/emr-sync/connections/{id}': [{ path: `/api/emr-sync/connections/${N.connection}`, json: { clientId: 'stolen' }, expect: 'denied' }],
+  'POST /api/emr-sync/connections': [
+    { path: '/api/emr-sync/connections', json: { vendor: 'generic-fhir' }, expect: 'own-data-only' },
+  ],
+  'PATCH /api/emr-sync/connections/{id}': [
+    { path: `/api/emr-sync/connections/${N.connection}`, json: { clientId: 'stolen' }, expect: 'denied' },
+  ],
   'GET /api/emr-sync/authorize': [{ path: `/api/emr-sync/authorize?connectionId=${N.connection}`, expect: 'denied' }],
   'GET /api/emr-sync/callback': [{ path: `/api/emr-sync/callback?state=${N.state}&code=probe`, expect: 'denied' }],
-  'POST /api/emr-sync/smart/pull': [{ path: '/api/emr-sync/smart/pull', json: { connectionId: N.connection }, expect: 'denied' }],
-  'POST /api/emr-sync/partner/pull': [{ path: '/api/emr-sync/partner/pull', json: { date: today }, expect: 'own-data-only' }],
+  'POST /api/emr-sync/smart/pull': [
+    { path: '/api/emr-sync/smart/pull', json: { connectionId: N.connection }, expect: 'denied' },
+  ],
+  'POST /api/emr-sync/partner/pull': [
+    { path: '/api/emr-sync/partner/pull', json: { date: today }, expect: 'own-data-only' },
+  ],
   'GET /api/fhir/{type}': [{ path: '/api/fhir/Patient', expect: 'own-data-only' }],
   'GET /api/fhir/{type}/{id}': [{ path: `/api/fhir/Patient/${N.fhirPatient}`, expect: 'denied' }],
   'GET /api/fhir/$export': [{ path: '/api/fhir/$export', expect: 'own-data-only' }],
@@ -64,28 +128,102 @@ const PROBES: Record<string, Probe[]> = {
   'GET /api/fhir/bulk-files/{fileId}': [{ path: `/api/fhir/bulk-files/${N.file}`, expect: 'denied' }],
 };
 
-const MARKERS = ['clinic_north', 'Northside', 'pat_n_0', 'DEMO-ACTIVE-N', 'DEMO-INACTIVE-N', 'bill_n_', 'pool_n_', 'user_admin_north', 'admin@northside', ...Object.values(N)];
+const MARKERS = [
+  'clinic_north',
+  'Northside',
+  'pat_n_0',
+  'DEMO-ACTIVE-N',
+  'DEMO-INACTIVE-N',
+  'bill_n_',
+  'pool_n_',
+  'user_admin_north',
+  'admin@northside',
+  ...Object.values(N),
+];
 
 async function seedNorthside(app: TestApp) {
   const db = app.db;
-  await db.webAuthnCredential.create({ data: { id: N.passkey, userId: 'user_admin_north', publicKey: Buffer.from([1, 2, 3]), transports: [], deviceType: 'singleDevice', backedUp: false } });
-  await db.claim.create({ data: { id: N.claim, clinicId: 'clinic_north', patientId: 'pat_n_001', totalChargeCents: 12_550n, serviceDate: today, status: 'draft', correlationId: 'probe' } });
-  await db.settlementInstruction.create({
+  await db.webAuthnCredential.create({
     data: {
-      id: N.instruction, clinicId: 'clinic_north', poolId: 'pool_n_001', status: 'SIGNED', advanceAmountCents: 10_000n, feeBps: 100, reserveBps: 100,
-      poolCents: 10_000n, feeCents: 100n, reserveCents: 100n, residualCents: 9_800n, createdBy: 'user_admin_north', expiresAt: inAnHour, correlationId: 'probe',
+      id: N.passkey,
+      userId: 'user_admin_north',
+      publicKey: Buffer.from([1, 2, 3]),
+      transports: [],
+      deviceType: 'singleDevice',
+      backedUp: false,
     },
   });
-  await db.emrConnection.create({ data: { id: N.connection, clinicId: 'clinic_north', vendor: 'smart-backend', status: 'pending', clientId: 'north-client' } });
+  await db.claim.create({
+    data: {
+      id: N.claim,
+      clinicId: 'clinic_north',
+      patientId: 'pat_n_001',
+      totalChargeCents: 12_550n,
+      serviceDate: today,
+      status: 'draft',
+      correlationId: 'probe',
+    },
+  });
+  await db.settlementInstruction.create({
+    data: {
+      id: N.instruction,
+      clinicId: 'clinic_north',
+      poolId: 'pool_n_001',
+      status: 'SIGNED',
+      advanceAmountCents: 10_000n,
+      feeBps: 100,
+      reserveBps: 100,
+      poolCents: 10_000n,
+      feeCents: 100n,
+      reserveCents: 100n,
+      residualCents: 9_800n,
+      createdBy: 'user_admin_north',
+      expiresAt: inAnHour,
+      correlationId: 'probe',
+    },
+  });
+  await db.emrConnection.create({
+    data: {
+      id: N.connection,
+      clinicId: 'clinic_north',
+      vendor: 'smart-backend',
+      status: 'pending',
+      clientId: 'north-client',
+    },
+  });
   await db.oAuthState.create({
-    data: { stateHash: createHash('sha256').update(N.state).digest('hex'), clinicId: 'clinic_north', userId: 'user_admin_north', connectionId: N.connection, codeVerifierSealed: 'v1.x.y.z', expiresAt: inAnHour },
+    data: {
+      stateHash: createHash('sha256').update(N.state).digest('hex'),
+      clinicId: 'clinic_north',
+      userId: 'user_admin_north',
+      connectionId: N.connection,
+      codeVerifierSealed: 'v1.x.y.z',
+      expiresAt: inAnHour,
+    },
   });
   const patient = { resourceType: 'Patient', id: N.fhirPatient, name: [{ family: 'Northside001', given: ['Avery'] }] };
-  await db.fhirResource.create({ data: { clinicId: 'clinic_north', resourceType: 'Patient', resourceId: N.fhirPatient, lastUpdated: new Date(), contentHash: 'probe', resource: patient } });
+  await db.fhirResource.create({
+    data: {
+      clinicId: 'clinic_north',
+      resourceType: 'Patient',
+      resourceId: N.fhirPatient,
+      lastUpdated: new Date(),
+      contentHash: 'probe',
+      resource: patient,
+    },
+  });
   await db.bulkExportJob.create({
     data: {
-      id: N.job, clinicId: 'clinic_north', userId: 'user_admin_north', level: 'system', types: ['Patient'], status: 'completed', request: '/api/fhir/$export',
-      transactionTime: new Date(), correlationId: 'probe', finishedAt: new Date(),
+      id: N.job,
+      clinicId: 'clinic_north',
+      userId: 'user_admin_north',
+      level: 'system',
+      types: ['Patient'],
+      status: 'completed',
+      request: '/api/fhir/$export',
+      transactionTime: new Date(),
+      correlationId: 'probe',
+      finishedAt: new Date(),
       files: { create: { id: N.file, resourceType: 'Patient', count: 1, ndjson: JSON.stringify(patient) } },
     },
   });
@@ -101,28 +239,53 @@ describe('cross-clinic access', () => {
     const unreachable = 'http://127.0.0.1:9';
     app = await startApp({
       env: {
-        EMR_VENDORS: JSON.stringify(Object.fromEntries(['generic-fhir', 'browser-oauth', 'smart-backend', 'partner-api'].map((v) => [v, { authorizeUrl: `${unreachable}/authorize`, tokenUrl: `${unreachable}/token`, fhirBaseUrl: `${unreachable}/fhir` }]))),
-        SMART_CLIENT_ID: 'probe-client', SMART_KEY_ID: 'probe-key', SMART_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        EMR_VENDORS: JSON.stringify(
+          Object.fromEntries(
+            ['generic-fhir', 'browser-oauth', 'smart-backend', 'partner-api'].map((v) => [
+              v,
+              {
+                authorizeUrl: `${unreachable}/authorize`,
+                tokenUrl: `${unreachable}/token`,
+                fhirBaseUrl: `${unreachable}/fhir`,
+              },
+            ]),
+          ),
+        ),
+        SMART_CLIENT_ID: 'probe-client',
+        SMART_KEY_ID: 'probe-key',
+        SMART_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       },
     });
     await seedNorthside(app);
     south = await signIn(app, 'admin@southside.test');
     stepUp = await stepUpHeader(app, 'admin@southside.test');
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('has a probe for every session endpoint', () => {
-    const missing = ENDPOINTS.filter((e) => e.auth === 'session' && !PROBES[`${e.method} ${e.path}`]).map((e) => `${e.method} ${e.path}`);
+    const missing = ENDPOINTS.filter((e) => e.auth === 'session' && !PROBES[`${e.method} ${e.path}`]).map(
+      (e) => `${e.method} ${e.path}`,
+    );
     expect(missing).toEqual([]);
   });
 
   it("refuses Northside's resources to Southside and never shows Northside's ids, names or member ids", async () => {
     for (const e of ENDPOINTS.filter((x) => x.auth === 'session')) {
       for (const probe of PROBES[`${e.method} ${e.path}`] ?? []) {
-        const res = await south.request(e.method, probe.path, { ...(probe.json !== undefined ? { json: probe.json } : {}), headers: stepUp });
+        const res = await south.request(e.method, probe.path, {
+          ...(probe.json !== undefined ? { json: probe.json } : {}),
+          headers: stepUp,
+        });
         const where = `${e.method} ${probe.path}`;
-        if (probe.expect === 'denied') expect({ where, status: res.status }).toEqual({ where, status: expect.toBeOneOf([403, 404]) });
-        else expect({ where, status: res.status < 500 || [501, 502, 503].includes(res.status) }).toEqual({ where, status: true });
+        if (probe.expect === 'denied')
+          expect({ where, status: res.status }).toEqual({ where, status: expect.toBeOneOf([403, 404]) });
+        else
+          expect({ where, status: res.status < 500 || [501, 502, 503].includes(res.status) }).toEqual({
+            where,
+            status: true,
+          });
         // What Southside itself sent may come back (e.g. a validation issue); anything else of Northside's may not.
         const sent = JSON.stringify(probe.json ?? '') + probe.path;
         const leaked = MARKERS.filter((m) => !sent.includes(m) && res.text.includes(m));
@@ -133,12 +296,20 @@ describe('cross-clinic access', () => {
 
   it("left Northside's resources untouched", async () => {
     expect(await app.db.webAuthnCredential.count({ where: { id: N.passkey } })).toBe(1);
-    expect((await app.db.settlementInstruction.findUniqueOrThrow({ where: { id: N.instruction } })).status).toBe('SIGNED');
-    expect((await app.db.emrConnection.findUniqueOrThrow({ where: { id: N.connection } })).clientId).toBe('north-client');
+    expect((await app.db.settlementInstruction.findUniqueOrThrow({ where: { id: N.instruction } })).status).toBe(
+      'SIGNED',
+    );
+    expect((await app.db.emrConnection.findUniqueOrThrow({ where: { id: N.connection } })).clientId).toBe(
+      'north-client',
+    );
     expect((await app.db.oAuthState.findFirstOrThrow({ where: { connectionId: N.connection } })).consumedAt).toBeNull();
     expect((await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: N.job } })).status).toBe('completed');
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: N.claim } })).status).toBe('draft');
-    expect(await app.db.patient.findUniqueOrThrow({ where: { id: 'pat_n_001' }, select: { coverageMemberId: true, coveragePayerId: true } }))
-      .toEqual({ coverageMemberId: 'DEMO-ACTIVE-N001', coveragePayerId: '60054' });
+    expect(
+      await app.db.patient.findUniqueOrThrow({
+        where: { id: 'pat_n_001' },
+        select: { coverageMemberId: true, coveragePayerId: true },
+      }),
+    ).toEqual({ coverageMemberId: 'DEMO-ACTIVE-N001', coveragePayerId: '60054' });
   });
 });

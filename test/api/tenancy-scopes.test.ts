@@ -12,8 +12,12 @@ import { errorFacts } from '../support/error-body';
 
 describe('scope checks on every scoped endpoint', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startApp(); });
-  afterAll(async () => { await app?.stop(); });
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   it('answers 403 SCOPE_MISSING to a user holding every scope but the one the endpoint needs', async () => {
     const scoped = ENDPOINTS.filter((e) => e.auth === 'session' && e.scope);
@@ -24,11 +28,19 @@ describe('scope checks on every scoped endpoint', () => {
       const client = await signIn(app, user.email, user.password);
       const stepUp = await stepUpHeader(app, user.email);
       for (const e of scoped.filter((x) => x.scope === scope)) {
-        const res = await client.request(e.method, concretePath(e.path), { ...(e.body ? { json: {} } : {}), headers: stepUp });
+        const res = await client.request(e.method, concretePath(e.path), {
+          ...(e.body ? { json: {} } : {}),
+          headers: stepUp,
+        });
         // FHIR routes answer the same facts as an OperationOutcome.
         expect({ route: `${e.method} ${e.path}`, status: res.status, error: errorFacts(res.body) }).toEqual({
-          route: `${e.method} ${e.path}`, status: 403,
-          error: { code: 'SCOPE_MISSING', message: `This action needs the ${scope} scope`, correlationId: expect.any(String) },
+          route: `${e.method} ${e.path}`,
+          status: 403,
+          error: {
+            code: 'SCOPE_MISSING',
+            message: `This action needs the ${scope} scope`,
+            correlationId: expect.any(String),
+          },
         });
       }
     }

@@ -31,14 +31,18 @@ type SendOptions = { secret?: string; deliveryId?: string | null; signature?: st
 /** POSTs `raw` exactly as given, signed over those bytes unless told otherwise. */
 async function sendRaw(app: TestApp, receiver: Receiver, raw: string, options: SendOptions = {}) {
   const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
-  const signature = options.signature === undefined ? signBody(Buffer.from(raw, 'utf8'), options.secret ?? SECRETS[receiver]) : options.signature;
+  const signature =
+    options.signature === undefined
+      ? signBody(Buffer.from(raw, 'utf8'), options.secret ?? SECRETS[receiver])
+      : options.signature;
   if (signature !== null) headers['x-svc-signature'] = signature;
   const deliveryId = options.deliveryId === undefined ? uid('dlv') : options.deliveryId;
   if (deliveryId !== null) headers['x-svc-delivery'] = deliveryId;
   return new HttpClient(app.url).request('POST', `/api/webhooks/${receiver}`, { body: raw, headers });
 }
 
-const send = (app: TestApp, receiver: Receiver, event: unknown, options: SendOptions = {}) => sendRaw(app, receiver, JSON.stringify(event), options);
+const send = (app: TestApp, receiver: Receiver, event: unknown, options: SendOptions = {}) =>
+  sendRaw(app, receiver, JSON.stringify(event), options);
 
 const APPLIED = { received: true, duplicate: false, outcome: 'applied' };
 const DUPLICATE = { received: true, duplicate: true };
@@ -54,21 +58,38 @@ async function newBill(app: TestApp, amountCents = 12_500, clinicId = 'clinic_no
 async function newClaim(app: TestApp, totalChargeCents = 50_000n, status = 'submitted') {
   const id = uid('clm');
   await app.db.claim.create({
-    data: { id, clinicId: 'clinic_north', patientId: 'pat_n_002', totalChargeCents, serviceDate: '2026-11-01', status, correlationId: 'test-setup' },
+    data: {
+      id,
+      clinicId: 'clinic_north',
+      patientId: 'pat_n_002',
+      totalChargeCents,
+      serviceDate: '2026-11-01',
+      status,
+      correlationId: 'test-setup',
+    },
   });
   return id;
 }
 
 const payment = (target: { billId: string } | { claimId: string }, amountCents: number, paymentId = uid('pay')) => ({
-  paymentId, ...target, amountCents, currency: 'USD',
+  paymentId,
+  ...target,
+  amountCents,
+  currency: 'USD',
 });
 
 /** Every ledger posting for one payment, entries sorted by account. */
 async function postingsOf(app: TestApp, paymentId: string) {
-  const rows = await app.db.ledgerTransaction.findMany({ where: { reference: `payment:${paymentId}` }, include: { entries: true } });
+  const rows = await app.db.ledgerTransaction.findMany({
+    where: { reference: `payment:${paymentId}` },
+    include: { entries: true },
+  });
   return rows.map((t) => ({
-    clinicId: t.clinicId, kind: t.kind,
-    entries: t.entries.map((e) => ({ account: e.account, amountCents: Number(e.amountCents) })).sort((a, b) => a.account.localeCompare(b.account)),
+    clinicId: t.clinicId,
+    kind: t.kind,
+    entries: t.entries
+      .map((e) => ({ account: e.account, amountCents: Number(e.amountCents) }))
+      .sort((a, b) => a.account.localeCompare(b.account)),
   }));
 }
 
@@ -83,7 +104,9 @@ describe('webhook receivers', () => {
   beforeAll(async () => {
     app = await startApp({ env: { WEBHOOK_SECRET_BANKING: `${SECRETS.banking}, ${OLD_BANKING_SECRET}` } });
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   describe('signature', () => {
     it('applies a payment signed over the exact raw bytes', async () => {
@@ -101,11 +124,21 @@ describe('webhook receivers', () => {
     ])('refuses a delivery %s with 401 SIGNATURE_INVALID and writes nothing', async (_label, signature) => {
       const billId = await newBill(app);
       const deliveryId = uid('dlv');
-      const res = await send(app, 'payment', envelope('payment.succeeded', payment({ billId }, 100)), { signature, deliveryId });
+      const res = await send(app, 'payment', envelope('payment.succeeded', payment({ billId }, 100)), {
+        signature,
+        deliveryId,
+      });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 'SIGNATURE_INVALID', message: 'The signature does not match the request body', correlationId: expect.any(String) });
+      expect(res.body).toEqual({
+        code: 'SIGNATURE_INVALID',
+        message: 'The signature does not match the request body',
+        correlationId: expect.any(String),
+      });
       expect(await app.db.webhookDelivery.count({ where: { deliveryId } })).toBe(0);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 0, status: 'open' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 0,
+        status: 'open',
+      });
     });
 
     it('refuses the same JSON re-serialised with other whitespace: the signature covers bytes, not meaning', async () => {
@@ -121,7 +154,9 @@ describe('webhook receivers', () => {
     it('refuses a body changed after signing (one amount digit)', async () => {
       const billId = await newBill(app);
       const raw = JSON.stringify(envelope('payment.succeeded', payment({ billId }, 100)));
-      const res = await sendRaw(app, 'payment', raw.replace('"amountCents":100', '"amountCents":900'), { signature: signBody(Buffer.from(raw), SECRETS.payment) });
+      const res = await sendRaw(app, 'payment', raw.replace('"amountCents":100', '"amountCents":900'), {
+        signature: signBody(Buffer.from(raw), SECRETS.payment),
+      });
       expect(res.status).toBe(401);
       expect(await app.db.payment.count({ where: { billId } })).toBe(0);
     });
@@ -134,31 +169,61 @@ describe('webhook receivers', () => {
     ])('accepts %s', async (_label, variant) => {
       const billId = await newBill(app);
       const raw = JSON.stringify(envelope('payment.succeeded', payment({ billId }, 100)));
-      const res = await sendRaw(app, 'payment', raw, { signature: variant(signBody(Buffer.from(raw), SECRETS.payment)) });
+      const res = await sendRaw(app, 'payment', raw, {
+        signature: variant(signBody(Buffer.from(raw), SECRETS.payment)),
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(APPLIED);
     });
 
     it('accepts the current and the previous secret of a rotating comma list, and nothing else', async () => {
-      for (const [secret, status] of [[SECRETS.banking, 200], [OLD_BANKING_SECRET, 200], ['bank-older-secret', 401]] as const) {
+      for (const [secret, status] of [
+        [SECRETS.banking, 200],
+        [OLD_BANKING_SECRET, 200],
+        ['bank-older-secret', 401],
+      ] as const) {
         const event = envelope('banking.transaction.posted', {
-          transactionId: uid('btx'), amountCents: 500, direction: 'credit', postedAt: new Date().toISOString(), railReference: 'ACH-1',
+          transactionId: uid('btx'),
+          amountCents: 500,
+          direction: 'credit',
+          postedAt: new Date().toISOString(),
+          railReference: 'ACH-1',
         });
         const res = await send(app, 'banking', event, { secret });
         expect(res.status, secret).toBe(status);
-        expect(await app.db.railPosting.count({ where: { id: (event.data as { transactionId: string }).transactionId } })).toBe(status === 200 ? 1 : 0);
+        expect(
+          await app.db.railPosting.count({ where: { id: (event.data as { transactionId: string }).transactionId } }),
+        ).toBe(status === 200 ? 1 : 0);
       }
     });
 
     it('matches the worked example in docs/webhooks.md byte for byte', () => {
-      const body = '{"id":"evt_123","type":"payment.succeeded","createdAt":"2026-11-22T10:00:00Z","clinicId":"clinic_north","data":{"paymentId":"pay_123","billId":"bill_n_001","amountCents":12500,"currency":"USD"}}';
-      expect(signBody(Buffer.from(body), 'whsec_example_payment')).toBe('5b23cc28f1d26886e3a9d0ba8d23d767324c101f0ce48ef437143c79379e47b6');
-      expect(signBody(Buffer.from(body.replaceAll(',', ', ')), 'whsec_example_payment')).toBe('7223ad185020b15487041e9ddea015c0bc32c1cea0250d12ab727fba85b55f5a');
-      expect(signBody(new Uint8Array(), 'whsec_example_fax')).toBe('42d6898a41c8e17d6e9ed3ce692d9b43f2fc28421736e8f20de4f6ca3b7e516b');
+      const body =
+        '{"id":"evt_123","type":"payment.succeeded","createdAt":"2026-11-22T10:00:00Z","clinicId":"clinic_north","data":{"paymentId":"pay_123","billId":"bill_n_001","amountCents":12500,"currency":"USD"}}';
+      expect(signBody(Buffer.from(body), 'whsec_example_payment')).toBe(
+        '5b23cc28f1d26886e3a9d0ba8d23d767324c101f0ce48ef437143c79379e47b6',
+      );
+      expect(signBody(Buffer.from(body.replaceAll(',', ', ')), 'whsec_example_payment')).toBe(
+        '7223ad185020b15487041e9ddea015c0bc32c1cea0250d12ab727fba85b55f5a',
+      );
+      expect(signBody(new Uint8Array(), 'whsec_example_fax')).toBe(
+        '42d6898a41c8e17d6e9ed3ce692d9b43f2fc28421736e8f20de4f6ca3b7e516b',
+      );
     });
 
     it("does not accept one receiver's secret on another receiver", async () => {
-      const res = await send(app, 'fax', envelope('fax.received', { faxId: uid('fax'), from: '+15555550100', pages: 1, receivedAt: new Date().toISOString(), documentUrl: 'https://fax.example/doc/1' }), { secret: SECRETS.payment });
+      const res = await send(
+        app,
+        'fax',
+        envelope('fax.received', {
+          faxId: uid('fax'),
+          from: '+15555550100',
+          pages: 1,
+          receivedAt: new Date().toISOString(),
+          documentUrl: 'https://fax.example/doc/1',
+        }),
+        { secret: SECRETS.payment },
+      );
       expect(res.status).toBe(401);
     });
   });
@@ -166,11 +231,20 @@ describe('webhook receivers', () => {
   describe('delivery', () => {
     it('requires X-Svc-Delivery once the signature verifies: 400, nothing written', async () => {
       const billId = await newBill(app);
-      const res = await send(app, 'payment', envelope('payment.succeeded', payment({ billId }, 100)), { deliveryId: null });
+      const res = await send(app, 'payment', envelope('payment.succeeded', payment({ billId }, 100)), {
+        deliveryId: null,
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
-        code: 'VALIDATION_FAILED', message: 'The X-Svc-Delivery header is required', correlationId: expect.any(String),
-        issues: [{ path: 'headers.x-svc-delivery', message: 'Expected a delivery id of 1-200 letters, digits, ".", "_", ":" or "-"' }],
+        code: 'VALIDATION_FAILED',
+        message: 'The X-Svc-Delivery header is required',
+        correlationId: expect.any(String),
+        issues: [
+          {
+            path: 'headers.x-svc-delivery',
+            message: 'Expected a delivery id of 1-200 letters, digits, ".", "_", ":" or "-"',
+          },
+        ],
       });
       expect(await app.db.payment.count({ where: { billId } })).toBe(0);
     });
@@ -183,16 +257,38 @@ describe('webhook receivers', () => {
       const again = await send(app, 'payment', event, { deliveryId });
       expect(again.status).toBe(200);
       expect(again.body).toEqual(DUPLICATE);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 5_000, status: 'open' });
-      expect(await app.db.webhookDelivery.findMany({ where: { deliveryId }, select: { receiver: true, eventType: true, clinicId: true, outcome: true } }))
-        .toEqual([{ receiver: 'payment', eventType: 'payment.succeeded', clinicId: 'clinic_north', outcome: 'applied' }]);
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 5_000,
+        status: 'open',
+      });
+      expect(
+        await app.db.webhookDelivery.findMany({
+          where: { deliveryId },
+          select: { receiver: true, eventType: true, clinicId: true, outcome: true },
+        }),
+      ).toEqual([
+        { receiver: 'payment', eventType: 'payment.succeeded', clinicId: 'clinic_north', outcome: 'applied' },
+      ]);
     });
 
     it('keys deliveries per receiver: the same delivery id on two receivers is two deliveries', async () => {
       const deliveryId = uid('dlv');
       const billId = await newBill(app);
-      expect((await send(app, 'payment', envelope('payment.succeeded', payment({ billId }, 100)), { deliveryId })).body).toEqual(APPLIED);
-      const fax = await send(app, 'fax', envelope('fax.received', { faxId: uid('fax'), from: '+15555550100', pages: 2, receivedAt: new Date().toISOString(), documentUrl: 'https://fax.example/doc/2' }), { deliveryId });
+      expect(
+        (await send(app, 'payment', envelope('payment.succeeded', payment({ billId }, 100)), { deliveryId })).body,
+      ).toEqual(APPLIED);
+      const fax = await send(
+        app,
+        'fax',
+        envelope('fax.received', {
+          faxId: uid('fax'),
+          from: '+15555550100',
+          pages: 2,
+          receivedAt: new Date().toISOString(),
+          documentUrl: 'https://fax.example/doc/2',
+        }),
+        { deliveryId },
+      );
       expect(fax.body).toEqual(APPLIED);
     });
 
@@ -205,7 +301,10 @@ describe('webhook receivers', () => {
       expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
       expect(results.filter((r) => r.body.duplicate === false).map((r) => r.body)).toEqual([APPLIED]);
       expect(results.filter((r) => r.body.duplicate === true)).toHaveLength(49);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 12_500, status: 'paid' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 12_500,
+        status: 'paid',
+      });
       expect(await app.db.payment.count({ where: { billId } })).toBe(1);
       expect(await postingsOf(app, data.paymentId)).toHaveLength(1);
       expect(await app.db.webhookDelivery.count({ where: { deliveryId } })).toBe(1);
@@ -214,11 +313,18 @@ describe('webhook receivers', () => {
     it('applies one paymentId once even when 50 deliveries carry it under different delivery ids', async () => {
       const billId = await newBill(app, 12_500);
       const data = payment({ billId }, 3_000);
-      const results = await Promise.all(Array.from({ length: 50 }, () => send(app, 'payment', envelope('payment.succeeded', data))));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => send(app, 'payment', envelope('payment.succeeded', data))),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
       expect(results.filter((r) => r.body.outcome === 'applied')).toHaveLength(1);
-      expect(results.filter((r) => r.body.outcome !== 'applied').map((r) => r.body)).toEqual(Array(49).fill(recordedBecause('payment already applied')));
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 3_000, status: 'open' });
+      expect(results.filter((r) => r.body.outcome !== 'applied').map((r) => r.body)).toEqual(
+        Array(49).fill(recordedBecause('payment already applied')),
+      );
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 3_000,
+        status: 'open',
+      });
       expect(await postingsOf(app, data.paymentId)).toHaveLength(1);
     });
 
@@ -229,7 +335,9 @@ describe('webhook receivers', () => {
       const res = await send(app, 'payment', bad, { deliveryId });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
-        code: 'VALIDATION_FAILED', message: 'The payment.succeeded event data is not valid', correlationId: expect.any(String),
+        code: 'VALIDATION_FAILED',
+        message: 'The payment.succeeded event data is not valid',
+        correlationId: expect.any(String),
         issues: [
           { path: 'body.data.amountCents', message: 'amountCents must be an integer number of cents' },
           { path: 'body.data.currency', message: 'currency must be USD' },
@@ -244,18 +352,34 @@ describe('webhook receivers', () => {
       ['both billId and claimId', { billId: 'bill_n_001', claimId: 'clm_x' }],
       ['neither billId nor claimId', {}],
     ])('refuses a payment naming %s', async (_label, target) => {
-      const res = await send(app, 'payment', envelope('payment.succeeded', { paymentId: uid('pay'), amountCents: 100, currency: 'USD', ...target }));
+      const res = await send(
+        app,
+        'payment',
+        envelope('payment.succeeded', { paymentId: uid('pay'), amountCents: 100, currency: 'USD', ...target }),
+      );
       expect(res.status).toBe(400);
-      expect(res.body.issues).toEqual([{ path: 'body.data.billId', message: 'exactly one of billId or claimId is required' }]);
+      expect(res.body.issues).toEqual([
+        { path: 'body.data.billId', message: 'exactly one of billId or claimId is required' },
+      ]);
     });
 
     it('refuses a malformed envelope and a body that is not JSON', async () => {
-      const noClinic = await send(app, 'payment', { id: 'evt_1', type: 'payment.succeeded', createdAt: new Date().toISOString(), data: {} });
+      const noClinic = await send(app, 'payment', {
+        id: 'evt_1',
+        type: 'payment.succeeded',
+        createdAt: new Date().toISOString(),
+        data: {},
+      });
       expect(noClinic.status).toBe(400);
       expect(noClinic.body.issues).toEqual([{ path: 'body.clinicId', message: expect.any(String) }]);
       const notJson = await sendRaw(app, 'payment', '{"id":');
       expect(notJson.status).toBe(400);
-      expect(notJson.body).toEqual({ code: 'VALIDATION_FAILED', message: 'The request body is not valid JSON', correlationId: expect.any(String), issues: [{ path: 'body', message: 'Invalid JSON' }] });
+      expect(notJson.body).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'The request body is not valid JSON',
+        correlationId: expect.any(String),
+        issues: [{ path: 'body', message: 'Invalid JSON' }],
+      });
     });
 
     it('acknowledges and records an unknown event type without applying anything', async () => {
@@ -263,13 +387,26 @@ describe('webhook receivers', () => {
       const res = await send(app, 'payment', envelope('payment.disputed', { paymentId: uid('pay') }), { deliveryId });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(recordedBecause('event type not handled by this receiver'));
-      expect(await app.db.webhookDelivery.findUnique({ where: { receiver_deliveryId: { receiver: 'payment', deliveryId } } }))
-        .toMatchObject({ eventType: 'payment.disputed', outcome: 'recorded' });
+      expect(
+        await app.db.webhookDelivery.findUnique({
+          where: { receiver_deliveryId: { receiver: 'payment', deliveryId } },
+        }),
+      ).toMatchObject({ eventType: 'payment.disputed', outcome: 'recorded' });
     });
 
     it("records, and does not apply, a known event type sent to another receiver's path", async () => {
       const faxId = uid('fax');
-      const res = await send(app, 'payment', envelope('fax.received', { faxId, from: '+15555550100', pages: 1, receivedAt: new Date().toISOString(), documentUrl: 'https://fax.example/d' }));
+      const res = await send(
+        app,
+        'payment',
+        envelope('fax.received', {
+          faxId,
+          from: '+15555550100',
+          pages: 1,
+          receivedAt: new Date().toISOString(),
+          documentUrl: 'https://fax.example/d',
+        }),
+      );
       expect(res.body).toEqual(recordedBecause('event type not handled by this receiver'));
       expect(await app.db.fax.count({ where: { id: faxId } })).toBe(0);
     });
@@ -281,21 +418,42 @@ describe('webhook receivers', () => {
       const first = payment({ billId }, 5_000);
       const second = payment({ billId }, 7_500);
       expect((await send(app, 'payment', envelope('payment.succeeded', first))).body).toEqual(APPLIED);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 5_000, status: 'open' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 5_000,
+        status: 'open',
+      });
       expect((await send(app, 'payment', envelope('payment.succeeded', second))).body).toEqual(APPLIED);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 12_500, status: 'paid' });
-      expect(await postingsOf(app, second.paymentId)).toEqual([{
-        clinicId: 'clinic_north', kind: 'payment.succeeded',
-        entries: [{ account: 'assets:cash', amountCents: 7_500 }, { account: 'assets:patient-receivable', amountCents: -7_500 }],
-      }]);
-      expect(await app.db.payment.findUnique({ where: { id: second.paymentId } })).toMatchObject({ clinicId: 'clinic_north', billId, status: 'succeeded', amountCents: 7_500n, currency: 'USD' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 12_500,
+        status: 'paid',
+      });
+      expect(await postingsOf(app, second.paymentId)).toEqual([
+        {
+          clinicId: 'clinic_north',
+          kind: 'payment.succeeded',
+          entries: [
+            { account: 'assets:cash', amountCents: 7_500 },
+            { account: 'assets:patient-receivable', amountCents: -7_500 },
+          ],
+        },
+      ]);
+      expect(await app.db.payment.findUnique({ where: { id: second.paymentId } })).toMatchObject({
+        clinicId: 'clinic_north',
+        billId,
+        status: 'succeeded',
+        amountCents: 7_500n,
+        currency: 'USD',
+      });
     });
 
     it('keeps an overpayment: the excess posts to unapplied payments, nothing is dropped', async () => {
       const billId = await newBill(app, 12_500);
       const data = payment({ billId }, 15_001);
       expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(APPLIED);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 15_001, status: 'paid' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 15_001,
+        status: 'paid',
+      });
       expect((await postingsOf(app, data.paymentId))[0]!.entries).toEqual([
         { account: 'assets:cash', amountCents: 15_001 },
         { account: 'assets:patient-receivable', amountCents: -12_500 },
@@ -313,12 +471,26 @@ describe('webhook receivers', () => {
       const client = await signIn(app, 'billing@northside.test');
       const res = await client.get(`/api/bills/${billId}`);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ billId, patientId: 'pat_n_001', amountCents: 12_500, paidCents: 12_500, status: 'paid', ledgerTransactionIds: [posting!.id] });
+      expect(res.body).toEqual({
+        billId,
+        patientId: 'pat_n_001',
+        amountCents: 12_500,
+        paidCents: 12_500,
+        status: 'paid',
+        ledgerTransactionIds: [posting!.id],
+      });
     });
 
     it("keeps GET /api/bills/{id} to the caller's clinic and to svcpay:read", async () => {
       const open = await (await signIn(app, 'billing@northside.test')).get('/api/bills/bill_n_001');
-      expect(open.body).toEqual({ billId: 'bill_n_001', patientId: 'pat_n_001', amountCents: 12_500, paidCents: 0, status: 'open', ledgerTransactionIds: [] });
+      expect(open.body).toEqual({
+        billId: 'bill_n_001',
+        patientId: 'pat_n_001',
+        amountCents: 12_500,
+        paidCents: 0,
+        status: 'open',
+        ledgerTransactionIds: [],
+      });
       const south = await signIn(app, 'admin@southside.test');
       for (const id of ['bill_n_001', 'bill_nope']) {
         const res = await south.get(`/api/bills/${id}`);
@@ -326,7 +498,11 @@ describe('webhook receivers', () => {
         expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'No such bill', correlationId: expect.any(String) });
       }
       const frontdesk = await signIn(app, 'frontdesk@northside.test');
-      expect((await frontdesk.get('/api/bills/bill_n_001')).body).toEqual({ code: 'SCOPE_MISSING', message: 'This action needs the svcpay:read scope', correlationId: expect.any(String) });
+      expect((await frontdesk.get('/api/bills/bill_n_001')).body).toEqual({
+        code: 'SCOPE_MISSING',
+        message: 'This action needs the svcpay:read scope',
+        correlationId: expect.any(String),
+      });
       expect((await new HttpClient(app.url).get('/api/bills/bill_n_001')).status).toBe(401);
     });
 
@@ -334,18 +510,27 @@ describe('webhook receivers', () => {
       const claimId = await newClaim(app, 50_000n);
       const data = payment({ claimId }, 50_000);
       expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(APPLIED);
-      expect(await app.db.claim.findUnique({ where: { id: claimId } })).toMatchObject({ paidCents: 50_000n, status: 'paid' });
+      expect(await app.db.claim.findUnique({ where: { id: claimId } })).toMatchObject({
+        paidCents: 50_000n,
+        status: 'paid',
+      });
       expect((await postingsOf(app, data.paymentId))[0]!.entries).toEqual([
-        { account: 'assets:cash', amountCents: 50_000 }, { account: 'assets:claims-receivable', amountCents: -50_000 },
+        { account: 'assets:cash', amountCents: 50_000 },
+        { account: 'assets:claims-receivable', amountCents: -50_000 },
       ]);
     });
 
     it('rejects a payment for a draft claim, which never reached a payer', async () => {
       const claimId = await newClaim(app, 50_000n, 'draft');
       const data = payment({ claimId }, 50_000);
-      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(rejectedBecause('claim has not been submitted'));
+      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(
+        rejectedBecause('claim has not been submitted'),
+      );
       expect(await app.db.payment.count({ where: { id: data.paymentId } })).toBe(0);
-      expect(await app.db.claim.findUnique({ where: { id: claimId } })).toMatchObject({ paidCents: 0n, status: 'draft' });
+      expect(await app.db.claim.findUnique({ where: { id: claimId } })).toMatchObject({
+        paidCents: 0n,
+        status: 'draft',
+      });
     });
 
     it("does not touch another clinic's bill or claim: recorded as rejected, no payment, no ledger", async () => {
@@ -359,21 +544,35 @@ describe('webhook receivers', () => {
         expect(res.body).toEqual(rejectedBecause(`${'billId' in target ? 'bill' : 'claim'} not found in this clinic`));
         expect(await app.db.payment.count({ where: { id: data.paymentId } })).toBe(0);
         expect(await postingsOf(app, data.paymentId)).toEqual([]);
-        expect(await app.db.webhookDelivery.findUnique({ where: { receiver_deliveryId: { receiver: 'payment', deliveryId } } })).toMatchObject({ outcome: 'rejected', clinicId: 'clinic_south' });
+        expect(
+          await app.db.webhookDelivery.findUnique({
+            where: { receiver_deliveryId: { receiver: 'payment', deliveryId } },
+          }),
+        ).toMatchObject({ outcome: 'rejected', clinicId: 'clinic_south' });
       }
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 0, status: 'open' });
-      expect(await app.db.claim.findUnique({ where: { id: claimId } })).toMatchObject({ paidCents: 0n, status: 'submitted' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 0,
+        status: 'open',
+      });
+      expect(await app.db.claim.findUnique({ where: { id: claimId } })).toMatchObject({
+        paidCents: 0n,
+        status: 'submitted',
+      });
     });
 
     it('rejects a payment for a bill that does not exist', async () => {
       const data = payment({ billId: 'bill_nope' }, 100);
-      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(rejectedBecause('bill not found in this clinic'));
+      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(
+        rejectedBecause('bill not found in this clinic'),
+      );
     });
 
     it('rejects an amount the bill cannot record rather than overflowing it', async () => {
       const billId = await newBill(app);
       const data = payment({ billId }, 2_147_483_648);
-      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(rejectedBecause('amount exceeds what the bill can record'));
+      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(
+        rejectedBecause('amount exceeds what the bill can record'),
+      );
       expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 0 });
     });
 
@@ -381,22 +580,40 @@ describe('webhook receivers', () => {
       const billId = await newBill(app, 12_500);
       const data = payment({ billId }, 12_500);
       expect((await send(app, 'payment', envelope('payment.failed', data))).body).toEqual(APPLIED);
-      expect(await app.db.payment.findUnique({ where: { id: data.paymentId } })).toMatchObject({ status: 'failed', billId, clinicId: 'clinic_north' });
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 0, status: 'open' });
+      expect(await app.db.payment.findUnique({ where: { id: data.paymentId } })).toMatchObject({
+        status: 'failed',
+        billId,
+        clinicId: 'clinic_north',
+      });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 0,
+        status: 'open',
+      });
       expect(await postingsOf(app, data.paymentId)).toEqual([]);
-      expect((await send(app, 'payment', envelope('payment.failed', data))).body).toEqual(recordedBecause('payment failure already recorded'));
+      expect((await send(app, 'payment', envelope('payment.failed', data))).body).toEqual(
+        recordedBecause('payment failure already recorded'),
+      );
 
       expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(APPLIED);
-      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(recordedBecause('payment already applied'));
-      expect((await send(app, 'payment', envelope('payment.failed', data))).body).toEqual(recordedBecause('payment already succeeded'));
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 12_500, status: 'paid' });
+      expect((await send(app, 'payment', envelope('payment.succeeded', data))).body).toEqual(
+        recordedBecause('payment already applied'),
+      );
+      expect((await send(app, 'payment', envelope('payment.failed', data))).body).toEqual(
+        recordedBecause('payment already succeeded'),
+      );
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 12_500,
+        status: 'paid',
+      });
       expect(await postingsOf(app, data.paymentId)).toHaveLength(1);
     });
 
     it("rejects payment.failed for another clinic's bill", async () => {
       const billId = await newBill(app);
       const data = payment({ billId }, 100);
-      expect((await send(app, 'payment', envelope('payment.failed', data, 'clinic_south'))).body).toEqual(rejectedBecause('bill not found in this clinic'));
+      expect((await send(app, 'payment', envelope('payment.failed', data, 'clinic_south'))).body).toEqual(
+        rejectedBecause('bill not found in this clinic'),
+      );
       expect(await app.db.payment.count({ where: { id: data.paymentId } })).toBe(0);
     });
   });
@@ -404,11 +621,23 @@ describe('webhook receivers', () => {
   describe('fax, EMR, transfer and banking events', () => {
     it('stores a received fax once', async () => {
       const faxId = uid('fax');
-      const data = { faxId, from: '+15555550100', pages: 3, receivedAt: '2026-11-20T10:00:00Z', documentUrl: 'https://fax.example/docs/abc' };
+      const data = {
+        faxId,
+        from: '+15555550100',
+        pages: 3,
+        receivedAt: '2026-11-20T10:00:00Z',
+        documentUrl: 'https://fax.example/docs/abc',
+      };
       expect((await send(app, 'fax', envelope('fax.received', data))).body).toEqual(APPLIED);
-      expect((await send(app, 'fax', envelope('fax.received', data))).body).toEqual(recordedBecause('fax already stored'));
+      expect((await send(app, 'fax', envelope('fax.received', data))).body).toEqual(
+        recordedBecause('fax already stored'),
+      );
       expect(await app.db.fax.findUnique({ where: { id: faxId } })).toMatchObject({
-        clinicId: 'clinic_north', sender: '+15555550100', pages: 3, receivedAt: new Date('2026-11-20T10:00:00Z'), documentUrl: 'https://fax.example/docs/abc',
+        clinicId: 'clinic_north',
+        sender: '+15555550100',
+        pages: 3,
+        receivedAt: new Date('2026-11-20T10:00:00Z'),
+        documentUrl: 'https://fax.example/docs/abc',
       });
       const other = await send(app, 'fax', envelope('fax.received', data, 'clinic_south'));
       expect(other.body).toEqual(rejectedBecause('fax belongs to another clinic'));
@@ -418,28 +647,50 @@ describe('webhook receivers', () => {
 
     it('answers the signed GET probe (HMAC of the empty body) and refuses an unsigned or wrongly signed one', async () => {
       const client = new HttpClient(app.url);
-      const ok = await client.get('/api/webhooks/fax', { headers: { 'x-svc-signature': `sha256=${signBody(new Uint8Array(), SECRETS.fax)}` } });
+      const ok = await client.get('/api/webhooks/fax', {
+        headers: { 'x-svc-signature': `sha256=${signBody(new Uint8Array(), SECRETS.fax)}` },
+      });
       expect(ok.status).toBe(200);
       expect(ok.body).toEqual({ ok: true, receiver: 'fax' });
       const unsigned = await client.get('/api/webhooks/fax');
       expect(unsigned.status).toBe(401);
-      expect(unsigned.body).toEqual({ code: 'SIGNATURE_INVALID', message: 'The signature does not match the request body', correlationId: expect.any(String) });
-      const wrong = await client.get('/api/webhooks/fax', { headers: { 'x-svc-signature': signBody(new Uint8Array(), SECRETS.payment) } });
+      expect(unsigned.body).toEqual({
+        code: 'SIGNATURE_INVALID',
+        message: 'The signature does not match the request body',
+        correlationId: expect.any(String),
+      });
+      const wrong = await client.get('/api/webhooks/fax', {
+        headers: { 'x-svc-signature': signBody(new Uint8Array(), SECRETS.payment) },
+      });
       expect(wrong.status).toBe(401);
     });
 
     it('updates demographics only and ignores anything clinical', async () => {
       const tenant = await createTenant(app.db);
-      const patient = await createPatient(app.db, tenant, { firstName: 'Old', lastName: 'Name', birthDate: '1980-01-02' });
+      const patient = await createPatient(app.db, tenant, {
+        firstName: 'Old',
+        lastName: 'Name',
+        birthDate: '1980-01-02',
+      });
       const data = {
-        patientId: patient.id, name: { given: ['Ann', 'Marie'], family: 'Lee' }, birthDate: '1981-03-04',
-        address: { line: ['1 Main St'], city: 'Springfield', state: 'IL', postalCode: '62701' }, phone: '+1 555 010 0199',
-        diagnoses: [{ code: 'E11.9' }], medications: ['metformin'], gender: 'other', coverageMemberId: 'STOLEN',
+        patientId: patient.id,
+        name: { given: ['Ann', 'Marie'], family: 'Lee' },
+        birthDate: '1981-03-04',
+        address: { line: ['1 Main St'], city: 'Springfield', state: 'IL', postalCode: '62701' },
+        phone: '+1 555 010 0199',
+        diagnoses: [{ code: 'E11.9' }],
+        medications: ['metformin'],
+        gender: 'other',
+        coverageMemberId: 'STOLEN',
       };
       expect((await send(app, 'emr', envelope('emr.patient.updated', data, tenant.clinicId))).body).toEqual(APPLIED);
       const row = await app.db.patient.findUnique({ where: { id: patient.id } });
       expect(row).toMatchObject({
-        firstName: 'Ann Marie', lastName: 'Lee', birthDate: '1981-03-04', phone: '+1 555 010 0199', gender: null,
+        firstName: 'Ann Marie',
+        lastName: 'Lee',
+        birthDate: '1981-03-04',
+        phone: '+1 555 010 0199',
+        gender: null,
         address: { line: ['1 Main St'], city: 'Springfield', state: 'IL', postalCode: '62701' },
         coverageMemberId: patient.coverageMemberId,
       });
@@ -450,27 +701,45 @@ describe('webhook receivers', () => {
       const a = await createTenant(app.db);
       const b = await createTenant(app.db);
       const patient = await createPatient(app.db, a, { firstName: 'Keep' });
-      const res = await send(app, 'emr', envelope('emr.patient.updated', { patientId: patient.id, name: { given: 'Changed' } }, b.clinicId));
+      const res = await send(
+        app,
+        'emr',
+        envelope('emr.patient.updated', { patientId: patient.id, name: { given: 'Changed' } }, b.clinicId),
+      );
       expect(res.body).toEqual(rejectedBecause('patient not found in this clinic'));
       expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Keep' });
-      const clinicalOnly = await send(app, 'emr', envelope('emr.patient.updated', { patientId: patient.id, allergies: ['penicillin'] }, a.clinicId));
+      const clinicalOnly = await send(
+        app,
+        'emr',
+        envelope('emr.patient.updated', { patientId: patient.id, allergies: ['penicillin'] }, a.clinicId),
+      );
       expect(clinicalOnly.body).toEqual(recordedBecause('no demographic fields to update'));
     });
 
     it('advances a transfer along the allowed transitions only', async () => {
       const transferId = uid('trf');
-      const move = (status: string, clinicId = 'clinic_north') => send(app, 'transfer', envelope('transfer.updated', { transferId, status }, clinicId));
+      const move = (status: string, clinicId = 'clinic_north') =>
+        send(app, 'transfer', envelope('transfer.updated', { transferId, status }, clinicId));
       expect((await move('processing')).body).toEqual(rejectedBecause('unknown transfer cannot start as processing'));
       expect(await app.db.transfer.count({ where: { id: transferId } })).toBe(0);
       expect((await move('pending')).body).toEqual(APPLIED);
       expect((await move('pending')).body).toEqual(recordedBecause('transfer already pending'));
-      expect((await move('processing', 'clinic_south')).body).toEqual(rejectedBecause('transfer not found in this clinic'));
+      expect((await move('processing', 'clinic_south')).body).toEqual(
+        rejectedBecause('transfer not found in this clinic'),
+      );
       expect((await move('processing')).body).toEqual(APPLIED);
-      expect((await move('cancelled')).body).toEqual(rejectedBecause('transfer cannot move from processing to cancelled'));
+      expect((await move('cancelled')).body).toEqual(
+        rejectedBecause('transfer cannot move from processing to cancelled'),
+      );
       expect((await move('completed')).body).toEqual(APPLIED);
-      expect((await move('processing')).body).toEqual(rejectedBecause('transfer cannot move from completed to processing'));
+      expect((await move('processing')).body).toEqual(
+        rejectedBecause('transfer cannot move from completed to processing'),
+      );
       expect((await move('returned')).body).toEqual(APPLIED);
-      expect(await app.db.transfer.findUnique({ where: { id: transferId } })).toMatchObject({ clinicId: 'clinic_north', status: 'returned' });
+      expect(await app.db.transfer.findUnique({ where: { id: transferId } })).toMatchObject({
+        clinicId: 'clinic_north',
+        status: 'returned',
+      });
       const bad = await move('teleported');
       expect(bad.status).toBe(400);
       expect(bad.body.issues).toEqual([{ path: 'body.data.status', message: expect.any(String) }]);
@@ -478,12 +747,26 @@ describe('webhook receivers', () => {
 
     it('records a rail posting once, for its own clinic only', async () => {
       const transactionId = uid('btx');
-      const data = { transactionId, amountCents: 98_765, direction: 'debit', postedAt: '2026-11-20T12:00:00Z', railReference: 'WIRE-42' };
+      const data = {
+        transactionId,
+        amountCents: 98_765,
+        direction: 'debit',
+        postedAt: '2026-11-20T12:00:00Z',
+        railReference: 'WIRE-42',
+      };
       expect((await send(app, 'banking', envelope('banking.transaction.posted', data))).body).toEqual(APPLIED);
-      expect((await send(app, 'banking', envelope('banking.transaction.posted', data))).body).toEqual(recordedBecause('rail posting already recorded'));
-      expect((await send(app, 'banking', envelope('banking.transaction.posted', data, 'clinic_south'))).body).toEqual(rejectedBecause('rail posting belongs to another clinic'));
+      expect((await send(app, 'banking', envelope('banking.transaction.posted', data))).body).toEqual(
+        recordedBecause('rail posting already recorded'),
+      );
+      expect((await send(app, 'banking', envelope('banking.transaction.posted', data, 'clinic_south'))).body).toEqual(
+        rejectedBecause('rail posting belongs to another clinic'),
+      );
       expect(await app.db.railPosting.findUnique({ where: { id: transactionId } })).toMatchObject({
-        clinicId: 'clinic_north', amountCents: 98_765n, direction: 'debit', postedAt: new Date('2026-11-20T12:00:00Z'), railReference: 'WIRE-42',
+        clinicId: 'clinic_north',
+        amountCents: 98_765n,
+        direction: 'debit',
+        postedAt: new Date('2026-11-20T12:00:00Z'),
+        railReference: 'WIRE-42',
       });
     });
   });
@@ -500,10 +783,15 @@ describe('webhook receivers', () => {
       const replayed = await sendRaw(app, 'payment', raw, { deliveryId: uid('dlv') });
       expect(replayed.status).toBe(200);
       expect(replayed.body).toEqual(DUPLICATE);
-      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({ paidCents: 4_000, status: 'open' });
+      expect(await app.db.patientBill.findUnique({ where: { id: billId } })).toMatchObject({
+        paidCents: 4_000,
+        status: 'open',
+      });
       expect(await app.db.payment.count({ where: { billId } })).toBe(1);
       expect(await postingsOf(app, data.paymentId)).toHaveLength(1);
-      expect(await app.db.webhookDelivery.count({ where: { envelopeId: (JSON.parse(raw) as { id: string }).id } })).toBe(1);
+      expect(
+        await app.db.webhookDelivery.count({ where: { envelopeId: (JSON.parse(raw) as { id: string }).id } }),
+      ).toBe(1);
     });
 
     it('applies 30 concurrent copies of one signed body under 30 delivery ids exactly once', async () => {
@@ -518,29 +806,50 @@ describe('webhook receivers', () => {
     it('keys envelope ids per receiver: one envelope id on two receivers is two deliveries', async () => {
       const id = uid('evt');
       const billId = await newBill(app);
-      expect((await send(app, 'payment', { ...envelope('payment.succeeded', payment({ billId }, 100)), id })).body).toEqual(APPLIED);
-      expect((await send(app, 'transfer', { ...envelope('transfer.updated', { transferId: uid('trf'), status: 'pending' }), id })).body).toEqual(APPLIED);
+      expect(
+        (await send(app, 'payment', { ...envelope('payment.succeeded', payment({ billId }, 100)), id })).body,
+      ).toEqual(APPLIED);
+      expect(
+        (
+          await send(app, 'transfer', {
+            ...envelope('transfer.updated', { transferId: uid('trf'), status: 'pending' }),
+            id,
+          })
+        ).body,
+      ).toEqual(APPLIED);
     });
 
     it('answers stale for an emr.patient.updated older than the last applied one and keeps the newer demographics', async () => {
       const tenant = await createTenant(app.db);
       const patient = await createPatient(app.db, tenant, { firstName: 'First', lastName: 'Name' });
-      const update = (createdAt: string, given: string, phone: string) =>
-        ({ ...envelope('emr.patient.updated', { patientId: patient.id, name: { given }, phone }, tenant.clinicId), createdAt });
+      const update = (createdAt: string, given: string, phone: string) => ({
+        ...envelope('emr.patient.updated', { patientId: patient.id, name: { given }, phone }, tenant.clinicId),
+        createdAt,
+      });
       expect((await send(app, 'emr', update(at(5), 'Newer', '+1 555 010 0002'))).body).toEqual(APPLIED);
       const deliveryId = uid('dlv');
       const old = await send(app, 'emr', update(at(10), 'Older', '+1 555 010 0001'), { deliveryId });
       expect(old.status).toBe(200);
       expect(old.body).toEqual(STALE);
-      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Newer', lastName: 'Name', phone: '+1 555 010 0002' });
-      expect(await app.db.webhookDelivery.findUnique({ where: { receiver_deliveryId: { receiver: 'emr', deliveryId } } })).toMatchObject({ outcome: 'stale' });
+      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({
+        firstName: 'Newer',
+        lastName: 'Name',
+        phone: '+1 555 010 0002',
+      });
+      expect(
+        await app.db.webhookDelivery.findUnique({ where: { receiver_deliveryId: { receiver: 'emr', deliveryId } } }),
+      ).toMatchObject({ outcome: 'stale' });
       expect((await send(app, 'emr', update(at(1), 'Newest', '+1 555 010 0003'))).body).toEqual(APPLIED);
-      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Newest', phone: '+1 555 010 0003' });
+      expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({
+        firstName: 'Newest',
+        phone: '+1 555 010 0003',
+      });
     });
 
     it('answers stale for a transfer.updated older than the last applied one and keeps the status', async () => {
       const transferId = uid('trf');
-      const move = (createdAt: string, status: string) => send(app, 'transfer', { ...envelope('transfer.updated', { transferId, status }), createdAt });
+      const move = (createdAt: string, status: string) =>
+        send(app, 'transfer', { ...envelope('transfer.updated', { transferId, status }), createdAt });
       expect((await move(at(30), 'pending')).body).toEqual(APPLIED);
       expect((await move(at(20), 'processing')).body).toEqual(APPLIED);
       expect((await move(at(10), 'completed')).body).toEqual(APPLIED);
@@ -553,9 +862,12 @@ describe('webhook receivers', () => {
 
     it('judges staleness against the last applied event only: a rejected newer event does not make older ones stale', async () => {
       const transferId = uid('trf');
-      const move = (createdAt: string, status: string) => send(app, 'transfer', { ...envelope('transfer.updated', { transferId, status }), createdAt });
+      const move = (createdAt: string, status: string) =>
+        send(app, 'transfer', { ...envelope('transfer.updated', { transferId, status }), createdAt });
       expect((await move(at(30), 'pending')).body).toEqual(APPLIED);
-      expect((await move(at(10), 'returned')).body).toEqual(rejectedBecause('transfer cannot move from pending to returned'));
+      expect((await move(at(10), 'returned')).body).toEqual(
+        rejectedBecause('transfer cannot move from pending to returned'),
+      );
       expect((await move(at(20), 'processing')).body).toEqual(APPLIED);
       expect(await app.db.transfer.findUnique({ where: { id: transferId } })).toMatchObject({ status: 'processing' });
     });
@@ -573,9 +885,13 @@ describe('webhook receivers', () => {
       const results = await Promise.all(order.map((event) => send(app, 'emr', event)));
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
       expect(await app.db.patient.findUnique({ where: { id: patient.id } })).toMatchObject({ firstName: 'Version19' });
-      expect(await app.db.webhookObjectClock.findUnique({
-        where: { clinicId_objectType_objectId: { clinicId: tenant.clinicId, objectType: 'patient', objectId: patient.id } },
-      })).toMatchObject({ lastCreatedAt: new Date(events[19]!.createdAt) });
+      expect(
+        await app.db.webhookObjectClock.findUnique({
+          where: {
+            clinicId_objectType_objectId: { clinicId: tenant.clinicId, objectType: 'patient', objectId: patient.id },
+          },
+        }),
+      ).toMatchObject({ lastCreatedAt: new Date(events[19]!.createdAt) });
     });
   });
 
@@ -607,10 +923,12 @@ describe('webhook receivers', () => {
               const res = await send(app, 'payment', event, { deliveryId });
               expect(res.status).toBe(200);
               if (step.redeliver) expect((await send(app, 'payment', event, { deliveryId })).body).toEqual(DUPLICATE);
-              if (step.kind === 'payment.succeeded' && res.body.outcome === 'applied') succeeded.set(paymentId, { target: step.target, amountCents: step.amountCents });
+              if (step.kind === 'payment.succeeded' && res.body.outcome === 'applied')
+                succeeded.set(paymentId, { target: step.target, amountCents: step.amountCents });
             }
             expect(await unbalancedTransactions(app)).toEqual([]);
-            const sumFor = (target: string) => [...succeeded.values()].filter((p) => p.target === target).reduce((s, p) => s + p.amountCents, 0);
+            const sumFor = (target: string) =>
+              [...succeeded.values()].filter((p) => p.target === target).reduce((s, p) => s + p.amountCents, 0);
             const bill = await app.db.patientBill.findUniqueOrThrow({ where: { id: billId } });
             const claim = await app.db.claim.findUniqueOrThrow({ where: { id: claimId } });
             expect(bill.paidCents).toBe(sumFor('bill'));
@@ -620,7 +938,10 @@ describe('webhook receivers', () => {
             for (const [paymentId, p] of succeeded) {
               const postings = await postingsOf(app, paymentId);
               expect(postings).toHaveLength(1);
-              expect(postings[0]!.entries.find((e) => e.account === 'assets:cash')).toEqual({ account: 'assets:cash', amountCents: p.amountCents });
+              expect(postings[0]!.entries.find((e) => e.account === 'assets:cash')).toEqual({
+                account: 'assets:cash',
+                amountCents: p.amountCents,
+              });
             }
           },
         ),
@@ -630,11 +951,17 @@ describe('webhook receivers', () => {
 
     it('refuses an unbalanced transaction at commit even when written around the application', async () => {
       const id = uid('ltx');
-      await expect(app.db.$transaction(async (tx) => {
-        await tx.ledgerTransaction.create({ data: { id, clinicId: 'clinic_north', kind: 'manual', reference: 'console', correlationId: 'test' } });
-        await tx.ledgerEntry.create({ data: { transactionId: id, account: 'assets:cash', amountCents: 100n } });
-        await tx.ledgerEntry.create({ data: { transactionId: id, account: 'assets:patient-receivable', amountCents: -99n } });
-      })).rejects.toThrow(/unbalanced/);
+      await expect(
+        app.db.$transaction(async (tx) => {
+          await tx.ledgerTransaction.create({
+            data: { id, clinicId: 'clinic_north', kind: 'manual', reference: 'console', correlationId: 'test' },
+          });
+          await tx.ledgerEntry.create({ data: { transactionId: id, account: 'assets:cash', amountCents: 100n } });
+          await tx.ledgerEntry.create({
+            data: { transactionId: id, account: 'assets:patient-receivable', amountCents: -99n },
+          });
+        }),
+      ).rejects.toThrow(/unbalanced/);
       expect(await app.db.ledgerTransaction.count({ where: { id } })).toBe(0);
     });
   });
@@ -645,19 +972,45 @@ describe('webhook receivers without their secrets', () => {
   beforeAll(async () => {
     app = await startApp({
       env: {
-        WEBHOOK_SECRET_PAYMENT: undefined, WEBHOOK_SECRET_FAX: undefined, WEBHOOK_SECRET_EMR: undefined,
-        WEBHOOK_SECRET_TRANSFER: undefined, WEBHOOK_SECRET_BANKING: undefined,
+        WEBHOOK_SECRET_PAYMENT: undefined,
+        WEBHOOK_SECRET_FAX: undefined,
+        WEBHOOK_SECRET_EMR: undefined,
+        WEBHOOK_SECRET_TRANSFER: undefined,
+        WEBHOOK_SECRET_BANKING: undefined,
       },
     });
   });
-  afterAll(async () => { await app?.stop(); });
+  afterAll(async () => {
+    await app?.stop();
+  });
 
   const DATA: Record<Receiver, [string, Record<string, unknown>]> = {
-    payment: ['payment.succeeded', { paymentId: 'pay_unset', billId: 'bill_n_001', amountCents: 12_500, currency: 'USD' }],
-    fax: ['fax.received', { faxId: 'fax_unset', from: '+15555550100', pages: 1, receivedAt: '2026-11-20T10:00:00Z', documentUrl: 'https://fax.example/x' }],
+    payment: [
+      'payment.succeeded',
+      { paymentId: 'pay_unset', billId: 'bill_n_001', amountCents: 12_500, currency: 'USD' },
+    ],
+    fax: [
+      'fax.received',
+      {
+        faxId: 'fax_unset',
+        from: '+15555550100',
+        pages: 1,
+        receivedAt: '2026-11-20T10:00:00Z',
+        documentUrl: 'https://fax.example/x',
+      },
+    ],
     emr: ['emr.patient.updated', { patientId: 'pat_n_001', name: { given: 'Changed' } }],
     transfer: ['transfer.updated', { transferId: 'trf_unset', status: 'pending' }],
-    banking: ['banking.transaction.posted', { transactionId: 'btx_unset', amountCents: 1, direction: 'credit', postedAt: '2026-11-20T10:00:00Z', railReference: 'R' }],
+    banking: [
+      'banking.transaction.posted',
+      {
+        transactionId: 'btx_unset',
+        amountCents: 1,
+        direction: 'credit',
+        postedAt: '2026-11-20T10:00:00Z',
+        railReference: 'R',
+      },
+    ],
   };
 
   it.each([
@@ -666,17 +1019,26 @@ describe('webhook receivers without their secrets', () => {
     ['emr', 501, { code: 'NOT_CONFIGURED', message: 'This webhook receiver is not configured' }],
     ['transfer', 501, { code: 'NOT_CONFIGURED', message: 'This webhook receiver is not configured' }],
     ['banking', 501, { code: 'NOT_CONFIGURED', message: 'This webhook receiver is not configured' }],
-  ] as const)('the %s receiver answers %i and processes nothing, even for a correctly signed delivery', async (receiver, status, error) => {
-    const [type, data] = DATA[receiver];
-    const res = await send(app, receiver, envelope(type, data), { secret: TEST_SECRETS.WEBHOOK_SECRET_PAYMENT });
-    expect(res.status).toBe(status);
-    expect(res.body).toEqual({ ...error, correlationId: expect.any(String) });
-  });
+  ] as const)(
+    'the %s receiver answers %i and processes nothing, even for a correctly signed delivery',
+    async (receiver, status, error) => {
+      const [type, data] = DATA[receiver];
+      const res = await send(app, receiver, envelope(type, data), { secret: TEST_SECRETS.WEBHOOK_SECRET_PAYMENT });
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual({ ...error, correlationId: expect.any(String) });
+    },
+  );
 
   it('answers the fax probe 501', async () => {
-    const res = await new HttpClient(app.url).get('/api/webhooks/fax', { headers: { 'x-svc-signature': signBody(new Uint8Array(), 'anything') } });
+    const res = await new HttpClient(app.url).get('/api/webhooks/fax', {
+      headers: { 'x-svc-signature': signBody(new Uint8Array(), 'anything') },
+    });
     expect(res.status).toBe(501);
-    expect(res.body).toEqual({ code: 'NOT_CONFIGURED', message: 'This webhook receiver is not configured', correlationId: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'NOT_CONFIGURED',
+      message: 'This webhook receiver is not configured',
+      correlationId: expect.any(String),
+    });
   });
 
   it('wrote nothing at all', async () => {
@@ -686,7 +1048,10 @@ describe('webhook receivers without their secrets', () => {
     expect(await app.db.fax.count()).toBe(0);
     expect(await app.db.transfer.count()).toBe(0);
     expect(await app.db.railPosting.count()).toBe(0);
-    expect(await app.db.patientBill.findUnique({ where: { id: 'bill_n_001' } })).toMatchObject({ paidCents: 0, status: 'open' });
+    expect(await app.db.patientBill.findUnique({ where: { id: 'bill_n_001' } })).toMatchObject({
+      paidCents: 0,
+      status: 'open',
+    });
     expect(await app.db.patient.findUnique({ where: { id: 'pat_n_001' } })).toMatchObject({ firstName: 'Avery' });
   });
 });

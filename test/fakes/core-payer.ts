@@ -168,7 +168,11 @@ export async function startFakePayer(
       // CORE: an envelope error is answered with its ErrorCode and no payload.
       return {
         status: 400,
-        fields: { ...responseHeaderFields(fields, 'X12_271_Response_005010X279A1'), ErrorCode: envelopeError.code, ErrorMessage: envelopeError.message },
+        fields: {
+          ...responseHeaderFields(fields, 'X12_271_Response_005010X279A1'),
+          ErrorCode: envelopeError.code,
+          ErrorMessage: envelopeError.message,
+        },
       };
     }
     controlNumber += 1;
@@ -180,7 +184,10 @@ export async function startFakePayer(
     return {
       status: 200,
       fields: {
-        ...responseHeaderFields(fields, request === null ? 'X12_999_Response_005010X231A1' : 'X12_271_Response_005010X279A1'),
+        ...responseHeaderFields(
+          fields,
+          request === null ? 'X12_999_Response_005010X231A1' : 'X12_271_Response_005010X279A1',
+        ),
         Payload: payload,
         ErrorCode: 'Success',
         ErrorMessage: 'Envelope was processed successfully.',

@@ -41,7 +41,12 @@ export type FakeEmr = {
   /** The form parameters of every token request, in order (client_assertion included, to decode in tests). */
   receivedTokenRequests: Array<Record<string, string>>;
   /** Every FHIR search request as received. */
-  receivedSearches: Array<{ path: string; query: URLSearchParams; accept: string | undefined; partnerAccount: string | undefined }>;
+  receivedSearches: Array<{
+    path: string;
+    query: URLSearchParams;
+    accept: string | undefined;
+    partnerAccount: string | undefined;
+  }>;
   /** The Authorization header of every request to the FHIR API (searches and reads), in order. */
   receivedAuthorizations: Array<string | undefined>;
   /**
@@ -66,13 +71,22 @@ const MAX_ASSERTION_LIFETIME_SECONDS = 300;
 const CLOCK_SKEW_SECONDS = 5;
 
 type FixtureResource = {
-  resourceType: string; id: string; meta: { lastUpdated: string };
-  subject?: { reference?: string }; patient?: { reference?: string };
+  resourceType: string;
+  id: string;
+  meta: { lastUpdated: string };
+  subject?: { reference?: string };
+  patient?: { reference?: string };
 };
-type FixtureGroup = { resourceType: 'Group'; id: string; member: Array<{ entity: { reference: string }; inactive?: boolean }> };
+type FixtureGroup = {
+  resourceType: 'Group';
+  id: string;
+  member: Array<{ entity: { reference: string }; inactive?: boolean }>;
+};
 
 function loadGroups(): Map<string, FixtureGroup> {
-  const groups = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'emr', 'Group.json'), 'utf8')) as FixtureGroup[];
+  const groups = JSON.parse(
+    readFileSync(path.join(import.meta.dirname, 'fixtures', 'emr', 'Group.json'), 'utf8'),
+  ) as FixtureGroup[];
   return new Map(groups.map((g) => [g.id, g]));
 }
 
@@ -143,7 +157,9 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       return;
     }
     if (typeof failure === 'object') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ padding: 'x'.repeat(failure.oversizedBytes) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ padding: 'x'.repeat(failure.oversizedBytes) }));
       return;
     }
     if (failure !== undefined) {
@@ -174,7 +190,15 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       grant_types_supported: ['authorization_code', 'client_credentials'],
       scopes_supported: ['launch/patient', 'patient/*.read', 'system/*.read', 'offline_access'],
       response_types_supported: ['code'],
-      capabilities: ['launch-standalone', 'client-public', 'client-confidential-asymmetric', 'context-standalone-patient', 'permission-offline', 'permission-patient', 'permission-v2'],
+      capabilities: [
+        'launch-standalone',
+        'client-public',
+        'client-confidential-asymmetric',
+        'context-standalone-patient',
+        'permission-offline',
+        'permission-patient',
+        'permission-v2',
+      ],
       code_challenge_methods_supported: ['S256'],
       ...options.smartConfigurationOverrides,
     };
@@ -237,7 +261,8 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     if (form.code) codes.delete(form.code);
     if (!pending || pending.expiresAt < Date.now()) return oauthError(res, 400, 'invalid_grant', 'unknown code');
     if (form.client_id !== pending.clientId) return oauthError(res, 400, 'invalid_grant', 'client mismatch');
-    if (form.redirect_uri !== pending.redirectUri) return oauthError(res, 400, 'invalid_grant', 'redirect_uri mismatch');
+    if (form.redirect_uri !== pending.redirectUri)
+      return oauthError(res, 400, 'invalid_grant', 'redirect_uri mismatch');
     const verifier = form.code_verifier ?? '';
     // RFC 7636 section 4.6: BASE64URL(SHA256(ASCII(code_verifier))) == code_challenge.
     const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
@@ -256,7 +281,10 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
   }
 
   async function clientCredentialsGrant(form: Record<string, string>, res: http.ServerResponse): Promise<void> {
-    if (form.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !form.client_assertion) {
+    if (
+      form.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' ||
+      !form.client_assertion
+    ) {
       return oauthError(res, 400, 'invalid_request', 'client assertion required');
     }
     if (!form.scope) return oauthError(res, 400, 'invalid_scope');
@@ -286,7 +314,12 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     } catch (error) {
       return oauthError(res, 401, 'invalid_client', `assertion rejected: ${(error as Error).message}`);
     }
-    sendJson(res, 200, { access_token: issueAccessToken(300), token_type: 'bearer', expires_in: 300, scope: form.scope });
+    sendJson(res, 200, {
+      access_token: issueAccessToken(300),
+      token_type: 'bearer',
+      expires_in: 300,
+      scope: form.scope,
+    });
   }
 
   function issueAccessToken(lifetimeSeconds: number): string {
@@ -316,7 +349,12 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
   // `_id` and `patient` take comma-separated values (OR), as FHIR search does.
   function search(type: string, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
     const partnerAccount = req.headers['x-partner-account'];
-    receivedSearches.push({ path: url.pathname, query: new URLSearchParams(url.search), accept: req.headers.accept, partnerAccount: typeof partnerAccount === 'string' ? partnerAccount : undefined });
+    receivedSearches.push({
+      path: url.pathname,
+      query: new URLSearchParams(url.search),
+      accept: req.headers.accept,
+      partnerAccount: typeof partnerAccount === 'string' ? partnerAccount : undefined,
+    });
     receivedAuthorizations.push(req.headers.authorization);
     if (!isAuthorized(req)) {
       res.setHeader('www-authenticate', 'Bearer');
@@ -332,7 +370,15 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       if (!match || Number.isNaN(bound)) return sendOutcome(res, 400, 'invalid', 'bad _lastUpdated');
       const prefix = match[1] ?? 'eq';
       filters.push((t) =>
-        prefix === 'ge' ? t >= bound : prefix === 'gt' ? t > bound : prefix === 'le' ? t <= bound : prefix === 'lt' ? t < bound : t === bound,
+        prefix === 'ge'
+          ? t >= bound
+          : prefix === 'gt'
+            ? t > bound
+            : prefix === 'le'
+              ? t <= bound
+              : prefix === 'lt'
+                ? t < bound
+                : t === bound,
       );
     }
     const count = Number(url.searchParams.get('_count') ?? pageSize);
@@ -342,10 +388,16 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     }
 
     const ids = url.searchParams.get('_id')?.split(',');
-    const patients = url.searchParams.get('patient')?.split(',').map((id) => `Patient/${id}`);
-    const matches = resources.filter((r) => filters.every((f) => f(Date.parse(r.meta.lastUpdated)))
-      && (!ids || ids.includes(r.id))
-      && (!patients || patients.includes(r.subject?.reference ?? r.patient?.reference ?? '')));
+    const patients = url.searchParams
+      .get('patient')
+      ?.split(',')
+      .map((id) => `Patient/${id}`);
+    const matches = resources.filter(
+      (r) =>
+        filters.every((f) => f(Date.parse(r.meta.lastUpdated))) &&
+        (!ids || ids.includes(r.id)) &&
+        (!patients || patients.includes(r.subject?.reference ?? r.patient?.reference ?? '')),
+    );
     const page = matches.slice(offset, offset + count);
     const pageLink = (pageOffset: number) => {
       const query = new URLSearchParams(url.search);

@@ -11,7 +11,10 @@ export type FakeFhirStore = {
   baseUrl: string;
   requests: { total: number; transactions: number };
   /** Every transaction Bundle received, as parsed JSON. */
-  receivedTransactions: Array<{ type: string; entry: Array<{ resource: Resource; request: { method: string; url: string } }> }>;
+  receivedTransactions: Array<{
+    type: string;
+    entry: Array<{ resource: Resource; request: { method: string; url: string } }>;
+  }>;
   /** Every search URL received. */
   receivedSearches: URL[];
   /** Stored resources by "Type/id". */
@@ -53,10 +56,14 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
     send(res, 404, outcome('not-supported', 'unknown path'));
   }
 
-  function transaction(bundle: FakeFhirStore['receivedTransactions'][number] & { resourceType: string }, res: http.ServerResponse) {
+  function transaction(
+    bundle: FakeFhirStore['receivedTransactions'][number] & { resourceType: string },
+    res: http.ServerResponse,
+  ) {
     requests.transactions += 1;
     receivedTransactions.push(bundle);
-    if (bundle.resourceType !== 'Bundle' || bundle.type !== 'transaction') return send(res, 400, outcome('invalid', 'not a transaction'));
+    if (bundle.resourceType !== 'Bundle' || bundle.type !== 'transaction')
+      return send(res, 400, outcome('invalid', 'not a transaction'));
     const staged = new Map(resources);
     const answers: Array<{ response: { status: string; etag: string } }> = [];
     for (const entry of bundle.entry ?? []) {
@@ -66,10 +73,19 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
       }
       const key = `${type}/${id}`;
       const previous = staged.get(key);
-      const same = previous && JSON.stringify(withoutVersion(previous)) === JSON.stringify(withoutVersion(entry.resource));
+      const same =
+        previous && JSON.stringify(withoutVersion(previous)) === JSON.stringify(withoutVersion(entry.resource));
       const version = previous ? Number(previous.meta?.versionId ?? 1) + (same ? 0 : 1) : 1;
       clock += 1000;
-      staged.set(key, same ? previous! : { ...entry.resource, meta: { ...entry.resource.meta, versionId: String(version), lastUpdated: new Date(clock).toISOString() } });
+      staged.set(
+        key,
+        same
+          ? previous!
+          : {
+              ...entry.resource,
+              meta: { ...entry.resource.meta, versionId: String(version), lastUpdated: new Date(clock).toISOString() },
+            },
+      );
       answers.push({ response: { status: previous ? '200 OK' : '201 Created', etag: `W/"${version}"` } });
     }
     for (const [key, value] of staged) resources.set(key, value);
@@ -82,7 +98,11 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
     let matches = [...resources.values()].filter((r) => r.resourceType === type);
     for (const tag of q.getAll('_tag')) {
       const [system, code] = tag.split('|');
-      matches = matches.filter((r) => ((r.meta?.tag as Array<{ system: string; code: string }>) ?? []).some((t) => t.system === system && t.code === code));
+      matches = matches.filter((r) =>
+        ((r.meta?.tag as Array<{ system: string; code: string }>) ?? []).some(
+          (t) => t.system === system && t.code === code,
+        ),
+      );
     }
     if (q.get('_id')) matches = matches.filter((r) => q.get('_id')!.split(',').includes(r.id));
     for (const value of q.getAll('_lastUpdated')) {
@@ -96,7 +116,9 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
     const patientRef = (r: Resource) => ((r.subject ?? r.patient) as { reference?: string } | undefined)?.reference;
     if (q.get('patient')) matches = matches.filter((r) => patientRef(r) === q.get('patient'));
     if (q.get('patient:missing') === 'false') matches = matches.filter((r) => patientRef(r) !== undefined);
-    matches.sort((a, b) => String(a.meta?.lastUpdated).localeCompare(String(b.meta?.lastUpdated)) || a.id.localeCompare(b.id));
+    matches.sort(
+      (a, b) => String(a.meta?.lastUpdated).localeCompare(String(b.meta?.lastUpdated)) || a.id.localeCompare(b.id),
+    );
     const count = q.get('_summary') === 'count' ? 0 : Number(q.get('_count') ?? 10);
     const offset = Number(q.get('_offset') ?? 0);
     const page = matches.slice(offset, offset + count);
@@ -107,13 +129,24 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
       link.push({ relation: 'next', url: next.href });
     }
     send(res, 200, {
-      resourceType: 'Bundle', type: 'searchset', total: matches.length, link,
-      entry: page.map((resource) => ({ fullUrl: `${baseUrl}/${type}/${resource.id}`, resource, search: { mode: 'match' } })),
+      resourceType: 'Bundle',
+      type: 'searchset',
+      total: matches.length,
+      link,
+      entry: page.map((resource) => ({
+        fullUrl: `${baseUrl}/${type}/${resource.id}`,
+        resource,
+        search: { mode: 'match' },
+      })),
     });
   }
 
   return {
-    baseUrl, requests, receivedTransactions, receivedSearches, resources,
+    baseUrl,
+    requests,
+    receivedTransactions,
+    receivedSearches,
+    resources,
     failNext(method, status) {
       failures[method]!.push(status);
     },

@@ -29,7 +29,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    state.requests.push({ method: req.method ?? '', path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    state.requests.push({
+      method: req.method ?? '',
+      path,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    });
     const answer = answers.get(path) ?? { status: 404, body: 'no script' };
     if ('hang' in answer) return void open.add(res);
     if ('stallAfter' in answer) {
@@ -44,7 +49,10 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       for (let sent = 0; sent < answer.streamBytes && !res.destroyed; sent += chunk.length) {
         if (!res.write(chunk)) {
           await new Promise<void>((resolve) => {
-            const done = () => { res.off('drain', done).off('close', done); resolve(); };
+            const done = () => {
+              res.off('drain', done).off('close', done);
+              resolve();
+            };
             res.once('drain', done).once('close', done);
           });
         }
@@ -59,8 +67,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
-    get connections() { return state.connections; },
-    get requests() { return state.requests; },
+    get connections() {
+      return state.connections;
+    },
+    get requests() {
+      return state.requests;
+    },
     answer: (path, answer) => void answers.set(path, answer),
     close() {
       for (const res of open) res.destroy();

@@ -61,7 +61,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     throw new Error(`No build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npx next build\` before the HTTP tests`);
   }
   const usePglite = options.database === 'pglite';
-  const database = usePglite ? undefined : options.reuse ?? (await createTestDatabase());
+  const database = usePglite ? undefined : (options.reuse ?? (await createTestDatabase()));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
@@ -86,7 +86,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const start = nextStartCommand(path.resolve('.'), ['-p', String(port), '-H', '127.0.0.1']);
   const child: ChildProcess = spawn(start.command, start.args, {
-    cwd: path.resolve('.'), env: { ...start.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: path.resolve('.'),
+    env: { ...start.env, ...env } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -111,7 +113,11 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const db = database ? await openDb({ kind: 'postgres', url: database.url }) : (undefined as unknown as Db);
   return {
-    url, db, database, env, pid: child.pid!,
+    url,
+    db,
+    database,
+    env,
+    pid: child.pid!,
     logs: () => output,
     async stop() {
       child.kill('SIGTERM');

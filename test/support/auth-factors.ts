@@ -31,7 +31,9 @@ export async function createMfaUser(db: Db, tenant?: TestTenant): Promise<MfaUse
     where: { id: user.id },
     data: { mfaEnabled: true, mfaSecretSealed: seal(secret, sealKey(), mfaSealContext(user.id)) },
   });
-  await db.backupCode.createMany({ data: backupCodes.map((code) => ({ userId: user.id, codeHash: hashBackupCode(code) })) });
+  await db.backupCode.createMany({
+    data: backupCodes.map((code) => ({ userId: user.id, codeHash: hashBackupCode(code) })),
+  });
   return { ...user, secret, backupCodes };
 }
 
@@ -54,7 +56,11 @@ export function jwtPayload(token: string): Record<string, unknown> {
 }
 
 /** Parses one Set-Cookie line into name, value and lower-cased attributes. */
-export function parseSetCookie(line: string): { name: string; value: string; attributes: Record<string, string | true> } {
+export function parseSetCookie(line: string): {
+  name: string;
+  value: string;
+  attributes: Record<string, string | true>;
+} {
   const [pair, ...rest] = line.split(';');
   const eq = pair!.indexOf('=');
   const attributes: Record<string, string | true> = {};

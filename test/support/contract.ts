@@ -26,7 +26,8 @@ function operations() {
       method: method.toUpperCase(),
       template,
       regex: new RegExp(`^${template.replace(/[.$]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    })));
+    })),
+  );
   return templates;
 }
 
@@ -41,22 +42,33 @@ function validatorFor(key: string, schema: Json): ValidateFunction {
 }
 
 /** Returns a description of the violation, or null when the response honours the contract. */
-export function contractViolation(method: string, url: string, status: number, contentType: string | null, body: unknown): string | null {
+export function contractViolation(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): string | null {
   const path = new URL(url).pathname;
   const candidates = operations().filter((o) => o.method === method && o.regex.test(path));
   // The most specific template wins (/api/fhir/metadata over /api/fhir/{type}).
-  const op = candidates.sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0))[0];
+  const op = candidates.sort(
+    (a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0),
+  )[0];
   if (!op) return null; // not an API operation (a page, or a method the route does not have: Next answers those)
   const response = (openApi().paths[op.template][op.method.toLowerCase()].responses as Json)[String(status)];
   if (!response) return `${method} ${op.template} answered ${status}, which the OpenAPI document does not list`;
   if (!contentType?.includes('json') || !response.content) return null;
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
-  const media = response.content[mediaType] ?? response.content['application/json'] ?? Object.values(response.content)[0];
+  const media =
+    response.content[mediaType] ?? response.content['application/json'] ?? Object.values(response.content)[0];
   if (!media?.schema) return null;
   const validate = validatorFor(`${method} ${op.template} ${status} ${mediaType}`, media.schema);
   if (mediaType === 'application/x-ndjson') {
     // A stream: the documented schema is that of one line, and every line must match it.
-    const lines = String(body).split('\n').filter((line) => line.trim() !== '');
+    const lines = String(body)
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     for (const [i, line] of lines.entries()) {
       let value: unknown;
       try {
@@ -64,7 +76,8 @@ export function contractViolation(method: string, url: string, status: number, c
       } catch {
         return `${method} ${op.template} ${status} NDJSON line ${i + 1} is not JSON`;
       }
-      if (!validate(value)) return `${method} ${op.template} ${status} NDJSON line ${i + 1} does not match the OpenAPI schema: ${ajv.errorsText(validate.errors)}`;
+      if (!validate(value))
+        return `${method} ${op.template} ${status} NDJSON line ${i + 1} does not match the OpenAPI schema: ${ajv.errorsText(validate.errors)}`;
     }
     return null;
   }

@@ -6,8 +6,13 @@ export function errorFacts(body: any): ErrorFacts | null {
   if (body?.resourceType === 'OperationOutcome') {
     const issue = body.issue?.[0];
     const correlationId = /correlationId=([^\s;]+)/.exec(issue?.diagnostics ?? '')?.[1];
-    return { code: issue?.details?.coding?.[0]?.code, message: issue?.details?.text, correlationId: correlationId as string };
+    return {
+      code: issue?.details?.coding?.[0]?.code,
+      message: issue?.details?.text,
+      correlationId: correlationId as string,
+    };
   }
-  if (typeof body?.code === 'string') return { code: body.code, message: body.message, correlationId: body.correlationId };
+  if (typeof body?.code === 'string')
+    return { code: body.code, message: body.message, correlationId: body.correlationId };
   return null;
 }

@@ -35,7 +35,13 @@ export class HttpClient {
     }
     // A streamed body (no Content-Length) needs half-duplex mode in Node's fetch.
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
-    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: options.redirect ?? 'manual', ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
+    const res = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers,
+      body,
+      redirect: options.redirect ?? 'manual',
+      ...(streamed ? { duplex: 'half' } : {}),
+    } as RequestInit);
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const eq = pair!.indexOf('=');
@@ -54,7 +60,13 @@ export class HttpClient {
       }
     }
     if (HttpClient.checkContract) {
-      const violation = contractViolation(method, res.url || new URL(path, this.baseUrl).toString(), res.status, res.headers.get('content-type'), parsed);
+      const violation = contractViolation(
+        method,
+        res.url || new URL(path, this.baseUrl).toString(),
+        res.status,
+        res.headers.get('content-type'),
+        parsed,
+      );
       if (violation) throw new Error(`Contract violation: ${violation}`);
     }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
@@ -63,10 +75,18 @@ export class HttpClient {
   /** Every response is checked against the OpenAPI document (test/support/contract.ts). */
   static checkContract = true;
 
-  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
-  post<T = any>(path: string, json?: unknown, options: RequestOptions = {}) { return this.request<T>('POST', path, { ...options, json }); }
-  patch<T = any>(path: string, json?: unknown, options: RequestOptions = {}) { return this.request<T>('PATCH', path, { ...options, json }); }
-  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>('DELETE', path, options); }
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = any>(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('POST', path, { ...options, json });
+  }
+  patch<T = any>(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('PATCH', path, { ...options, json });
+  }
+  delete<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('DELETE', path, options);
+  }
 
   /** The raw session token (for Authorization: Bearer tests). */
   get sessionToken(): string | undefined {
@@ -84,8 +104,14 @@ export async function attemptSignIn(app: Pick<TestApp, 'url'>, email: string, pa
 }
 
 /** Signs in and returns a client carrying the session cookie; throws with the body when sign-in fails. */
-export async function signIn(app: Pick<TestApp, 'url'>, email: string, password = 'demo-password-1', mfaCode?: string): Promise<HttpClient> {
+export async function signIn(
+  app: Pick<TestApp, 'url'>,
+  email: string,
+  password = 'demo-password-1',
+  mfaCode?: string,
+): Promise<HttpClient> {
   const { client, response } = await attemptSignIn(app, email, password, mfaCode);
-  if (response.status !== 200 || !client.sessionToken) throw new Error(`sign-in of ${email} failed: ${response.status} ${response.text}`);
+  if (response.status !== 200 || !client.sessionToken)
+    throw new Error(`sign-in of ${email} failed: ${response.status} ${response.text}`);
   return client;
 }

@@ -9,12 +9,16 @@ export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://po
 
 function assertLocal(url: string) {
   const host = new URL(url).hostname;
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`tests run only against a local PostgreSQL, not ${host}`);
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
+    throw new Error(`tests run only against a local PostgreSQL, not ${host}`);
 }
 
 export function migrationSql(): string[] {
   const dir = path.resolve('prisma/migrations');
-  return fs.readdirSync(dir).filter((d) => fs.statSync(path.join(dir, d)).isDirectory()).sort()
+  return fs
+    .readdirSync(dir)
+    .filter((d) => fs.statSync(path.join(dir, d)).isDirectory())
+    .sort()
     .map((d) => fs.readFileSync(path.join(dir, d, 'migration.sql'), 'utf8'));
 }
 

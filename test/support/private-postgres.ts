@@ -17,7 +17,12 @@ function binary(name: string): string {
 function run(args: string[]) {
   const asPostgres = process.getuid?.() === 0;
   const [cmd, ...rest] = args;
-  if (asPostgres) execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [cmd!, ...rest].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')], { stdio: 'pipe' });
+  if (asPostgres)
+    execFileSync(
+      'su',
+      ['postgres', '-s', '/bin/sh', '-c', [cmd!, ...rest].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')],
+      { stdio: 'pipe' },
+    );
   else execFileSync(cmd!, rest, { stdio: 'pipe' });
 }
 
@@ -29,7 +34,18 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   run([binary('initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const start = () => run([binary('pg_ctl'), '-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  const start = () =>
+    run([
+      binary('pg_ctl'),
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   const stop = () => run([binary('pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop']);
   start();
   return {
@@ -37,7 +53,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     start,
     stop,
     destroy() {
-      try { stop(); } catch { /* already stopped */ }
+      try {
+        stop();
+      } catch {
+        /* already stopped */
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -8,17 +8,27 @@ export type RouteFile = { file: string; path: string; methods: string[] };
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 function walk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(path.join(dir, e.name)) : e.name === 'route.ts' ? [path.join(dir, e.name)] : []);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? walk(path.join(dir, e.name)) : e.name === 'route.ts' ? [path.join(dir, e.name)] : [],
+    );
 }
 
 /** app/api/emr-sync/connections/[id]/route.ts → /api/emr-sync/connections/{id}. */
 export function routeFiles(root = 'app'): RouteFile[] {
   return walk(path.resolve(root)).map((file) => {
     const rel = path.relative(path.resolve(root), path.dirname(file)).split(path.sep);
-    const urlPath = '/' + rel.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(\.\.\.)?(.+)\]$/, (_, rest, name) => (rest ? `{...${name}}` : `{${name}}`))).join('/');
+    const urlPath =
+      '/' +
+      rel
+        .filter((s) => !/^\(.*\)$/.test(s))
+        .map((s) => s.replace(/^\[(\.\.\.)?(.+)\]$/, (_, rest, name) => (rest ? `{...${name}}` : `{${name}}`)))
+        .join('/');
     const source = fs.readFileSync(file, 'utf8');
-    const methods = METHODS.filter((m) => new RegExp(`export\\s+(const|async function|function)\\s+${m}\\b|\\bas\\s+${m}\\b`).test(source));
+    const methods = METHODS.filter((m) =>
+      new RegExp(`export\\s+(const|async function|function)\\s+${m}\\b|\\bas\\s+${m}\\b`).test(source),
+    );
     return { file: path.relative(process.cwd(), file), path: urlPath, methods };
   });
 }

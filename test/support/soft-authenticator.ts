@@ -47,11 +47,19 @@ export type SoftAuthenticator = {
 };
 
 export type RegistrationJson = {
-  id: string; rawId: string; type: 'public-key'; clientExtensionResults: Record<string, never>; authenticatorAttachment: 'platform';
+  id: string;
+  rawId: string;
+  type: 'public-key';
+  clientExtensionResults: Record<string, never>;
+  authenticatorAttachment: 'platform';
   response: { clientDataJSON: string; attestationObject: string; transports: string[] };
 };
 export type AuthenticationJson = {
-  id: string; rawId: string; type: 'public-key'; clientExtensionResults: Record<string, never>; authenticatorAttachment: 'platform';
+  id: string;
+  rawId: string;
+  type: 'public-key';
+  clientExtensionResults: Record<string, never>;
+  authenticatorAttachment: 'platform';
   response: { clientDataJSON: string; authenticatorData: string; signature: string };
 };
 
@@ -60,9 +68,15 @@ export function createSoftAuthenticator(): SoftAuthenticator {
   const credentialIdBytes = randomBytes(32);
   const jwk = publicKey.export({ format: 'jwk' });
   // COSE_Key (RFC 9053): kty EC2 (2), alg ES256 (-7), crv P-256 (1), x, y.
-  const coseKey = cbor(new Map<number, Cbor>([
-    [1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')],
-  ]));
+  const coseKey = cbor(
+    new Map<number, Cbor>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x!, 'base64url')],
+      [-3, Buffer.from(jwk.y!, 'base64url')],
+    ]),
+  );
   const auth: SoftAuthenticator = {
     credentialId: b64url(credentialIdBytes),
     counter: 0,
@@ -71,12 +85,32 @@ export function createSoftAuthenticator(): SoftAuthenticator {
       const idLength = Buffer.alloc(2);
       idLength.writeUInt16BE(credentialIdBytes.length);
       const authData = Buffer.concat([
-        sha256(rpId), Buffer.from([UP | (userVerified ? UV : 0) | AT]), Buffer.alloc(4), Buffer.alloc(16), idLength, credentialIdBytes, coseKey,
+        sha256(rpId),
+        Buffer.from([UP | (userVerified ? UV : 0) | AT]),
+        Buffer.alloc(4),
+        Buffer.alloc(16),
+        idLength,
+        credentialIdBytes,
+        coseKey,
       ]);
-      const attestationObject = cbor(new Map<string, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+      const attestationObject = cbor(
+        new Map<string, Cbor>([
+          ['fmt', 'none'],
+          ['attStmt', new Map()],
+          ['authData', authData],
+        ]),
+      );
       return {
-        id: auth.credentialId, rawId: auth.credentialId, type: 'public-key', clientExtensionResults: {}, authenticatorAttachment: 'platform',
-        response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] },
+        id: auth.credentialId,
+        rawId: auth.credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        authenticatorAttachment: 'platform',
+        response: {
+          clientDataJSON: b64url(clientDataJSON),
+          attestationObject: b64url(attestationObject),
+          transports: ['internal'],
+        },
       };
     },
     assert({ challenge, origin, rpId = 'localhost', userVerified = true }) {
@@ -87,8 +121,16 @@ export function createSoftAuthenticator(): SoftAuthenticator {
       const authData = Buffer.concat([sha256(rpId), Buffer.from([UP | (userVerified ? UV : 0)]), counter]);
       const signature = signWith(privateKey, Buffer.concat([authData, sha256(clientDataJSON)]));
       return {
-        id: auth.credentialId, rawId: auth.credentialId, type: 'public-key', clientExtensionResults: {}, authenticatorAttachment: 'platform',
-        response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature) },
+        id: auth.credentialId,
+        rawId: auth.credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        authenticatorAttachment: 'platform',
+        response: {
+          clientDataJSON: b64url(clientDataJSON),
+          authenticatorData: b64url(authData),
+          signature: b64url(signature),
+        },
       };
     },
   };

@@ -6,7 +6,10 @@ import { TEST_SECRETS, type TestApp } from './app';
 export async function stepUpHeader(app: Pick<TestApp, 'db'>, email: string): Promise<{ 'x-svc-step-up': string }> {
   const user = await app.db.user.findUniqueOrThrow({ where: { email } });
   const { token } = await mintStepUpClaim(
-    { userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion }, 'password', TEST_SECRETS.STEP_UP_SECRET, new Date(),
+    { userId: user.id, orgId: user.orgId, sessionVersion: user.sessionVersion },
+    'password',
+    TEST_SECRETS.STEP_UP_SECRET,
+    new Date(),
   );
   return { 'x-svc-step-up': token };
 }

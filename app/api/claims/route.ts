@@ -4,4 +4,5 @@ import { listClaimsEndpoint } from '@/lib/claims/endpoints';
 import { listClaims } from '@/lib/claims/list-claims';
 
 export const GET = route(listClaimsEndpoint, ({ query, actor, deps }) =>
-  listClaims(deps, { ...query, clinicId: actor.clinicId }));
+  listClaims(deps, { ...query, clinicId: actor.clinicId }),
+);

@@ -3,7 +3,13 @@
 // Facts that need the database (an eligibility check, an earlier claim) come in already established on the
 // input, and `today` comes in too: no edit reads the clock or does I/O.
 import { PATIENT_RELATIONSHIP_CODES } from '../../x12/build-837p';
-import type { Demographics, PersonName, PostalAddress, ProfessionalClaim, ServiceLine } from '../../x12/professional-claim';
+import type {
+  Demographics,
+  PersonName,
+  PostalAddress,
+  ProfessionalClaim,
+  ServiceLine,
+} from '../../x12/professional-claim';
 import { dayNumber } from './day-number';
 import { isValidNpi } from './is-valid-npi';
 import { PLACE_OF_SERVICE_CODES } from './place-of-service-codes';
@@ -85,14 +91,16 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
       requireAddress(failed, 'billingProvider.address', billing.address, /^\d{9}$/);
       if (rendering) {
         requireName(failed, 'renderingProvider.name', rendering.name);
-        if (rendering.taxonomyCode !== undefined) requireMatch(failed, 'renderingProvider.taxonomyCode', rendering.taxonomyCode, TAXONOMY);
+        if (rendering.taxonomyCode !== undefined)
+          requireMatch(failed, 'renderingProvider.taxonomyCode', rendering.taxonomyCode, TAXONOMY);
       }
       return failed;
     },
   },
   {
     id: 'demographics-complete',
-    message: 'The subscriber and the patient need a first and last name, and the patient a birth date, sex (F, M or U) and address',
+    message:
+      'The subscriber and the patient need a first and last name, and the patient a birth date, sex (F, M or U) and address',
     check: ({ claim: { subscriber, patient }, today }) => {
       const failed: string[] = [];
       requireName(failed, 'subscriber.name', subscriber.name);
@@ -110,7 +118,8 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
     message:
       'A patient who is not the subscriber needs a relationship code: 01 spouse, 19 child, 20 employee, 21 unknown, ' +
       '39 organ donor, 40 cadaver donor, 53 life partner or G8 other',
-    check: ({ claim: { patient } }) => (!patient || PATIENT_RELATIONSHIP_CODES.has(patient.relationshipCode) ? [] : ['patient.relationshipCode']),
+    check: ({ claim: { patient } }) =>
+      !patient || PATIENT_RELATIONSHIP_CODES.has(patient.relationshipCode) ? [] : ['patient.relationshipCode'],
   },
   {
     id: 'diagnosis-count',
@@ -133,14 +142,19 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   },
   {
     id: 'procedure-code-shape',
-    message: 'A procedure must be a CPT code (5 digits, or 4 digits and F, T or U) or a HCPCS Level II code (a letter and 4 digits)',
+    message:
+      'A procedure must be a CPT code (5 digits, or 4 digits and F, T or U) or a HCPCS Level II code (a letter and 4 digits)',
     check: ({ claim }) => failingLines(claim.lines, 'procedureCode', (line) => PROCEDURE_CODE.test(line.procedureCode)),
   },
   {
     id: 'modifier-shape',
     message: 'A line takes at most 4 modifiers, each 2 letters or digits',
     check: ({ claim }) =>
-      failingLines(claim.lines, 'modifiers', (line) => line.modifiers.length <= 4 && line.modifiers.every((modifier) => MODIFIER.test(modifier))),
+      failingLines(
+        claim.lines,
+        'modifiers',
+        (line) => line.modifiers.length <= 4 && line.modifiers.every((modifier) => MODIFIER.test(modifier)),
+      ),
   },
   {
     id: 'diagnosis-pointers',
@@ -148,8 +162,10 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
     check: ({ claim }) => {
       const diagnosisCount = Math.min(claim.diagnoses.length, 12);
       const isPointer = (pointer: number) => Number.isInteger(pointer) && pointer >= 1 && pointer <= diagnosisCount;
-      return failingLines(claim.lines, 'diagnosisPointers', ({ diagnosisPointers: pointers }) =>
-        pointers.length >= 1 && pointers.length <= 4 && pointers.every(isPointer),
+      return failingLines(
+        claim.lines,
+        'diagnosisPointers',
+        ({ diagnosisPointers: pointers }) => pointers.length >= 1 && pointers.length <= 4 && pointers.every(isPointer),
       );
     },
   },
@@ -166,7 +182,10 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'total-equals-lines',
     message: "The claim's total charge must equal the sum of its lines' charges",
-    check: ({ claim }) => (claim.totalChargeCents === claim.lines.reduce((sum, line) => sum + line.chargeCents, 0) ? [] : ['totalChargeCents']),
+    check: ({ claim }) =>
+      claim.totalChargeCents === claim.lines.reduce((sum, line) => sum + line.chargeCents, 0)
+        ? []
+        : ['totalChargeCents'],
   },
   {
     id: 'service-date',
@@ -223,7 +242,12 @@ function requireName(failed: string[], path: string, name: PersonName): void {
   requireText(failed, `${path}.firstName`, name.firstName);
 }
 
-function requireAddress(failed: string[], path: string, address: PostalAddress, postalCode = /^\d{5}(?:\d{4})?$/): void {
+function requireAddress(
+  failed: string[],
+  path: string,
+  address: PostalAddress,
+  postalCode = /^\d{5}(?:\d{4})?$/,
+): void {
   requireText(failed, `${path}.line1`, address.line1);
   requireText(failed, `${path}.city`, address.city);
   requireMatch(failed, `${path}.state`, address.state, /^[A-Z]{2}$/);
@@ -242,7 +266,11 @@ function requireDemographics(failed: string[], path: string, demographics: Demog
 }
 
 /** "lines.<i>.<field>" for each line that is not valid. */
-function failingLines(lines: readonly ServiceLine[], field: keyof ServiceLine, isValid: (line: ServiceLine) => boolean): string[] {
+function failingLines(
+  lines: readonly ServiceLine[],
+  field: keyof ServiceLine,
+  isValid: (line: ServiceLine) => boolean,
+): string[] {
   const failed: string[] = [];
   lines.forEach((line, i) => {
     if (!isValid(line)) failed.push(`lines.${i}.${field}`);

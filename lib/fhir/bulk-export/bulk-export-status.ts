@@ -35,9 +35,15 @@ export async function getBulkExportStatus(
   });
   if (!job) throw new AppError('NOT_FOUND', 'No such export');
   if (job.status === 'running') {
-    const work = await deps.db.job.findUnique({ where: { queue_key: { queue: BULK_EXPORT_QUEUE, key: job.id } }, select: { state: true } });
+    const work = await deps.db.job.findUnique({
+      where: { queue_key: { queue: BULK_EXPORT_QUEUE, key: job.id } },
+      select: { state: true },
+    });
     return {
-      state: 'in-progress', jobId: job.id, progress: work?.state === 'running' ? 'exporting' : 'queued', retryAfterSeconds: BULK_RETRY_AFTER_SECONDS,
+      state: 'in-progress',
+      jobId: job.id,
+      progress: work?.state === 'running' ? 'exporting' : 'queued',
+      retryAfterSeconds: BULK_RETRY_AFTER_SECONDS,
     };
   }
   const url = (fileId: string) => `${deps.config.appUrl}${BULK_FILES_PATH}/${fileId}`;
@@ -45,8 +51,12 @@ export async function getBulkExportStatus(
     transactionTime: job.transactionTime.toISOString(),
     request: job.request,
     requiresAccessToken: true,
-    output: job.files.filter((f) => f.resourceType !== 'OperationOutcome').map((f) => ({ type: f.resourceType, url: url(f.id), count: f.count })),
-    error: job.files.filter((f) => f.resourceType === 'OperationOutcome').map((f) => ({ type: 'OperationOutcome' as const, url: url(f.id) })),
+    output: job.files
+      .filter((f) => f.resourceType !== 'OperationOutcome')
+      .map((f) => ({ type: f.resourceType, url: url(f.id), count: f.count })),
+    error: job.files
+      .filter((f) => f.resourceType === 'OperationOutcome')
+      .map((f) => ({ type: 'OperationOutcome' as const, url: url(f.id) })),
     status: job.status === 'completed' ? 'completed' : 'failed',
   };
   return { state: 'finished', manifest };

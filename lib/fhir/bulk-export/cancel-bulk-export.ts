@@ -5,7 +5,10 @@ import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { BULK_EXPORT_QUEUE } from './run-bulk-export-job';
 
-export async function cancelBulkExport(deps: { db: Db }, input: { clinicId: string; jobId: string }): Promise<{ jobId: string; status: 'cancelled' }> {
+export async function cancelBulkExport(
+  deps: { db: Db },
+  input: { clinicId: string; jobId: string },
+): Promise<{ jobId: string; status: 'cancelled' }> {
   const count = await deps.db.$transaction(async (tx) => {
     const deleted = await tx.bulkExportJob.deleteMany({ where: { id: input.jobId, clinicId: input.clinicId } });
     if (deleted.count) await tx.job.deleteMany({ where: { queue: BULK_EXPORT_QUEUE, key: input.jobId } });

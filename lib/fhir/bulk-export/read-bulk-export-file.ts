@@ -3,7 +3,10 @@
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 
-export async function readBulkExportFile(deps: { db: Db }, input: { clinicId: string; fileId: string }): Promise<string> {
+export async function readBulkExportFile(
+  deps: { db: Db },
+  input: { clinicId: string; fileId: string },
+): Promise<string> {
   const file = await deps.db.bulkExportFile.findFirst({
     where: { id: input.fileId, job: { clinicId: input.clinicId } },
     select: { ndjson: true },

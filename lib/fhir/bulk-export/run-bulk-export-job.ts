@@ -33,10 +33,16 @@ export function bulkExportHandler(deps: Deps): JobHandler {
       if (!exportRow || exportRow.status !== 'running') return; // cancelled (or already finished): nothing to do
       const outputs = await exportFiles(deps, exportRow, lease);
       await lease.complete(async (tx) => finishExport(tx, exportRow.id, 'completed', outputs, deps.clock()));
-      deps.log?.info({ jobId: exportRow.id, correlationId: exportRow.correlationId, files: outputs.length }, 'bulk export completed');
+      deps.log?.info(
+        { jobId: exportRow.id, correlationId: exportRow.correlationId, files: outputs.length },
+        'bulk export completed',
+      );
     },
     async onDead(tx, job, cause) {
-      const text = cause === 'abandoned' ? `The export did not finish after ${MAX_ATTEMPTS} attempts` : 'The export could not be completed';
+      const text =
+        cause === 'abandoned'
+          ? `The export did not finish after ${MAX_ATTEMPTS} attempts`
+          : 'The export could not be completed';
       await finishExport(tx, exportIdOf(job), 'failed', [errorFile(text)], deps.clock());
       deps.log?.warn({ jobId: exportIdOf(job), attempts: job.attempts }, 'bulk export gave up');
     },
@@ -61,7 +67,11 @@ async function exportFiles(deps: Deps, job: Export, lease: JobLease): Promise<Ou
     do {
       lease.assertHeld();
       const page = await deps.fhirStore.search(job.clinicId, {
-        resourceType, lastUpdated: bounds, inPatientCompartment: job.level === 'patient', count: MAX_PAGE_SIZE, ...(cursor && { cursor }),
+        resourceType,
+        lastUpdated: bounds,
+        inPatientCompartment: job.level === 'patient',
+        count: MAX_PAGE_SIZE,
+        ...(cursor && { cursor }),
       });
       for (const resource of page.resources) {
         lines.push(JSON.stringify(resource));
@@ -75,15 +85,25 @@ async function exportFiles(deps: Deps, job: Export, lease: JobLease): Promise<Ou
 }
 
 /** Writes the files and the export's final status; an export cancelled meanwhile (row gone) gets nothing. */
-async function finishExport(tx: Tx, exportId: string, status: 'completed' | 'failed', files: OutputFile[], now: Date): Promise<void> {
+async function finishExport(
+  tx: Tx,
+  exportId: string,
+  status: 'completed' | 'failed',
+  files: OutputFile[],
+  now: Date,
+): Promise<void> {
   const { count } = await tx.bulkExportJob.updateMany({
     where: { id: exportId, status: 'running' },
     data: { status, finishedAt: now, ...(status === 'failed' && { error: files[0]?.ndjson.slice(0, 500) ?? null }) },
   });
-  if (count === 1 && files.length) await tx.bulkExportFile.createMany({ data: files.map((file) => ({ jobId: exportId, ...file })) });
+  if (count === 1 && files.length)
+    await tx.bulkExportFile.createMany({ data: files.map((file) => ({ jobId: exportId, ...file })) });
 }
 
 function errorFile(text: string): OutputFile {
-  const outcome = { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', details: { text } }] };
+  const outcome = {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity: 'error', code: 'exception', details: { text } }],
+  };
   return { resourceType: 'OperationOutcome', count: 1, ndjson: `${JSON.stringify(outcome)}\n` };
 }

@@ -8,8 +8,14 @@ import type { Sourced } from './sourced';
 
 // REF01 qualifier and the element holding the value, in preference order.
 type RefSource = readonly [qualifier: string, position: number];
-const PLAN_NAME_REFS: readonly RefSource[] = [['18', 3], ['6P', 3]];
-const GROUP_NUMBER_REFS: readonly RefSource[] = [['6P', 2], ['1L', 2]];
+const PLAN_NAME_REFS: readonly RefSource[] = [
+  ['18', 3],
+  ['6P', 3],
+];
+const GROUP_NUMBER_REFS: readonly RefSource[] = [
+  ['6P', 2],
+  ['1L', 2],
+];
 
 type Found = Sourced<string | null>;
 

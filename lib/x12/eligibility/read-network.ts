@@ -8,7 +8,8 @@ import type { Sourced } from './sourced';
 export type Network = 'IN' | 'OUT' | 'UNKNOWN';
 
 // Whole words, case-insensitive, any run of spaces between words (payers pad free text).
-const OUT_OF_NETWORK = /(?<![A-Z0-9])(?:OUT +OF +NETWORK|OUT-OF-NETWORK|OUT +NETWORK|NOT +IN +NETWORK|NON-PARTICIPATING|NON +PARTICIPATING|NON +PAR)(?![A-Z0-9])/i;
+const OUT_OF_NETWORK =
+  /(?<![A-Z0-9])(?:OUT +OF +NETWORK|OUT-OF-NETWORK|OUT +NETWORK|NOT +IN +NETWORK|NON-PARTICIPATING|NON +PARTICIPATING|NON +PAR)(?![A-Z0-9])/i;
 const IN_NETWORK = /(?<![A-Z0-9])(?:IN +NETWORK|IN-NETWORK|PARTICIPATING)(?![A-Z0-9])/i;
 
 /** MSGs of feeding rows only: a MSG on a row for another service type (or EB12 N) speaks of another benefit. */

@@ -3,4 +3,3 @@
 
 /** A field's value and its source segments' raw text; no sources when the field got no value from the 271. */
 export type Sourced<T> = { value: T; sources: string[] };
-

@@ -9,7 +9,10 @@ export default function RosterPage() {
   return (
     <>
       <h1>Eligibility roster</h1>
-      <p className="muted">Check coverage for every appointment of a day. Amounts are the patient&apos;s individual benefits as the payer reported them.</p>
+      <p className="muted">
+        Check coverage for every appointment of a day. Amounts are the patient&apos;s individual benefits as the payer
+        reported them.
+      </p>
       <RosterScreen />
     </>
   );

@@ -13,11 +13,20 @@ import { StatusBadge } from '@/components/eligibility/status-badge';
 import { readNdjson } from './read-ndjson';
 
 type Appointment = {
-  id: string; patientId: string; patientName: string; start: string;
-  memberId: string | null; payerId: string | null; payerName: string | null; reason: string | null;
+  id: string;
+  patientId: string;
+  patientName: string;
+  start: string;
+  memberId: string | null;
+  payerId: string | null;
+  payerName: string | null;
+  reason: string | null;
 };
 
-type ProgressLine = ({ type: 'result'; index: number } & RosterResult) | { type: 'summary'; summary: RosterSummary } | ({ type: 'error' } & ApiErrorBody);
+type ProgressLine =
+  | ({ type: 'result'; index: number } & RosterResult)
+  | { type: 'summary'; summary: RosterSummary }
+  | ({ type: 'error' } & ApiErrorBody);
 
 const SKIP_WORDS: Record<string, string> = {
   NO_MEMBER_ID: 'Not checked: no insurance on file (self-pay). Ask for an insurance card or collect as self-pay.',
@@ -43,7 +52,12 @@ export function RosterScreen() {
       },
       (failure: unknown) => {
         if (!current) return;
-        setError(describeApiError(failure, { withReference: true, otherwise: 'The appointments could not be loaded. Reload the page.' }));
+        setError(
+          describeApiError(failure, {
+            withReference: true,
+            otherwise: 'The appointments could not be loaded. Reload the page.',
+          }),
+        );
         // Refused (not lost on the way): the day has no list to wait for.
         if (failure instanceof ApiError) setAppointments([]);
       },
@@ -93,7 +107,12 @@ export function RosterScreen() {
         }
       });
     } catch (failure) {
-      setError(describeApiError(failure, { withReference: true, otherwise: 'The connection was lost before every result arrived. Check again.' }));
+      setError(
+        describeApiError(failure, {
+          withReference: true,
+          otherwise: 'The connection was lost before every result arrived. Check again.',
+        }),
+      );
     } finally {
       setRunning(false);
     }
@@ -107,7 +126,13 @@ export function RosterScreen() {
       <div className="card row">
         <div>
           <label htmlFor="roster-date">Day</label>
-          <input id="roster-date" type="date" value={date} onChange={(e) => chooseDay(e.target.value)} disabled={running} />
+          <input
+            id="roster-date"
+            type="date"
+            value={date}
+            onChange={(e) => chooseDay(e.target.value)}
+            disabled={running}
+          />
         </div>
         <button type="button" onClick={runCheck} disabled={running || !appointments?.length}>
           {running ? 'Checking…' : 'Check eligibility'}
@@ -121,7 +146,11 @@ export function RosterScreen() {
         </div>
       </div>
 
-      {error ? <p role="alert" className="error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
 
       {summary ? (
         <div className="card row" data-testid="summary" aria-label="Summary">
@@ -152,7 +181,12 @@ export function RosterScreen() {
             </thead>
             <tbody>
               {appointments.map((appointment, index) => (
-                <RosterRow key={appointment.id} appointment={appointment} result={results[index]} pending={running && !results[index]} />
+                <RosterRow
+                  key={appointment.id}
+                  appointment={appointment}
+                  result={results[index]}
+                  pending={running && !results[index]}
+                />
               ))}
             </tbody>
           </table>
@@ -162,31 +196,66 @@ export function RosterScreen() {
   );
 }
 
-function RosterRow({ appointment, result, pending }: { appointment: Appointment; result?: RosterResult; pending: boolean }) {
+function RosterRow({
+  appointment,
+  result,
+  pending,
+}: {
+  appointment: Appointment;
+  result?: RosterResult;
+  pending: boolean;
+}) {
   const fields = result?.result;
   const time = new Date(appointment.start).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return (
-    <tr data-testid={`roster-row-${appointment.patientId}`} data-status={result ? (result.skipped ? 'skipped' : fields?.status) : pending ? 'pending' : 'not-checked'}>
+    <tr
+      data-testid={`roster-row-${appointment.patientId}`}
+      data-status={result ? (result.skipped ? 'skipped' : fields?.status) : pending ? 'pending' : 'not-checked'}
+    >
       <td>{time}</td>
       <td>
         <div>{appointment.patientName}</div>
-        <div className="muted mono">{appointment.memberId ?? 'Self-pay'}{appointment.payerName ? ` · ${appointment.payerName}` : ''}</div>
+        <div className="muted mono">
+          {appointment.memberId ?? 'Self-pay'}
+          {appointment.payerName ? ` · ${appointment.payerName}` : ''}
+        </div>
       </td>
       <td>
-        {fields ? <StatusBadge status={fields.status} /> : result?.skipped ? <span className="muted" data-status="skipped">Skipped</span> : pending ? <span className="muted">Checking…</span> : '—'}
-        {fields?.cached ? <div className="muted">from a check at {new Date(fields.verifiedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</div> : null}
+        {fields ? (
+          <StatusBadge status={fields.status} />
+        ) : result?.skipped ? (
+          <span className="muted" data-status="skipped">
+            Skipped
+          </span>
+        ) : pending ? (
+          <span className="muted">Checking…</span>
+        ) : (
+          '—'
+        )}
+        {fields?.cached ? (
+          <div className="muted">
+            from a check at {new Date(fields.verifiedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+          </div>
+        ) : null}
       </td>
       <td>{fields ? networkLabel(fields.network) : '—'}</td>
       <td>{fields ? `${formatDollars(fields.copay.primaryCare)} / ${formatDollars(fields.copay.specialist)}` : '—'}</td>
       <td>{fields ? formatDollars(fields.deductible.remaining) : '—'}</td>
       <td>
-        {fields ? (fields.priorAuthRequired ? <strong>Required</strong> : 'Not flagged') : '—'}
+        {fields ? fields.priorAuthRequired ? <strong>Required</strong> : 'Not flagged' : '—'}
         {fields?.priorAuthCodes.length ? <div className="muted mono">{fields.priorAuthCodes.join(', ')}</div> : null}
       </td>
       <td>
         {fields?.rejection ? <RejectionNote rejection={fields.rejection} /> : null}
-        {fields?.status === 'inactive' ? <div>Coverage is not active on this date{fields.coverageEnd ? ` (ended ${fields.coverageEnd})` : ''}. Ask for current insurance or collect as self-pay.</div> : null}
-        {fields?.status === 'unknown' && !fields.rejection ? <div>The payer sent no coverage status. Confirm coverage with the payer by phone.</div> : null}
+        {fields?.status === 'inactive' ? (
+          <div>
+            Coverage is not active on this date{fields.coverageEnd ? ` (ended ${fields.coverageEnd})` : ''}. Ask for
+            current insurance or collect as self-pay.
+          </div>
+        ) : null}
+        {fields?.status === 'unknown' && !fields.rejection ? (
+          <div>The payer sent no coverage status. Confirm coverage with the payer by phone.</div>
+        ) : null}
         {result?.skipped ? <div>{SKIP_WORDS[result.skipReason ?? ''] ?? 'Not checked.'}</div> : null}
       </td>
     </tr>
@@ -197,7 +266,9 @@ function Counter({ name, value, testId }: { name: string; value: number; testId:
   return (
     <div>
       <div className="muted">{name}</div>
-      <strong data-testid={testId} style={{ fontSize: '1.5rem' }}>{value}</strong>
+      <strong data-testid={testId} style={{ fontSize: '1.5rem' }}>
+        {value}
+      </strong>
     </div>
   );
 }

@@ -9,7 +9,9 @@ export default function VerifyPage() {
   return (
     <>
       <h1>Verify one patient</h1>
-      <p className="muted">A real-time check with the payer. Each value shows the line of the payer&apos;s answer it came from.</p>
+      <p className="muted">
+        A real-time check with the payer. Each value shows the line of the payer&apos;s answer it came from.
+      </p>
       <VerifyScreen />
     </>
   );

@@ -23,12 +23,17 @@ const VENDORS: Record<Connection['vendor'], string> = {
   'smart-backend': 'SMART Backend Services',
   'partner-api': 'Partner API',
 };
-const STATUS: Record<Connection['status'], string> = { pending: 'Pending', connected: 'Connected', 'needs-registration': 'Needs registration' };
+const STATUS: Record<Connection['status'], string> = {
+  pending: 'Pending',
+  connected: 'Connected',
+  'needs-registration': 'Needs registration',
+};
 const BROWSER_VENDORS = new Set(['generic-fhir', 'browser-oauth']);
 
 // What went wrong in the OAuth round trip, by our error code (the redirect carries only the code).
 const OAUTH_FAILURES: Record<string, string> = {
-  VALIDATION_FAILED: 'The authorization could not be completed: it expired, was already used, or the EMR declined it. Start again with Connect.',
+  VALIDATION_FAILED:
+    'The authorization could not be completed: it expired, was already used, or the EMR declined it. Start again with Connect.',
   FORBIDDEN: 'This authorization was started by another user or clinic, or the connection has no client id.',
   NOT_FOUND: 'That connection does not exist.',
   DEPENDENCY_UNAVAILABLE: "The EMR's endpoints are not configured on this server.",
@@ -43,13 +48,30 @@ const loadConnections = (): Promise<{ connections: Connection[] } | { error: unk
 /** What a call threw: the server's message with its field problems and reference, or why no answer came. */
 function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;
-  if (!(error instanceof ApiError)) return <div role="alert" className="error">{describeApiError(error)}</div>;
+  if (!(error instanceof ApiError))
+    return (
+      <div role="alert" className="error">
+        {describeApiError(error)}
+      </div>
+    );
   const { message, issues, correlationId } = error.body;
   return (
     <div role="alert" className="error">
       {message}
-      {issues?.length ? <ul>{issues.map((i) => <li key={i.path}>{i.path.replace(/^body\./, '')}: {i.message}</li>)}</ul> : null}
-      {correlationId ? <div className="muted">Reference: <code>{correlationId}</code></div> : null}
+      {issues?.length ? (
+        <ul>
+          {issues.map((i) => (
+            <li key={i.path}>
+              {i.path.replace(/^body\./, '')}: {i.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {correlationId ? (
+        <div className="muted">
+          Reference: <code>{correlationId}</code>
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -58,9 +80,24 @@ function Counts({ result, label }: { result: PullResult; label: string }) {
   return (
     <div className="table-wrap" aria-live="polite">
       <table aria-label={label}>
-        <caption className="muted">{label}: stored in the {result.fhirStore} FHIR store{result.range ? `, ${result.range.from} to ${result.range.to}` : ''}</caption>
-        <thead><tr><th scope="col">Resource type</th><th scope="col">Upserted</th></tr></thead>
-        <tbody>{Object.entries(result.upserted).map(([type, n]) => <tr key={type}><td>{type}</td><td data-testid={`count-${type}`}>{n}</td></tr>)}</tbody>
+        <caption className="muted">
+          {label}: stored in the {result.fhirStore} FHIR store
+          {result.range ? `, ${result.range.from} to ${result.range.to}` : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Resource type</th>
+            <th scope="col">Upserted</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(result.upserted).map(([type, n]) => (
+            <tr key={type}>
+              <td>{type}</td>
+              <td data-testid={`count-${type}`}>{n}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
     </div>
   );
@@ -92,11 +129,19 @@ export function IntegrationsPanel() {
   const outcome = params.get('oauth');
   return (
     <>
-      {outcome === 'connected' && <p role="status" className="card status-active">The EMR connection is connected.</p>}
+      {outcome === 'connected' && (
+        <p role="status" className="card status-active">
+          The EMR connection is connected.
+        </p>
+      )}
       {outcome === 'failed' && (
         <div role="alert" className="card error">
           {OAUTH_FAILURES[params.get('code') ?? ''] ?? 'The connection failed.'}
-          {params.get('correlationId') && <div className="muted">Reference: <code>{params.get('correlationId')}</code></div>}
+          {params.get('correlationId') && (
+            <div className="muted">
+              Reference: <code>{params.get('correlationId')}</code>
+            </div>
+          )}
         </div>
       )}
       <section className="card" aria-labelledby="connections-heading">
@@ -107,8 +152,20 @@ export function IntegrationsPanel() {
         {connections && connections.length > 0 && (
           <div className="table-wrap">
             <table aria-label="EMR connections">
-              <thead><tr><th scope="col">EMR</th><th scope="col">Status</th><th scope="col">FHIR server</th><th scope="col">Client id</th><th scope="col">Actions</th></tr></thead>
-              <tbody>{connections.map((c) => <ConnectionRow key={c.id} connection={c} onChange={load} />)}</tbody>
+              <thead>
+                <tr>
+                  <th scope="col">EMR</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">FHIR server</th>
+                  <th scope="col">Client id</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {connections.map((c) => (
+                  <ConnectionRow key={c.id} connection={c} onChange={load} />
+                ))}
+              </tbody>
             </table>
           </div>
         )}
@@ -142,7 +199,12 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
     const since = String(new FormData(event.currentTarget).get('since') ?? '').trim();
     setBusy(true);
     try {
-      setPull(await apiFetch<PullResult>('/api/emr-sync/smart/pull', { method: 'POST', json: { connectionId: c.id, ...(since && { since }) } }));
+      setPull(
+        await apiFetch<PullResult>('/api/emr-sync/smart/pull', {
+          method: 'POST',
+          json: { connectionId: c.id, ...(since && { since }) },
+        }),
+      );
       setError(null);
     } catch (failure) {
       setPull(null);
@@ -154,32 +216,57 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
 
   return (
     <tr data-testid={`connection-${c.id}`}>
-      <td>{VENDORS[c.vendor]}<div className="muted mono">{c.id}</div></td>
-      <td data-testid="connection-status" className={c.status === 'connected' ? 'status-active' : c.status === 'pending' ? 'status-unknown' : 'status-inactive'}>
-        {STATUS[c.status]}{c.connectedAt && <div className="muted">since {new Date(c.connectedAt).toLocaleString()}</div>}
+      <td>
+        {VENDORS[c.vendor]}
+        <div className="muted mono">{c.id}</div>
+      </td>
+      <td
+        data-testid="connection-status"
+        className={
+          c.status === 'connected' ? 'status-active' : c.status === 'pending' ? 'status-unknown' : 'status-inactive'
+        }
+      >
+        {STATUS[c.status]}
+        {c.connectedAt && <div className="muted">since {new Date(c.connectedAt).toLocaleString()}</div>}
       </td>
       <td>{c.fhirBaseUrl ?? <span className="muted">as configured for the vendor</span>}</td>
       <td>
-        {c.hasClientId ? 'Registered' : (
+        {c.hasClientId ? (
+          'Registered'
+        ) : (
           <form onSubmit={saveClientId} className="row">
             <div>
               <label htmlFor={`client-id-${c.id}`}>Client id issued by the EMR</label>
               <input id={`client-id-${c.id}`} name="clientId" required autoComplete="off" />
             </div>
-            <button type="submit" aria-label={`Save client id for ${label}`}>Save</button>
+            <button type="submit" aria-label={`Save client id for ${label}`}>
+              Save
+            </button>
           </form>
         )}
       </td>
       <td>
-        {BROWSER_VENDORS.has(c.vendor) && (c.canAuthorize
-          // A full page navigation: the authorize route answers with a redirect to the EMR.
-          ? <a href={`/api/emr-sync/authorize?connectionId=${encodeURIComponent(c.id)}`} aria-label={`Connect ${label}`}>{c.status === 'connected' ? 'Reconnect' : 'Connect'}</a>
-          : <span className="muted">{c.hasClientId ? 'EMR endpoints not configured' : 'Add the client id first'}</span>)}
+        {BROWSER_VENDORS.has(c.vendor) &&
+          (c.canAuthorize ? (
+            // A full page navigation: the authorize route answers with a redirect to the EMR.
+            <a
+              href={`/api/emr-sync/authorize?connectionId=${encodeURIComponent(c.id)}`}
+              aria-label={`Connect ${label}`}
+            >
+              {c.status === 'connected' ? 'Reconnect' : 'Connect'}
+            </a>
+          ) : (
+            <span className="muted">{c.hasClientId ? 'EMR endpoints not configured' : 'Add the client id first'}</span>
+          ))}
         {c.vendor === 'smart-backend' && (
           <form onSubmit={runPull}>
             <label htmlFor={`since-${c.id}`}>Changed since (optional, ISO-8601)</label>
             <input id={`since-${c.id}`} name="since" placeholder="2024-06-01T00:00:00Z" />
-            <p><button type="submit" disabled={busy} aria-label={`Pull now from ${label}`}>{busy ? 'Pulling…' : 'Pull now'}</button></p>
+            <p>
+              <button type="submit" disabled={busy} aria-label={`Pull now from ${label}`}>
+                {busy ? 'Pulling…' : 'Pull now'}
+              </button>
+            </p>
           </form>
         )}
         <ErrorMessage error={error} />
@@ -199,7 +286,8 @@ function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
     const fhirBaseUrl = String(data.get('fhirBaseUrl') ?? '').trim();
     try {
       await apiFetch('/api/emr-sync/connections', {
-        method: 'POST', json: { vendor: data.get('vendor'), ...(clientId && { clientId }), ...(fhirBaseUrl && { fhirBaseUrl }) },
+        method: 'POST',
+        json: { vendor: data.get('vendor'), ...(clientId && { clientId }), ...(fhirBaseUrl && { fhirBaseUrl }) },
       });
       setError(null);
     } catch (failure) {
@@ -214,14 +302,20 @@ function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
       <form onSubmit={submit}>
         <label htmlFor="vendor">EMR type</label>
         <select id="vendor" name="vendor" defaultValue="browser-oauth">
-          {Object.entries(VENDORS).map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+          {Object.entries(VENDORS).map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
         </select>
         <label htmlFor="clientId">Client id (optional: add it later if the EMR has not issued one yet)</label>
         <input id="clientId" name="clientId" autoComplete="off" />
         <label htmlFor="fhirBaseUrl">FHIR base URL (optional: for a server not configured for its vendor)</label>
         <input id="fhirBaseUrl" name="fhirBaseUrl" type="url" placeholder="https://emr.example/fhir/R4" />
         <ErrorMessage error={error} />
-        <p><button type="submit">Add connection</button></p>
+        <p>
+          <button type="submit">Add connection</button>
+        </p>
       </form>
     </section>
   );
@@ -237,7 +331,12 @@ function PartnerPull() {
     const [date, from, to] = ['date', 'from', 'to'].map((k) => String(data.get(k) ?? '').trim());
     setBusy(true);
     try {
-      setResult(await apiFetch<PullResult>('/api/emr-sync/partner/pull', { method: 'POST', json: date ? { date } : { from, to } }));
+      setResult(
+        await apiFetch<PullResult>('/api/emr-sync/partner/pull', {
+          method: 'POST',
+          json: date ? { date } : { from, to },
+        }),
+      );
       setError(null);
     } catch (failure) {
       setResult(null);
@@ -252,12 +351,25 @@ function PartnerPull() {
       <p className="muted">One day, or a range of at most 31 days (UTC).</p>
       <form onSubmit={submit}>
         <div className="row">
-          <div><label htmlFor="partner-date">Day</label><input id="partner-date" name="date" type="date" /></div>
-          <div><label htmlFor="partner-from">or from</label><input id="partner-from" name="from" type="date" /></div>
-          <div><label htmlFor="partner-to">to</label><input id="partner-to" name="to" type="date" /></div>
+          <div>
+            <label htmlFor="partner-date">Day</label>
+            <input id="partner-date" name="date" type="date" />
+          </div>
+          <div>
+            <label htmlFor="partner-from">or from</label>
+            <input id="partner-from" name="from" type="date" />
+          </div>
+          <div>
+            <label htmlFor="partner-to">to</label>
+            <input id="partner-to" name="to" type="date" />
+          </div>
         </div>
         <ErrorMessage error={error} />
-        <p><button type="submit" disabled={busy}>{busy ? 'Pulling…' : 'Pull from partner'}</button></p>
+        <p>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Pulling…' : 'Pull from partner'}
+          </button>
+        </p>
       </form>
       {result && <Counts result={result} label="Partner pull result" />}
     </section>

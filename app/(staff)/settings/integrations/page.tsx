@@ -14,16 +14,26 @@ export default async function IntegrationsPage() {
     <>
       <h1>Integrations</h1>
       <details className="card">
-        <summary><strong>Registering this app with an EMR</strong></summary>
+        <summary>
+          <strong>Registering this app with an EMR</strong>
+        </summary>
         <dl>
           <dt>Redirect URI (browser sign-in)</dt>
-          <dd><code data-testid="redirect-uri">{redirectUriFor(appUrl)}</code></dd>
+          <dd>
+            <code data-testid="redirect-uri">{redirectUriFor(appUrl)}</code>
+          </dd>
           <dt>Scopes (browser sign-in)</dt>
-          <dd><code>{BROWSER_OAUTH_SCOPE}</code></dd>
+          <dd>
+            <code>{BROWSER_OAUTH_SCOPE}</code>
+          </dd>
           <dt>JWKS URL (SMART Backend Services)</dt>
-          <dd><code>{`${appUrl}/.well-known/jwks.json`}</code></dd>
+          <dd>
+            <code>{`${appUrl}/.well-known/jwks.json`}</code>
+          </dd>
           <dt>Scopes (SMART Backend Services)</dt>
-          <dd><code>{BACKEND_SERVICES_SCOPE}</code></dd>
+          <dd>
+            <code>{BACKEND_SERVICES_SCOPE}</code>
+          </dd>
         </dl>
       </details>
       <IntegrationsPanel />

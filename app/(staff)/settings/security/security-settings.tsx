@@ -4,13 +4,24 @@
 // STEP_UP_REQUIRED answer opens the layout's <StepUpDialog /> and the call is retried once confirmed.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthn,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+} from '@simplewebauthn/browser';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { signOut } from '@/components/sign-out';
 
 type Status = { mfaEnabled: boolean; backupCodesRemaining: number; passkeyCount: number };
-type Passkey = { id: string; name: string | null; deviceType: string; backedUp: boolean; createdAt: string; lastUsedAt: string | null };
+type Passkey = {
+  id: string;
+  name: string | null;
+  deviceType: string;
+  backedUp: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+};
 type Enrolment = { secret: string; otpauthUrl: string; qrDataUrl: string };
 
 type Loaded = { status: Status; passkeys: Passkey[] } | { error: string };
@@ -58,14 +69,14 @@ export function SecuritySettings() {
 
   return (
     <>
-      {loadError && <p role="alert" className="error">{loadError}</p>}
+      {loadError && (
+        <p role="alert" className="error">
+          {loadError}
+        </p>
+      )}
       {sessionEnded && <SessionEnded message={sessionEnded} />}
-      {status && !sessionEnded && (
-        <MfaSection status={status} onSessionEnded={setSessionEnded} />
-      )}
-      {status && (
-        <PasskeySection passkeys={passkeys} onChanged={reload} disabled={!!sessionEnded} />
-      )}
+      {status && !sessionEnded && <MfaSection status={status} onSessionEnded={setSessionEnded} />}
+      {status && <PasskeySection passkeys={passkeys} onChanged={reload} disabled={!!sessionEnded} />}
     </>
   );
 }
@@ -75,7 +86,13 @@ function SessionEnded({ message }: { message: string }) {
     <section className="card" aria-labelledby="session-ended-title">
       <h2 id="session-ended-title">Sign in again</h2>
       <p role="status">{message}</p>
-      <button type="button" onClick={async () => { await signOut(); window.location.assign('/login?callbackUrl=/settings/security'); }}>
+      <button
+        type="button"
+        onClick={async () => {
+          await signOut();
+          window.location.assign('/login?callbackUrl=/settings/security');
+        }}
+      >
         Sign in again
       </button>
     </section>
@@ -107,7 +124,10 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
     setBusy(true);
     setError(null);
     try {
-      const result = await apiFetch<{ backupCodes: string[] }>('/api/auth/mfa', { method: 'POST', json: { action: 'enable', secret: enrolment.secret, token } });
+      const result = await apiFetch<{ backupCodes: string[] }>('/api/auth/mfa', {
+        method: 'POST',
+        json: { action: 'enable', secret: enrolment.secret, token },
+      });
       setEnrolment(null);
       setBackupCodes(result.backupCodes);
     } catch (err) {
@@ -136,16 +156,35 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
     return (
       <section className="card" aria-labelledby="backup-title">
         <h2 id="backup-title">Save your backup codes</h2>
-        <p role="status">Two-step verification is on. Each code below signs you in once if you lose your phone. They are shown only now.</p>
+        <p role="status">
+          Two-step verification is on. Each code below signs you in once if you lose your phone. They are shown only
+          now.
+        </p>
         <ol className="mono" data-testid="backup-codes">
-          {backupCodes.map((code) => <li key={code}>{code}</li>)}
+          {backupCodes.map((code) => (
+            <li key={code}>{code}</li>
+          ))}
         </ol>
         <p className="row">
-          <button type="button" className="secondary" onClick={() => navigator.clipboard?.writeText(backupCodes.join('\n'))}>Copy codes</button>
-          <button type="button" className="secondary" onClick={() => downloadCodes(backupCodes)}>Download codes</button>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => navigator.clipboard?.writeText(backupCodes.join('\n'))}
+          >
+            Copy codes
+          </button>
+          <button type="button" className="secondary" onClick={() => downloadCodes(backupCodes)}>
+            Download codes
+          </button>
         </p>
-        <p>Every session of your account has ended, this one too. Once the codes are safe, sign in again with a code from your app.</p>
-        <button type="button" onClick={() => onSessionEnded('Sign in with your password and a code from your authenticator app.')}>
+        <p>
+          Every session of your account has ended, this one too. Once the codes are safe, sign in again with a code from
+          your app.
+        </p>
+        <button
+          type="button"
+          onClick={() => onSessionEnded('Sign in with your password and a code from your authenticator app.')}
+        >
           I saved my codes
         </button>
       </section>
@@ -157,34 +196,64 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
       <h2 id="mfa-title">Two-step verification</h2>
       {status.mfaEnabled ? (
         <>
-          <p data-testid="mfa-status">On. {status.backupCodesRemaining} backup code{status.backupCodesRemaining === 1 ? '' : 's'} left.</p>
+          <p data-testid="mfa-status">
+            On. {status.backupCodesRemaining} backup code{status.backupCodesRemaining === 1 ? '' : 's'} left.
+          </p>
           <form onSubmit={disable} noValidate>
             <label htmlFor="mfa-disable-code">Code from your app or a backup code</label>
             <input id="mfa-disable-code" name="mfa-disable-code" autoComplete="one-time-code" required />
-            <p className="muted">You will be asked to confirm it is you first. Use a new code here, not the one you confirmed with.</p>
-            <button type="submit" disabled={busy}>Turn off two-step verification</button>
+            <p className="muted">
+              You will be asked to confirm it is you first. Use a new code here, not the one you confirmed with.
+            </p>
+            <button type="submit" disabled={busy}>
+              Turn off two-step verification
+            </button>
           </form>
         </>
       ) : enrolment ? (
         <form onSubmit={enable} noValidate>
           <p>Scan this code with your authenticator app, or type the key below into it.</p>
           {/* eslint-disable-next-line @next/next/no-img-element -- a data: URL rendered in the browser, nothing to optimise */}
-          <img src={enrolment.qrDataUrl} alt="QR code to add this account to your authenticator app" width={200} height={200} />
-          <p>Key: <code data-testid="mfa-secret">{enrolment.secret}</code></p>
+          <img
+            src={enrolment.qrDataUrl}
+            alt="QR code to add this account to your authenticator app"
+            width={200}
+            height={200}
+          />
+          <p>
+            Key: <code data-testid="mfa-secret">{enrolment.secret}</code>
+          </p>
           <label htmlFor="mfa-enable-code">Code from your app</label>
-          <input id="mfa-enable-code" name="mfa-enable-code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
+          <input
+            id="mfa-enable-code"
+            name="mfa-enable-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            required
+          />
           <p className="row">
-            <button type="submit" disabled={busy}>Turn on two-step verification</button>
-            <button type="button" className="secondary" onClick={() => setEnrolment(null)}>Cancel</button>
+            <button type="submit" disabled={busy}>
+              Turn on two-step verification
+            </button>
+            <button type="button" className="secondary" onClick={() => setEnrolment(null)}>
+              Cancel
+            </button>
           </p>
         </form>
       ) : (
         <>
           <p data-testid="mfa-status">Off. Add an authenticator app so a stolen password is not enough to sign in.</p>
-          <button type="button" onClick={start}>Set up an authenticator app</button>
+          <button type="button" onClick={start}>
+            Set up an authenticator app
+          </button>
         </>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -199,7 +268,15 @@ function downloadCodes(codes: string[]) {
   URL.revokeObjectURL(url);
 }
 
-function PasskeySection({ passkeys, onChanged, disabled }: { passkeys: Passkey[]; onChanged: () => Promise<void>; disabled: boolean }) {
+function PasskeySection({
+  passkeys,
+  onChanged,
+  disabled,
+}: {
+  passkeys: Passkey[];
+  onChanged: () => Promise<void>;
+  disabled: boolean;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function add(event: FormEvent<HTMLFormElement>) {
@@ -213,11 +290,18 @@ function PasskeySection({ passkeys, onChanged, disabled }: { passkeys: Passkey[]
     setBusy(true);
     setError(null);
     try {
-      const { options } = await apiFetch<{ options: PublicKeyCredentialCreationOptionsJSON }>('/api/auth/webauthn/register', {
-        method: 'POST', json: { step: 'options' },
-      });
+      const { options } = await apiFetch<{ options: PublicKeyCredentialCreationOptionsJSON }>(
+        '/api/auth/webauthn/register',
+        {
+          method: 'POST',
+          json: { step: 'options' },
+        },
+      );
       const response = await startRegistration({ optionsJSON: options });
-      await apiFetch('/api/auth/webauthn/register', { method: 'POST', json: { step: 'verify', response, ...(name ? { name } : {}) } });
+      await apiFetch('/api/auth/webauthn/register', {
+        method: 'POST',
+        json: { step: 'verify', response, ...(name ? { name } : {}) },
+      });
       formElement.reset();
       await onChanged();
     } catch (err) {
@@ -243,14 +327,27 @@ function PasskeySection({ passkeys, onChanged, disabled }: { passkeys: Passkey[]
   return (
     <section className="card" aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">Passkeys</h2>
-      <p className="muted">A passkey on this device or a security key can confirm sensitive actions instead of a password or code.</p>
+      <p className="muted">
+        A passkey on this device or a security key can confirm sensitive actions instead of a password or code.
+      </p>
       {passkeys.length === 0 ? (
         <p data-testid="no-passkeys">No passkeys yet.</p>
       ) : (
         <div className="table-wrap">
           <table>
-            <caption className="muted" style={{ textAlign: 'left' }}>Your passkeys</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span className="muted">Actions</span></th></tr></thead>
+            <caption className="muted" style={{ textAlign: 'left' }}>
+              Your passkeys
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Added</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="muted">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {passkeys.map((p) => (
                 <tr key={p.id} data-testid="passkey-row">
@@ -258,7 +355,13 @@ function PasskeySection({ passkeys, onChanged, disabled }: { passkeys: Passkey[]
                   <td>{new Date(p.createdAt).toLocaleString()}</td>
                   <td>{p.lastUsedAt ? new Date(p.lastUsedAt).toLocaleString() : 'Never'}</td>
                   <td>
-                    <button type="button" className="secondary" disabled={busy || disabled} onClick={() => remove(p)} aria-label={`Remove passkey ${passkeyLabel(p)}`}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={busy || disabled}
+                      onClick={() => remove(p)}
+                      aria-label={`Remove passkey ${passkeyLabel(p)}`}
+                    >
                       Remove
                     </button>
                   </td>
@@ -271,9 +374,17 @@ function PasskeySection({ passkeys, onChanged, disabled }: { passkeys: Passkey[]
       <form onSubmit={add} noValidate>
         <label htmlFor="passkey-name">Name for a new passkey (optional)</label>
         <input id="passkey-name" name="passkey-name" maxLength={60} placeholder="e.g. Work laptop" />
-        <p><button type="submit" disabled={busy || disabled}>Add a passkey</button></p>
+        <p>
+          <button type="submit" disabled={busy || disabled}>
+            Add a passkey
+          </button>
+        </p>
       </form>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

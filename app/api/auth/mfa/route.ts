@@ -7,4 +7,6 @@ import { startMfaEnrolment } from '@/lib/auth/start-mfa-enrolment';
 
 export const GET = route(getMfaEnrolment, ({ principal, deps }) => startMfaEnrolment(deps, { principal }));
 
-export const POST = route(postMfa, ({ body, principal, deps, correlationId }) => changeMfa(deps, { principal, body, correlationId }));
+export const POST = route(postMfa, ({ body, principal, deps, correlationId }) =>
+  changeMfa(deps, { principal, body, correlationId }),
+);

@@ -6,8 +6,17 @@ import { getStepUpFactors, postStepUp } from '@/lib/auth/endpoints';
 import { describeStepUpFactors } from '@/lib/auth/describe-step-up-factors';
 import { grantStepUp } from '@/lib/auth/grant-step-up';
 
-export const GET = route(getStepUpFactors, ({ principal, deps }) => describeStepUpFactors(deps, { userId: principal.userId }));
+export const GET = route(getStepUpFactors, ({ principal, deps }) =>
+  describeStepUpFactors(deps, { userId: principal.userId }),
+);
 
-export const POST = route({ ...postStepUp, render: renderStepUpOutcome }, ({ body, principal, deps, correlationId, request }) =>
-  runCeremonyStep(request, deps.config, { purpose: 'step-up', isVerify: body.factor === 'webauthn' && body.step === 'verify' },
-    (sealedPointer) => grantStepUp(deps, { principal, body, correlationId, sealedPointer })));
+export const POST = route(
+  { ...postStepUp, render: renderStepUpOutcome },
+  ({ body, principal, deps, correlationId, request }) =>
+    runCeremonyStep(
+      request,
+      deps.config,
+      { purpose: 'step-up', isVerify: body.factor === 'webauthn' && body.step === 'verify' },
+      (sealedPointer) => grantStepUp(deps, { principal, body, correlationId, sealedPointer }),
+    ),
+);

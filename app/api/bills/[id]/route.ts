@@ -4,4 +4,5 @@ import { getBillEndpoint } from '@/lib/bills/endpoints';
 import { getBill } from '@/lib/bills/get-bill';
 
 export const GET = route(getBillEndpoint, ({ params, actor, deps }) =>
-  getBill(deps, { clinicId: actor.clinicId, billId: params.id }));
+  getBill(deps, { clinicId: actor.clinicId, billId: params.id }),
+);

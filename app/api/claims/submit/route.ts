@@ -3,5 +3,4 @@ import { route } from '@/lib/http/route';
 import { submitClaimEndpoint } from '@/lib/claims/endpoints';
 import { submitClaim } from '@/lib/claims/submit-claim';
 
-export const POST = route(submitClaimEndpoint, ({ body, actor, deps }) =>
-  submitClaim(deps, { ...body, ...actor }));
+export const POST = route(submitClaimEndpoint, ({ body, actor, deps }) => submitClaim(deps, { ...body, ...actor }));

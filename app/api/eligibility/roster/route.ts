@@ -10,12 +10,19 @@ export const POST = route(postEligibilityRoster, async ({ request, body, actor, 
   // Every refusal (503, 403, 400) happens here, before a single line is streamed.
   const roster = await prepareRoster({ ...deps, payer: requirePayer(deps), log }, actor, body);
   if (!acceptsNdjson(request)) return roster.run({ signal: request.signal });
-  return ndjsonResponse(async (write, signal) => {
-    // Each line goes through its schema, as JSON responses do, so no field leaks by accident.
-    const { summary } = await roster.run({
-      signal: AbortSignal.any([signal, request.signal]),
-      onResult: (index, result) => write(RosterProgressLine.parse({ type: 'result', index, ...result })),
-    });
-    write(RosterProgressLine.parse({ type: 'summary', summary }));
-  }, { correlationId, onError: (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'roster stream failed') });
+  return ndjsonResponse(
+    async (write, signal) => {
+      // Each line goes through its schema, as JSON responses do, so no field leaks by accident.
+      const { summary } = await roster.run({
+        signal: AbortSignal.any([signal, request.signal]),
+        onResult: (index, result) => write(RosterProgressLine.parse({ type: 'result', index, ...result })),
+      });
+      write(RosterProgressLine.parse({ type: 'summary', summary }));
+    },
+    {
+      correlationId,
+      onError: (error) =>
+        log.error({ err: error instanceof Error ? error.message : String(error) }, 'roster stream failed'),
+    },
+  );
 });

@@ -5,4 +5,5 @@ import { postEligibilityVerify } from '@/lib/eligibility/endpoints';
 import { verifyEligibility } from '@/lib/eligibility/verify-eligibility';
 
 export const POST = route(postEligibilityVerify, ({ body, actor, deps }) =>
-  verifyEligibility({ ...deps, payer: requirePayer(deps) }, actor, body));
+  verifyEligibility({ ...deps, payer: requirePayer(deps) }, actor, body),
+);

@@ -6,7 +6,12 @@ import { prefersHtml, withBrowserOutcome } from '@/lib/http/browser-outcome';
 import { authorizeEndpoint } from '@/lib/emr/endpoints';
 import { startAuthorization, type AuthorizationStarted } from '@/lib/emr/start-authorization';
 
-export const GET = route({ ...authorizeEndpoint, render: ({ authorizeUrl }: AuthorizationStarted) => redirect(authorizeUrl) },
+export const GET = route(
+  { ...authorizeEndpoint, render: ({ authorizeUrl }: AuthorizationStarted) => redirect(authorizeUrl) },
   ({ query, actor, deps, correlationId, log, request }) =>
-    withBrowserOutcome({ wantsHtml: prefersHtml(request.headers), appUrl: deps.config.appUrl, correlationId, log },
-      () => startAuthorization(deps, { connectionId: query.connectionId, clinicId: actor.clinicId, userId: actor.userId })));
+    withBrowserOutcome(
+      { wantsHtml: prefersHtml(request.headers), appUrl: deps.config.appUrl, correlationId, log },
+      () =>
+        startAuthorization(deps, { connectionId: query.connectionId, clinicId: actor.clinicId, userId: actor.userId }),
+    ),
+);

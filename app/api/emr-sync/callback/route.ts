@@ -6,6 +6,9 @@ import { completeAuthorization } from '@/lib/emr/complete-authorization';
 import { prefersHtml, withBrowserOutcome } from '@/lib/http/browser-outcome';
 
 export const GET = route(callbackEndpoint, ({ query, actor, deps, correlationId, log, request }) =>
-  withBrowserOutcome({ wantsHtml: prefersHtml(request.headers), appUrl: deps.config.appUrl, correlationId, log },
+  withBrowserOutcome(
+    { wantsHtml: prefersHtml(request.headers), appUrl: deps.config.appUrl, correlationId, log },
     () => completeAuthorization(deps, { ...query, ...actor }),
-    (result) => ({ oauth: 'connected', connectionId: result.connectionId })));
+    (result) => ({ oauth: 'connected', connectionId: result.connectionId }),
+  ),
+);

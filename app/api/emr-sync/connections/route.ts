@@ -4,7 +4,10 @@ import { createConnectionEndpoint, listConnectionsEndpoint } from '@/lib/emr/end
 import { listConnections } from '@/lib/emr/list-connections';
 import { createConnection } from '@/lib/emr/create-connection';
 
-export const GET = route(listConnectionsEndpoint, ({ actor, deps }) => listConnections(deps, { clinicId: actor.clinicId }));
+export const GET = route(listConnectionsEndpoint, ({ actor, deps }) =>
+  listConnections(deps, { clinicId: actor.clinicId }),
+);
 
 export const POST = route(createConnectionEndpoint, ({ body, actor, deps }) =>
-  createConnection(deps, { ...body, ...actor }));
+  createConnection(deps, { ...body, ...actor }),
+);

@@ -5,4 +5,11 @@ import { startSystemExport } from '@/lib/fhir/endpoints';
 import { startBulkExport } from '@/lib/fhir/bulk-export/start-bulk-export';
 
 export const GET = route({ ...startSystemExport, render: renderBulkExportStarted }, ({ query, actor, deps, request }) =>
-  startBulkExport(deps, { level: 'system', query, ...actor, prefer: request.headers.get('prefer'), requestUrl: request.url }));
+  startBulkExport(deps, {
+    level: 'system',
+    query,
+    ...actor,
+    prefer: request.headers.get('prefer'),
+    requestUrl: request.url,
+  }),
+);

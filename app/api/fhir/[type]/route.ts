@@ -6,4 +6,8 @@ import { searchFhirResources } from '@/lib/fhir/endpoints';
 import { searchResources } from '@/lib/fhir/search-resources';
 
 export const GET = route({ ...searchFhirResources, render: renderFhir }, ({ params, query, actor, deps }) =>
-  searchResources({ ...deps, fhirStore: requireFhirStore(deps) }, { clinicId: actor.clinicId, resourceType: params.type, params: query }));
+  searchResources(
+    { ...deps, fhirStore: requireFhirStore(deps) },
+    { clinicId: actor.clinicId, resourceType: params.type, params: query },
+  ),
+);

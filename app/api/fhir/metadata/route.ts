@@ -4,4 +4,6 @@ import { renderFhir } from '@/lib/http/fhir-response';
 import { getCapabilityStatement } from '@/lib/fhir/endpoints';
 import { buildCapabilityStatement } from '@/lib/fhir/capability-statement';
 
-export const GET = route({ ...getCapabilityStatement, render: renderFhir }, ({ deps }) => buildCapabilityStatement(deps.config.appUrl));
+export const GET = route({ ...getCapabilityStatement, render: renderFhir }, ({ deps }) =>
+  buildCapabilityStatement(deps.config.appUrl),
+);

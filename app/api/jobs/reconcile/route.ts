@@ -3,4 +3,6 @@ import { route } from '@/lib/http/route';
 import { reconcileJobEndpoint } from '@/lib/reconciliation/endpoints';
 import { reconcileDay } from '@/lib/reconciliation/reconcile-day';
 
-export const POST = route(reconcileJobEndpoint, ({ query, deps, correlationId }) => reconcileDay(deps, { ...query, correlationId }));
+export const POST = route(reconcileJobEndpoint, ({ query, deps, correlationId }) =>
+  reconcileDay(deps, { ...query, correlationId }),
+);

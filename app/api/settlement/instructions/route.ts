@@ -4,4 +4,5 @@ import { createInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { createInstruction } from '@/lib/settlements/create-instruction';
 
 export const POST = route(createInstructionEndpoint, ({ body, actor, deps }) =>
-  createInstruction(deps, { ...body, ...actor }));
+  createInstruction(deps, { ...body, ...actor }),
+);

@@ -7,4 +7,11 @@ import { DELIVERY_HEADER, receiveEvent } from '@/lib/webhooks/receive-event';
 export const GET = route(faxWebhookProbe, () => ({ ok: true, receiver: 'fax' }));
 
 export const POST = route(faxWebhook, ({ body, request, deps, correlationId, log }) =>
-  receiveEvent(deps, { receiver: 'fax', deliveryHeader: request.headers.get(DELIVERY_HEADER), envelope: body, correlationId, log }));
+  receiveEvent(deps, {
+    receiver: 'fax',
+    deliveryHeader: request.headers.get(DELIVERY_HEADER),
+    envelope: body,
+    correlationId,
+    log,
+  }),
+);

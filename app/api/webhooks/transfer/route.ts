@@ -4,4 +4,11 @@ import { transferWebhook } from '@/lib/webhooks/endpoints';
 import { DELIVERY_HEADER, receiveEvent } from '@/lib/webhooks/receive-event';
 
 export const POST = route(transferWebhook, ({ body, request, deps, correlationId, log }) =>
-  receiveEvent(deps, { receiver: 'transfer', deliveryHeader: request.headers.get(DELIVERY_HEADER), envelope: body, correlationId, log }));
+  receiveEvent(deps, {
+    receiver: 'transfer',
+    deliveryHeader: request.headers.get(DELIVERY_HEADER),
+    envelope: body,
+    correlationId,
+    log,
+  }),
+);

@@ -5,6 +5,10 @@ import { renderPasskeyRegistration } from '@/lib/http/passkey-registration-respo
 import { postPasskeyRegistration } from '@/lib/auth/endpoints';
 import { registerPasskey } from '@/lib/auth/register-passkey';
 
-export const POST = route({ ...postPasskeyRegistration, render: renderPasskeyRegistration }, ({ body, principal, deps, correlationId, request }) =>
-  runCeremonyStep(request, deps.config, { purpose: 'register', isVerify: body.step === 'verify' },
-    (sealedPointer) => registerPasskey(deps, { principal, body, correlationId, sealedPointer })));
+export const POST = route(
+  { ...postPasskeyRegistration, render: renderPasskeyRegistration },
+  ({ body, principal, deps, correlationId, request }) =>
+    runCeremonyStep(request, deps.config, { purpose: 'register', isVerify: body.step === 'verify' }, (sealedPointer) =>
+      registerPasskey(deps, { principal, body, correlationId, sealedPointer }),
+    ),
+);

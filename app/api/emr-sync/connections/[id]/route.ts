@@ -4,4 +4,5 @@ import { updateConnectionEndpoint } from '@/lib/emr/endpoints';
 import { updateConnection } from '@/lib/emr/update-connection';
 
 export const PATCH = route(updateConnectionEndpoint, ({ params, body, actor, deps }) =>
-  updateConnection(deps, { ...body, id: params.id, ...actor }));
+  updateConnection(deps, { ...body, id: params.id, ...actor }),
+);

@@ -5,4 +5,5 @@ import { partnerPullEndpoint } from '@/lib/emr/endpoints';
 import { pullPartner } from '@/lib/emr/pull-partner';
 
 export const POST = route(partnerPullEndpoint, ({ body, actor, deps }) =>
-  pullPartner({ ...deps, fhirStore: requireFhirStore(deps) }, { ...body, ...actor }));
+  pullPartner({ ...deps, fhirStore: requireFhirStore(deps) }, { ...body, ...actor }),
+);

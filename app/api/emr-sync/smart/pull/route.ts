@@ -5,4 +5,5 @@ import { smartPullEndpoint } from '@/lib/emr/endpoints';
 import { pullSmartBackend } from '@/lib/emr/pull-smart-backend';
 
 export const POST = route(smartPullEndpoint, ({ body, actor, deps }) =>
-  pullSmartBackend({ ...deps, fhirStore: requireFhirStore(deps) }, { ...body, ...actor }));
+  pullSmartBackend({ ...deps, fhirStore: requireFhirStore(deps) }, { ...body, ...actor }),
+);

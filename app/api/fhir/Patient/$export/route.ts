@@ -4,5 +4,14 @@ import { renderBulkExportStarted } from '@/lib/http/bulk-export-response';
 import { startPatientExport } from '@/lib/fhir/endpoints';
 import { startBulkExport } from '@/lib/fhir/bulk-export/start-bulk-export';
 
-export const GET = route({ ...startPatientExport, render: renderBulkExportStarted }, ({ query, actor, deps, request }) =>
-  startBulkExport(deps, { level: 'patient', query, ...actor, prefer: request.headers.get('prefer'), requestUrl: request.url }));
+export const GET = route(
+  { ...startPatientExport, render: renderBulkExportStarted },
+  ({ query, actor, deps, request }) =>
+    startBulkExport(deps, {
+      level: 'patient',
+      query,
+      ...actor,
+      prefer: request.headers.get('prefer'),
+      requestUrl: request.url,
+    }),
+);

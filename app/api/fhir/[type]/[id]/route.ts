@@ -6,4 +6,8 @@ import { readFhirResource } from '@/lib/fhir/endpoints';
 import { readResource } from '@/lib/fhir/read-resource';
 
 export const GET = route({ ...readFhirResource, render: renderFhirRead }, ({ params, actor, deps }) =>
-  readResource({ fhirStore: requireFhirStore(deps) }, { clinicId: actor.clinicId, resourceType: params.type, id: params.id }));
+  readResource(
+    { fhirStore: requireFhirStore(deps) },
+    { clinicId: actor.clinicId, resourceType: params.type, id: params.id },
+  ),
+);

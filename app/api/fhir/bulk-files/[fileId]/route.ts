@@ -5,4 +5,5 @@ import { getBulkExportFile } from '@/lib/fhir/endpoints';
 import { readBulkExportFile } from '@/lib/fhir/bulk-export/read-bulk-export-file';
 
 export const GET = route({ ...getBulkExportFile, render: renderBulkExportFile }, ({ params, actor, deps }) =>
-  readBulkExportFile(deps, { clinicId: actor.clinicId, fileId: params.fileId }));
+  readBulkExportFile(deps, { clinicId: actor.clinicId, fileId: params.fileId }),
+);

@@ -5,8 +5,11 @@ import { cancelBulkExportEndpoint, getBulkExportStatusEndpoint } from '@/lib/fhi
 import { getBulkExportStatus } from '@/lib/fhir/bulk-export/bulk-export-status';
 import { cancelBulkExport } from '@/lib/fhir/bulk-export/cancel-bulk-export';
 
-export const GET = route({ ...getBulkExportStatusEndpoint, render: renderBulkExportStatus }, ({ params, actor, deps }) =>
-  getBulkExportStatus(deps, { clinicId: actor.clinicId, jobId: params.jobId }));
+export const GET = route(
+  { ...getBulkExportStatusEndpoint, render: renderBulkExportStatus },
+  ({ params, actor, deps }) => getBulkExportStatus(deps, { clinicId: actor.clinicId, jobId: params.jobId }),
+);
 
 export const DELETE = route(cancelBulkExportEndpoint, ({ params, actor, deps }) =>
-  cancelBulkExport(deps, { clinicId: actor.clinicId, jobId: params.jobId }));
+  cancelBulkExport(deps, { clinicId: actor.clinicId, jobId: params.jobId }),
+);

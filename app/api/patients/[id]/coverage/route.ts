@@ -4,4 +4,5 @@ import { putPatientCoverageEndpoint } from '@/lib/patients/endpoints';
 import { updateCoverage } from '@/lib/patients/update-coverage';
 
 export const PUT = route(putPatientCoverageEndpoint, ({ params, body, actor, deps }) =>
-  updateCoverage(deps, { ...body, patientId: params.id, ...actor }));
+  updateCoverage(deps, { ...body, patientId: params.id, ...actor }),
+);

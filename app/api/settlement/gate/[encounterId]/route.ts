@@ -4,4 +4,5 @@ import { settlementGateEndpoint } from '@/lib/settlements/endpoints';
 import { clearSettlementGate } from '@/lib/settlements/clear-settlement-gate';
 
 export const POST = route(settlementGateEndpoint, ({ params, actor, deps }) =>
-  clearSettlementGate(deps, { ...actor, encounterId: params.encounterId }));
+  clearSettlementGate(deps, { ...actor, encounterId: params.encounterId }),
+);

@@ -4,4 +4,5 @@ import { getInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { getInstruction } from '@/lib/settlements/get-instruction';
 
 export const GET = route(getInstructionEndpoint, ({ params, actor, deps }) =>
-  getInstruction(deps, { clinicId: actor.clinicId, instructionId: params.id }));
+  getInstruction(deps, { clinicId: actor.clinicId, instructionId: params.id }),
+);

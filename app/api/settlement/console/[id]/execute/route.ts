@@ -4,4 +4,5 @@ import { executeInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { executeInstruction } from '@/lib/settlements/execute-instruction';
 
 export const POST = route(executeInstructionEndpoint, ({ params, body, actor, deps }) =>
-  executeInstruction(deps, { ...body, ...actor, instructionId: params.id }));
+  executeInstruction(deps, { ...body, ...actor, instructionId: params.id }),
+);

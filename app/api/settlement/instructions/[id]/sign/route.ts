@@ -4,4 +4,5 @@ import { signInstructionEndpoint } from '@/lib/settlements/endpoints';
 import { signInstruction } from '@/lib/settlements/sign-instruction';
 
 export const POST = route(signInstructionEndpoint, ({ params, actor, deps }) =>
-  signInstruction(deps, { ...actor, instructionId: params.id }));
+  signInstruction(deps, { ...actor, instructionId: params.id }),
+);
