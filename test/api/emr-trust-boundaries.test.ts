@@ -257,10 +257,15 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
       expect([res.status, res.body]).toEqual([502, NEUTRAL]);
       expect(res.text).not.toMatch(/418|simulated failure/);
       const correlationId = res.body.correlationId as string;
-      const line = app
-        .logs()
-        .split('\n')
-        .find((l) => l.includes(correlationId) && l.includes('"cause"'));
+      // The server's log reaches us through its stdout pipe, which may deliver the line after the response.
+      const findLine = () =>
+        app
+          .logs()
+          .split('\n')
+          .find((l) => l.includes(correlationId) && l.includes('"cause"'));
+      for (let tries = 0; !findLine() && tries < 100; tries++) await new Promise((r) => setTimeout(r, 20));
+      const line = findLine();
+      expect(line).toBeDefined();
       expect(JSON.parse(line!).cause).toMatchObject({
         purpose: 'emr',
         reason: 'status',
