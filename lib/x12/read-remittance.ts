@@ -1,7 +1,8 @@
 // Reads one 005010X221A1 835 transaction set into the remittance object DECISIONS.md "Money in" fixes, amounts in
 // integer cents with the sign the 835 gives. It does not check that the amounts balance (assert-remittance-
 // balanced.ts does) nor decide what a payment means for a claim (posting does).
-import { MAX_AMOUNT_CENTS, parseDecimalToCents, type Cents } from '../money/cents';
+import { MAX_AMOUNT_CENTS, type Cents } from '../money/cents';
+import { decimalToCents, readDecimal } from '../money/decimal';
 import type { Delimiters, Segment } from './read-interchange';
 import { X12ReadError } from './x12-read-error';
 
@@ -207,18 +208,11 @@ function readPlb(plb: Segment, component: string): ProviderAdjustment[] {
 function readAmount(value: string | undefined, name: string): Cents {
   if (value === undefined || value === '') return fail(`${name} is missing`);
   const isNegative = value.startsWith('-');
-  const digits = isNegative ? value.slice(1) : value;
-  if (value !== value.trim()) fail(`${name} is not an amount: ${JSON.stringify(value.slice(0, 20))}`);
-  let cents: Cents;
-  try {
-    // parseDecimalToCents wants a whole part: ".5" is read as "0.5" (a lone "." stays refused).
-    const whole = digits.startsWith('.') && digits.length > 1 ? '0' : '';
-    cents = parseDecimalToCents(`${isNegative ? '-' : ''}${whole}${digits}`);
-  } catch {
-    return fail(`${name} is not an amount: ${JSON.stringify(value.slice(0, 20))}`);
-  }
-  if (Math.abs(cents) > MAX_AMOUNT_CENTS) fail(`${name} is larger than ${MAX_AMOUNT_CENTS} cents`);
-  return cents;
+  const decimal = readDecimal(isNegative ? value.slice(1) : value);
+  const cents = decimal && decimal.fraction.length <= 2 ? decimalToCents(decimal) : null;
+  if (cents === null) return fail(`${name} is not an amount: ${JSON.stringify(value.slice(0, 20))}`);
+  if (cents > MAX_AMOUNT_CENTS) fail(`${name} is larger than ${MAX_AMOUNT_CENTS} cents`);
+  return (isNegative && cents !== 0 ? -cents : cents) as Cents;
 }
 
 // SVC05 is an R element too: a count that may carry a fraction (1.5 hours of therapy).
