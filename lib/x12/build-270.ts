@@ -2,6 +2,7 @@
 // and does not choose control numbers or the time: both come in as arguments.
 import { buildInterchange, REPETITION_SEPARATOR, type InterchangeEnvelope } from './build-interchange';
 import { fitName, NAME_FIRST_MAX, NAME_LAST_OR_ORGANIZATION_MAX } from './fit-name';
+import { toD8 } from './to-d8';
 
 export type Build270Input = InterchangeEnvelope & {
   payer: { id: string; name: string };
@@ -16,14 +17,6 @@ export type Build270Input = InterchangeEnvelope & {
   /** TRN03, 10 characters: "1" + EIN or "9" + an id of our own. Defaults to "9" + the NPI's first nine digits. */
   traceAssigningEntityId?: string;
 };
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function toD8(value: string, field: string): string {
-  const match = ISO_DATE.exec(value);
-  if (!match) throw new RangeError(`${field} must be YYYY-MM-DD`);
-  return `${match[1]}${match[2]}${match[3]}`;
-}
 
 /**
  * Names longer than their NM1 element are cut (NM103 60, NM104 35) without a trailing space. Throws RangeError on a
