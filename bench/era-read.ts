@@ -6,6 +6,7 @@ import { X12Parser } from 'node-x12';
 import { build835 } from '../lib/x12/fixtures/build-835';
 import { read835s } from '../lib/x12/read-835';
 import type { CasAdjustment, ClaimPayment, Remittance, ServicePayment } from '../lib/x12/read-remittance';
+import { compareMedians } from './support/compare-medians';
 
 type Cents = Remittance['paymentCents'];
 
@@ -98,32 +99,10 @@ const theirs = () => {
   for (const text of corpus) sink += parser.parse(text) ? 1 : 0;
 };
 
-function measure(run: () => void, rounds: number): number {
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = process.hrtime.bigint();
-    run();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!; // median round: robust on a shared machine
-}
+const { oursMs, theirsMs } = compareMedians(ours, theirs);
 
-for (let i = 0; i < 5; i++) {
-  ours();
-  theirs();
-}
-// Interleave the two so both see the same machine load.
-const oursMs: number[] = [];
-const theirsMs: number[] = [];
-for (let i = 0; i < 5; i++) {
-  oursMs.push(measure(ours, 3));
-  theirsMs.push(measure(theirs, 3));
-}
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-const oursMsPerFile = median(oursMs) / corpus.length;
-const baselineMsPerFile = median(theirsMs) / corpus.length;
+const oursMsPerFile = oursMs / corpus.length;
+const baselineMsPerFile = theirsMs / corpus.length;
 const kib = corpus.reduce((sum, text) => sum + text.length, 0) / 1024;
 console.error(`files: ${corpus.length}, ${kib.toFixed(0)} KiB, sink ${sink}`);
 console.log(

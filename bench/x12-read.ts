@@ -9,6 +9,7 @@ import path from 'node:path';
 import { X12Parser } from 'node-x12';
 import { buildHostile271, type HostileShape } from '../lib/x12/fixtures/hostile-271';
 import { readEligibility } from '../lib/x12/read-eligibility';
+import { compareMedians } from './support/compare-medians';
 
 const fixtures = path.join(import.meta.dirname, '..', 'lib', 'x12', 'fixtures');
 const files = fs
@@ -35,29 +36,7 @@ const theirs = () => {
   for (const text of corpus) sink += parser.parse(text) ? 1 : 0;
 };
 
-function measure(run: () => void, rounds: number): number {
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = process.hrtime.bigint();
-    run();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!; // median round: robust on a shared machine
-}
-
-for (let i = 0; i < 5; i++) {
-  ours();
-  theirs();
-}
-// Interleave the two so both see the same machine load.
-const oursMs: number[] = [];
-const theirsMs: number[] = [];
-for (let i = 0; i < 5; i++) {
-  oursMs.push(measure(ours, 3));
-  theirsMs.push(measure(theirs, 3));
-}
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const { oursMs, theirsMs } = compareMedians(ours, theirs);
 
 // Hostile inputs: each shape at 256 and 512 KiB, read in turn five times; the fastest read of each size counts,
 // because a hostile read allocates enough for a collection to land in any one of them on a loaded machine.
@@ -88,8 +67,8 @@ const hostile = hostileShapes.map((shape) => {
   );
   return ms512;
 });
-const oursMsPerFile = median(oursMs) / corpus.length;
-const baselineMsPerFile = median(theirsMs) / corpus.length;
+const oursMsPerFile = oursMs / corpus.length;
+const baselineMsPerFile = theirsMs / corpus.length;
 console.error(`files: ${files.length} x 40, sink ${sink}`);
 console.log(
   JSON.stringify({
