@@ -141,8 +141,8 @@ type PlannedLookup = { index: number; echo: Echo } & (
 type Asked = { result: RosterResult; recorded: Promise<void>; fallback: RosterResult };
 
 /**
- * Validates the whole batch before any payer call: DEPENDENCY_UNAVAILABLE when no transport is configured,
- * OUT_OF_SCOPE when any patient is not this clinic's, VALIDATION_FAILED when no provider NPI is known. Logs
+ * Validates the whole batch before any payer call (the route's requirePayer has refused an unconfigured transport
+ * already): OUT_OF_SCOPE when any patient is not this clinic's, VALIDATION_FAILED when no provider NPI is known. Logs
  * PHI access for every patient, then returns the run. A lookup that fails in any way becomes `unknown`.
  */
 export async function prepareRoster(
@@ -150,7 +150,6 @@ export async function prepareRoster(
   context: RosterContext,
   body: RosterBody,
 ): Promise<RosterRun> {
-  const { payer } = deps; // first: an unconfigured transport refuses before any read or write
   const now = deps.clock();
   const patientIds = body.appointments.map((a) => a.patientId);
   // Three reads at once; nothing leaves the building until the scope check passed and the PHI log is written.
@@ -163,7 +162,7 @@ export async function prepareRoster(
       select: { name: true, billingNpi: true, billingProviderName: true },
     })
     .then((row) => row);
-  const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: payer.mode, now, patientIds });
+  const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, patientIds });
   const reading = requireClinicPatients(deps.db, context.clinicId, patientIds);
   // Whichever of them refuses first, the others' refusals are handled (awaited or dropped), never unhandled.
   caching.catch(() => undefined);
@@ -188,7 +187,7 @@ export async function prepareRoster(
   const patients = await reading;
 
   const plan: RosterPlan = {
-    deps: { db: deps.db, clock: deps.clock, payer, config: deps.config, log: deps.log },
+    deps: { db: deps.db, clock: deps.clock, payer: deps.payer, config: deps.config, log: deps.log },
     context,
     body,
     patients,

@@ -1,5 +1,6 @@
 // POST /api/eligibility/verify's domain: one patient, one payer, in real time. Owns the order of the checks
-// (transport configured, payer known, patient in the caller's clinic, PHI access logged) and the response
+// (payer known, patient in the caller's clinic, PHI access logged; the route has asked for the transport with
+// requirePayer before any of them) and the response
 // shape, which says whether the member id and payer asked about are the patient's coverage on file. The body
 // schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are check-eligibility.ts's.
 import { AppError } from '../errors';
@@ -17,8 +18,8 @@ import type { VerifyEligibilityBody } from './verify-eligibility-body';
 export type VerifyContext = { clinicId: string; orgId: string; userId: string; correlationId: string };
 
 /**
- * Verifies one member. Refuses before any work: DEPENDENCY_UNAVAILABLE when no payer transport is configured
- * (production without CORE), VALIDATION_FAILED for a payerName the directory does not know (without payerId),
+ * Verifies one member with `deps.payer` (the route's requirePayer refuses production without CORE before this
+ * runs). Refuses before any work: VALIDATION_FAILED for a payerName the directory does not know (without payerId),
  * OUT_OF_SCOPE when the patient is not this clinic's (or does not exist). Then logs the PHI access and checks.
  * Throws TRANSPORT_FAILED when the payer cannot be reached.
  */
@@ -27,7 +28,6 @@ export async function verifyEligibility(
   context: VerifyContext,
   body: VerifyEligibilityBody,
 ): Promise<EligibilityResult> {
-  const { payer } = deps; // first: an unconfigured transport refuses before any read or write
   const payerId = body.payerId ?? findPayerByName(body.payerName)?.payerId;
   if (!payerId) {
     throw new AppError('VALIDATION_FAILED', 'The payer is not in the payer directory; send its payerId', {
@@ -64,14 +64,10 @@ export async function verifyEligibility(
       cacheKey: eligibilityCacheKey(question),
       clinicId: context.clinicId,
       patientId: body.patientId,
-      mode: payer.mode,
+      mode: deps.payer.mode,
       now: deps.clock(),
     },
   );
-  const { fields, evidence } = await checkEligibility(
-    { ...deps, payer },
-    { ...question, coverage: store.coverage },
-    store,
-  );
+  const { fields, evidence } = await checkEligibility(deps, { ...question, coverage: store.coverage }, store);
   return body.explain ? { ...fields, evidence } : fields;
 }
