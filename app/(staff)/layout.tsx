@@ -6,6 +6,7 @@ import { redirect } from 'next/navigation';
 import { findCurrentPrincipal } from '@/lib/http/find-current-principal';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StepUpDialog } from '@/components/step-up-dialog';
+import { navFor } from '@/components/staff-nav';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,11 +20,11 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <Link href="/">Clinic Revenue Platform</Link>
         </strong>
         <nav aria-label="Main">
-          <Link href="/eligibility/roster">Roster</Link>
-          <Link href="/eligibility/verify">Verify</Link>
-          <Link href="/settings/integrations">Integrations</Link>
-          <Link href="/settings/security">Security</Link>
-          <Link href="/docs">API docs</Link>
+          {navFor(principal.scopes).map((item) => (
+            <Link key={item.href} href={item.href}>
+              {item.label}
+            </Link>
+          ))}
         </nav>
         <div>
           <span data-testid="signed-in-as">{principal.email}</span> ·{' '}
