@@ -1,7 +1,8 @@
 // The environment of the app under browser test: sandbox, in-memory PGlite, fixed test secrets, fakes on
 // fixed loopback ports (started by global-setup.ts).
-export const E2E_PORT = 3100;
-export const E2E_FAKE_EMR_PORT = 3190;
+// E2E_PORT / E2E_FAKE_EMR_PORT in the environment move them, so two browser runs can share a machine.
+export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
+export const E2E_FAKE_EMR_PORT = Number(process.env.E2E_FAKE_EMR_PORT || 3190);
 export const E2E_URL = `http://localhost:${E2E_PORT}`;
 /** The client id the fake EMR (global-setup.ts) has registered for the browser OAuth flow. */
 export const E2E_EMR_CLIENT_ID = 'e2e-northside-app';
