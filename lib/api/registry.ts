@@ -14,6 +14,9 @@ import { settlementEndpoints } from '../settlements/endpoints';
 import { billEndpoints } from '../bills/endpoints';
 import { reconciliationEndpoints } from '../reconciliation/endpoints';
 import { patientEndpoints } from '../patients/endpoints';
+import { remittanceEndpoints } from '../remittances/endpoints';
+import { userEndpoints } from '../users/endpoints';
+import { auditEndpoints } from '../audit/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -28,4 +31,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...billEndpoints,
   ...reconciliationEndpoints,
   ...patientEndpoints,
+  ...remittanceEndpoints,
+  ...userEndpoints,
+  ...auditEndpoints,
 ];
