@@ -8,6 +8,8 @@ export const SCOPES = [
   'integrations:read',
   'patients:read',
   'appointments:read',
+  // Managing the clinic's users and reading its audit log (DECISIONS "Staff app").
+  'users:admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

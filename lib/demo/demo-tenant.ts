@@ -21,6 +21,10 @@ const CLINICS = [
     tag: 'N',
     npi: '1234567893',
     provider: 'Northside Clinic Billing',
+    timeZone: 'America/New_York',
+    taxId: '123456789',
+    address: { line1: '100 North Main Street', city: 'Albany', state: 'NY', postalCode: '122071234' },
+    city: { city: 'Albany', state: 'NY', postalCode: '12207' },
   },
   {
     id: 'clinic_south',
@@ -29,6 +33,10 @@ const CLINICS = [
     tag: 'S',
     npi: '1987654328',
     provider: 'Southside Clinic Billing',
+    timeZone: 'America/Los_Angeles',
+    taxId: '987654321',
+    address: { line1: '200 South Harbor Drive', city: 'San Diego', state: 'CA', postalCode: '921011234' },
+    city: { city: 'San Diego', state: 'CA', postalCode: '92101' },
   },
 ] as const;
 
@@ -90,7 +98,18 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
     if (claimed === 0) return false;
     for (const c of CLINICS) {
       await tx.clinic.create({
-        data: { id: c.id, orgId: DEMO_ORG_ID, name: c.name, billingNpi: c.npi, billingProviderName: c.provider },
+        data: {
+          id: c.id,
+          orgId: DEMO_ORG_ID,
+          name: c.name,
+          billingNpi: c.npi,
+          billingProviderName: c.provider,
+          // 261QP2300X: primary care clinic/center.
+          billingTaxonomy: '261QP2300X',
+          billingTaxId: c.taxId,
+          billingAddress: c.address,
+          timeZone: c.timeZone,
+        },
       });
       for (let n = 1; n <= 10; n++) {
         const id = demoPatientId(c.prefix, n);
@@ -103,6 +122,7 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
             lastName: `${c.name.split(' ')[0]}${String(n).padStart(3, '0')}`,
             birthDate: `19${70 + n}-0${(n % 9) + 1}-1${n % 10}`,
             gender: n % 2 ? 'female' : 'male',
+            address: { line: [`${n * 10} Elm Street`], ...c.city },
             coverageMemberId: scenario ? `${scenario}-${c.tag}${String(n).padStart(3, '0')}` : null,
             coveragePayerId: scenario ? '60054' : null,
             coveragePayerName: scenario ? 'Aetna' : null,
