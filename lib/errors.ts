@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_REUSED: 409,
   NOT_EXECUTABLE: 409,
   UNPROCESSABLE: 422,
+  SCRUB_BLOCKED: 422,
   ACCOUNT_LOCKED: 423,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
@@ -26,7 +27,8 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export type ErrorIssue = { path: string; message: string };
+/** `edit`: the scrub edit a claim fails (SCRUB_BLOCKED), so a screen can link the rule. */
+export type ErrorIssue = { path: string; message: string; edit?: string };
 
 // Next bundles instrumentation and each route separately, so one process can hold several copies of this class
 // and `instanceof` fails across them (a typed 503 would surface as a 500). A global-registry symbol brands
@@ -41,7 +43,7 @@ export class AppError extends Error {
     message: string,
     readonly options: {
       cause?: unknown;
-      /** Field-level problems, sent with VALIDATION_FAILED. */
+      /** Field-level problems, sent with VALIDATION_FAILED and SCRUB_BLOCKED. */
       issues?: ErrorIssue[];
       /** Seconds, sent as Retry-After (423, 429, 202). */
       retryAfterSeconds?: number;

@@ -24,7 +24,7 @@ const ErrorSchema = {
       items: {
         type: 'object',
         required: ['path', 'message'],
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
+        properties: { path: { type: 'string' }, message: { type: 'string' }, edit: { type: 'string' } },
       },
     },
   },
