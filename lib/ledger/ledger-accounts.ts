@@ -29,4 +29,25 @@ export const LEDGER_ACCOUNTS = {
   unappliedPayments: 'liabilities:unapplied-payments',
   /** The platform fee taken from a settlement waterfall (`feeCents`). */
   feeRevenue: 'revenue:platform-fees',
+  /**
+   * What payers' 835s say they paid and the bank has not yet shown: debited per claim payment (CLP04), credited
+   * by PLB reductions, and cleared by the matching deposit (reassociation, TRN02 = railReference). Its balance
+   * is the money in transit; a balance that stays is an ERA without its deposit.
+   */
+  eraClearing: 'assets:era-clearing',
+  /** A claim's billed charge (CLP03 side): booked once per claim when its first remittance arrives. */
+  patientServiceRevenue: 'revenue:patient-services',
+  /** CAS group CO: what the payer's contract says the clinic may not bill anyone (contra-revenue). */
+  contractualAdjustments: 'expenses:contractual-adjustments',
+  /** CAS groups OA, PI and CR: other reductions of a claim that nobody will pay. */
+  otherAdjustments: 'expenses:other-adjustments',
+  /** PLB L6: interest the payer added to the payment (a negative PLB amount). */
+  payerInterest: 'revenue:payer-interest',
+  /**
+   * PLB WO, FB, 72, J1, B2...: earlier overpayments and balances the payer takes back from (or returns with) this
+   * payment. Its balance is what payers have recouped at the provider level and is worked against their claims.
+   */
+  payerRecoupments: 'liabilities:payer-recoupments',
+  /** Any other PLB reason (CS, IR, ...): provider-level adjustments in the payer's words. */
+  providerAdjustments: 'expenses:provider-adjustments',
 } as const;

@@ -1,0 +1,79 @@
+// The one way an 835 enters the platform: the ERA webhook, the staff upload and the sandbox clearinghouse all call
+// ingestRemittance (DECISIONS "Money in"). The interchange is read and balanced (lib/x12/read-835.ts), every CLP
+// must name a claim of the clinic, and only then is anything written: a refusal (422) posts nothing of the
+// interchange. Each 835 then posts in its own database transaction (post-remittance.ts), idempotent on (clinic,
+// payer id, TRN02): a copy, even one racing the first, answers with the first posting and `duplicate: true`.
+import type { Db, Prisma } from '../db';
+import type { Deps } from '../deps';
+import { AppError } from '../errors';
+import { read835s } from '../x12/read-835';
+import { readInterchange } from '../x12/read-interchange';
+import type { Remittance } from '../x12/read-remittance';
+import { X12ReadError } from '../x12/x12-read-error';
+import { postRemittance, type PostedRemittance } from './post-remittance';
+import { readRemarks, type ClaimRemarks } from './read-remarks';
+import { resolveClaims } from './resolve-claims';
+
+export type RemittanceSource = 'webhook' | 'upload' | 'sandbox';
+
+export type IngestInput = {
+  clinicId: string;
+  /** The interchange exactly as received: stored as is with each of its 835s. */
+  x12: string;
+  source: RemittanceSource;
+  correlationId: string;
+};
+
+export type IngestResult = {
+  /** One per 835 of the interchange, in file order. */
+  remittances: PostedRemittance[];
+};
+
+/** A read, checked interchange: what posting needs, computed before any write. */
+export type CheckedInterchange = {
+  remittances: { remittance: Remittance; remarks: ClaimRemarks[] }[];
+};
+
+/**
+ * Reads the interchange and checks everything that does not need a write: readable, balanced, not empty, and every
+ * CLP naming a claim of the clinic.
+ * @throws UNPROCESSABLE (422) with the reason; nothing is written.
+ */
+export async function checkInterchange(
+  db: Db | Prisma.TransactionClient,
+  input: { clinicId: string; x12: string },
+): Promise<CheckedInterchange> {
+  let remittances: Remittance[];
+  let remarks: ClaimRemarks[][];
+  try {
+    remittances = read835s(input.x12);
+    remarks = readRemarks(readInterchange(input.x12));
+  } catch (error) {
+    if (error instanceof X12ReadError)
+      throw new AppError('UNPROCESSABLE', `The 835 cannot be posted: ${error.message}`);
+    throw error;
+  }
+  await resolveClaims(db, input.clinicId, remittances);
+  return { remittances: remittances.map((remittance, i) => ({ remittance, remarks: remarks[i] ?? [] })) };
+}
+
+/**
+ * Posts every 835 of the interchange for the clinic.
+ * @throws UNPROCESSABLE (422) for an unreadable, empty or unbalanced 835, or one naming a claim that is not the
+ *   clinic's; nothing of the interchange is posted then.
+ */
+export async function ingestRemittance(deps: Pick<Deps, 'db' | 'clock'>, input: IngestInput): Promise<IngestResult> {
+  const checked = await checkInterchange(deps.db, input);
+  const posted: PostedRemittance[] = [];
+  for (const { remittance, remarks } of checked.remittances) {
+    // One transaction per 835 (its own unit of idempotency); a retry of the interchange after a failure between
+    // two of them posts only what is missing.
+    posted.push(
+      await deps.db.$transaction((tx) => postRemittance(tx, { ...input, remittance, remarks, now: deps.clock() }), {
+        maxWait: 15_000,
+        timeout: 60_000,
+      }),
+    );
+  }
+  return { remittances: posted };
+}

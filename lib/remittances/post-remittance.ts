@@ -1,0 +1,343 @@
+// Posts one read, balanced 835 inside the caller's database transaction (DECISIONS "Money in"). The Remittance row
+// goes first, under its unique (clinic, payer id, TRN02): a copy of the 835, even one racing this transaction,
+// waits on that row and then finds it, and answers with the first posting having written nothing. Then, per CLP
+// in file order (so a reversal posts before the corrected claim that follows it): the claim's charge is booked
+// once, the claim's ledger transaction (remittance-ledger-lines.ts), the patient's bill, the claim's amounts,
+// lines and state (claim-outcome.ts, through the claim state table), its timeline and transmission, and the
+// RemittanceClaim. Then the PLB posting and, when the deposit is already there, reassociation.
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../db';
+import { AppError } from '../errors';
+import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
+import { MAX_AMOUNT_CENTS } from '../money/cents';
+import { centsToNumber } from '../money/cents-to-number';
+import { canTransition, isClaimStatus, recordClaimEvent, transitionClaim } from '../claims/claim-states';
+import { describeCarc } from '../x12/carc';
+import { describeRarc } from '../x12/rarc';
+import type { ClaimPayment, Remittance } from '../x12/read-remittance';
+import { bookClaimCharge } from './book-claim-charge';
+import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME } from './claim-outcome';
+import type { ClaimRemarks } from './read-remarks';
+import { reassociate } from './reassociate';
+import { adjustmentTotals, claimLedgerLines, providerLedgerLines } from './remittance-ledger-lines';
+import type { RemittanceSource } from './ingest-remittance';
+
+export type PostedRemittance = {
+  remittanceId: string;
+  payerId: string;
+  traceNumber: string;
+  paymentCents: number;
+  /** True when this (payer id, TRN02) was already posted for the clinic: nothing was written. */
+  duplicate: boolean;
+  /** The claims (CLPs) the posting covers. */
+  claimsPosted: number;
+};
+
+export type PostRemittanceInput = {
+  clinicId: string;
+  x12: string;
+  source: RemittanceSource;
+  correlationId: string;
+  remittance: Remittance;
+  remarks: ClaimRemarks[];
+  now: Date;
+};
+
+const INSERT_REMITTANCE = `INSERT INTO "Remittance" ("id", "clinicId", "payerId", "payerName", "payeeNpi", "traceNumber",
+    "paymentMethod", "paymentCents", "paymentDate", "providerAdjustments", "source", "x12", "correlationId", "createdAt")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::bigint, $9, $10::jsonb, $11, $12, $13, $14)
+  ON CONFLICT ("clinicId", "payerId", "traceNumber") DO NOTHING RETURNING "id"`;
+// The claims this 835 names, locked for the rest of the transaction in a fixed order (no deadlock between two
+// 835s naming the same claims), so their running totals are read and written by one posting at a time.
+const LOCK_CLAIMS = `SELECT "id" FROM "Claim" WHERE "clinicId" = $1 AND "id" = ANY($2::text[]) ORDER BY "id" FOR UPDATE`;
+
+/** The stored CAS and remarks of a claim: CAS claim level then each line's, then the remark codes (group RARC). */
+export type StoredAdjustment = {
+  group: string;
+  reason: string;
+  amountCents: number;
+  description: string;
+  /** 1-based SVC position within the CLP; null at claim level. */
+  line: number | null;
+};
+
+function storedAdjustments(claim: ClaimPayment, remarks: ClaimRemarks | undefined): StoredAdjustment[] {
+  const cas = (line: number | null) => (a: ClaimPayment['adjustments'][number]) => ({
+    group: a.group,
+    reason: a.reason,
+    amountCents: a.amountCents,
+    description: describeCarc(a.reason),
+    line,
+  });
+  const remark = (line: number | null) => (code: string) => ({
+    group: 'RARC',
+    reason: code,
+    amountCents: 0,
+    description: describeRarc(code),
+    line,
+  });
+  return [
+    ...claim.adjustments.map(cas(null)),
+    ...claim.lines.flatMap((l, i) => l.adjustments.map(cas(i + 1))),
+    ...(remarks?.claim ?? []).map(remark(null)),
+    ...(remarks?.lines ?? []).flatMap((codes, i) => codes.map(remark(i + 1))),
+  ];
+}
+
+const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
+
+/** @throws UNPROCESSABLE (422) when a claim's running totals or the patient's bill would leave their bounds. */
+export async function postRemittance(
+  tx: Prisma.TransactionClient,
+  input: PostRemittanceInput,
+): Promise<PostedRemittance> {
+  const { clinicId, remittance, correlationId, now } = input;
+  const summary = {
+    payerId: remittance.payerId,
+    traceNumber: remittance.traceNumber,
+    paymentCents: remittance.paymentCents,
+  };
+  const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
+    INSERT_REMITTANCE,
+    newId('rem'),
+    clinicId,
+    remittance.payerId,
+    remittance.payerName,
+    remittance.payeeNpi,
+    remittance.traceNumber,
+    remittance.paymentMethod,
+    BigInt(remittance.paymentCents),
+    remittance.paymentDate,
+    JSON.stringify(remittance.providerAdjustments),
+    input.source,
+    input.x12,
+    correlationId,
+    now,
+  );
+  const remittanceId = inserted[0]?.id;
+  if (!remittanceId) {
+    const first = await tx.remittance.findUniqueOrThrow({
+      where: {
+        clinicId_payerId_traceNumber: { clinicId, payerId: remittance.payerId, traceNumber: remittance.traceNumber },
+      },
+      select: { id: true, paymentCents: true, _count: { select: { claims: true } } },
+    });
+    return {
+      ...summary,
+      remittanceId: first.id,
+      paymentCents: centsToNumber(first.paymentCents),
+      duplicate: true,
+      claimsPosted: first._count.claims,
+    };
+  }
+
+  const claimIds = [...new Set(remittance.claims.map((claim) => claim.claimId))];
+  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CLAIMS, clinicId, claimIds);
+  if (locked.length !== claimIds.length) {
+    throw new AppError('UNPROCESSABLE', 'The 835 names a claim that is not a claim of this clinic; nothing was posted');
+  }
+  const ledgerTransactionIds: string[] = [];
+  for (const [index, claim] of remittance.claims.entries()) {
+    const position = index + 1;
+    const ids = await postClaim(tx, { ...input, remittanceId, claim, position, remarks: input.remarks[index] });
+    ledgerTransactionIds.push(...ids);
+  }
+
+  const providerLines = providerLedgerLines(remittance.providerAdjustments);
+  if (providerLines.length > 0) {
+    ledgerTransactionIds.push(
+      await postLedgerTransaction(tx, {
+        clinicId,
+        kind: 'remittance.provider-adjustment',
+        reference: `remittance:${remittanceId}`,
+        correlationId,
+        postedAt: now,
+        lines: providerLines,
+      }),
+    );
+  }
+  await tx.remittance.update({ where: { id: remittanceId }, data: { ledgerTransactionIds } });
+  await reassociate(tx, { clinicId, traceNumber: remittance.traceNumber, correlationId });
+  return { ...summary, remittanceId, duplicate: false, claimsPosted: remittance.claims.length };
+}
+
+type ClaimPostingInput = Omit<PostRemittanceInput, 'remarks'> & {
+  remittanceId: string;
+  claim: ClaimPayment;
+  position: number;
+  remarks: ClaimRemarks | undefined;
+};
+
+async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput): Promise<string[]> {
+  const { clinicId, claim, correlationId, now, remittanceId, position } = input;
+  const row = await tx.claim.findFirstOrThrow({
+    where: { id: claim.claimId, clinicId },
+    include: { lines: { orderBy: { position: 'asc' } } },
+  });
+  const ledgerTransactionIds: string[] = [];
+  const charge = await bookClaimCharge(tx, { claim: row, correlationId, now });
+  if (charge) ledgerTransactionIds.push(charge);
+
+  const lines = claimLedgerLines(claim);
+  if (lines.length > 0) {
+    ledgerTransactionIds.push(
+      await postLedgerTransaction(tx, {
+        clinicId,
+        kind: claim.statusCode === '22' ? 'remittance.reversal' : 'remittance.claim',
+        reference: `remittance:${remittanceId}:${position}`,
+        correlationId,
+        postedAt: now,
+        lines,
+      }),
+    );
+  }
+
+  const { patientCents, otherCents } = adjustmentTotals(claim);
+  const paidCents = row.paidCents + BigInt(claim.paidCents);
+  const patientResponsibilityCents = row.patientResponsibilityCents + patientCents;
+  const adjustmentCents = row.adjustmentCents + otherCents;
+  for (const [name, value] of [
+    ['paid', paidCents],
+    ['patient responsibility', patientResponsibilityCents],
+    ['adjustment', adjustmentCents],
+  ] as const) {
+    if (value > BigInt(MAX_AMOUNT_CENTS) || value < -BigInt(MAX_AMOUNT_CENTS)) {
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Claim ${JSON.stringify(claim.claimId)}'s ${name} total would exceed ${MAX_AMOUNT_CENTS} cents; nothing was posted`,
+      );
+    }
+  }
+  if (patientCents !== 0n)
+    await movePatientResponsibility(tx, { clinicId, claimId: row.id, patientId: row.patientId, patientCents });
+
+  // Service lines pay the claim line with the same procedure code and modifiers, first unmatched first.
+  const used = new Set<number>();
+  for (const line of claim.lines) {
+    const match =
+      row.lines.find(
+        (l) =>
+          !used.has(l.position) &&
+          l.procedureCode === line.procedureCode &&
+          l.modifiers.join(':') === line.modifiers.join(':'),
+      ) ?? row.lines.find((l) => !used.has(l.position) && l.procedureCode === line.procedureCode);
+    if (!match || line.paidCents === 0) {
+      if (match) used.add(match.position);
+      continue;
+    }
+    used.add(match.position);
+    await tx.claimLine.update({ where: { id: match.id }, data: { paidCents: { increment: BigInt(line.paidCents) } } });
+  }
+
+  const outcome = claimOutcome(claim);
+  const reason = outcomeReason(claim, outcome);
+  const set = {
+    paidCents,
+    patientResponsibilityCents,
+    adjustmentCents,
+    ...(outcome ? { statusReason: reason } : {}),
+  };
+  const detail = {
+    remittanceId,
+    position,
+    statusCode: claim.statusCode,
+    paidCents: claim.paidCents,
+    patientResponsibilityCents: Number(patientCents),
+    adjustmentCents: Number(otherCents),
+  };
+  const kind = claim.statusCode === '22' ? 'reversal' : 'payment';
+  const from = row.status;
+  const to = outcome ? STATUS_FOR_OUTCOME[outcome] : null;
+  const moved =
+    to !== null &&
+    to !== from &&
+    isClaimStatus(from) &&
+    isClaimStatus(to) &&
+    canTransition(from, to) &&
+    (await transitionClaim(tx, { clinicId, claimId: row.id, from, to, kind, detail, correlationId, set, at: now }));
+  if (!moved) {
+    // Same state (a second payment), or a state the table does not leave this way (closed): the money still posts.
+    await tx.claim.updateMany({ where: { id: row.id, clinicId }, data: set });
+    await recordClaimEvent(tx, {
+      clinicId,
+      claimId: row.id,
+      kind,
+      detail: to && to !== from ? { ...detail, note: `status stays ${from}` } : detail,
+      correlationId,
+      at: now,
+    });
+  }
+
+  await tx.claimTransmission.create({
+    data: {
+      clinicId,
+      claimId: row.id,
+      direction: 'in',
+      kind: '835',
+      controlNumber: input.remittance.traceNumber,
+      x12: input.x12,
+      correlationId,
+      at: now,
+    },
+  });
+  await tx.remittanceClaim.create({
+    data: {
+      remittanceId,
+      clinicId,
+      claimId: claim.claimId,
+      position,
+      payerClaimId: claim.payerClaimId,
+      statusCode: claim.statusCode,
+      chargeCents: BigInt(claim.chargeCents),
+      paidCents: BigInt(claim.paidCents),
+      patientResponsibilityCents: BigInt(claim.patientResponsibilityCents),
+      adjustments: storedAdjustments(claim, input.remarks),
+      lines: claim.lines.map((line) => ({
+        procedureCode: line.procedureCode,
+        modifiers: line.modifiers,
+        chargeCents: line.chargeCents,
+        paidCents: line.paidCents,
+        units: line.units,
+      })),
+    },
+  });
+  return ledgerTransactionIds;
+}
+
+const MAX_BILL_CENTS = 2_147_483_647n;
+
+/** PR moves to the patient's bill for this claim (one bill per claim, created on first need; a reversal lowers it). */
+async function movePatientResponsibility(
+  tx: Prisma.TransactionClient,
+  input: { clinicId: string; claimId: string; patientId: string; patientCents: bigint },
+): Promise<void> {
+  const bill = await tx.patientBill.findFirst({
+    where: { clinicId: input.clinicId, claimId: input.claimId },
+    orderBy: { createdAt: 'asc' },
+  });
+  const amount = BigInt(bill?.amountCents ?? 0) + input.patientCents;
+  if (amount > MAX_BILL_CENTS) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `The patient's bill for claim ${JSON.stringify(input.claimId)} would exceed ${MAX_BILL_CENTS} cents; nothing was posted`,
+    );
+  }
+  const amountCents = Number(amount < 0n ? 0n : amount);
+  if (!bill) {
+    await tx.patientBill.create({
+      data: {
+        id: newId('bill'),
+        clinicId: input.clinicId,
+        patientId: input.patientId,
+        claimId: input.claimId,
+        amountCents,
+        status: amountCents > 0 ? 'open' : 'paid',
+      },
+    });
+    return;
+  }
+  await tx.patientBill.update({
+    where: { id: bill.id },
+    data: { amountCents, status: bill.paidCents >= amountCents ? 'paid' : 'open' },
+  });
+}

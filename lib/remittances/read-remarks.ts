@@ -1,0 +1,58 @@
+// Remittance Advice Remark Codes (RARC) of each claim of each 835, which the reader's object (DECISIONS "Money in")
+// leaves out: MOA03-07 (outpatient) and MIA05/20-23 (inpatient) at claim level, LQ*HE at service-line level. The
+// denial work queue shows them beside the CARCs. Reads segments the envelope reader already split; pure.
+import type { Interchange, Segment } from '../x12/read-interchange';
+
+/** One CLP's remark codes, as written: claim level, then one list per SVC in order. */
+export type ClaimRemarks = { claim: string[]; lines: string[][] };
+
+const MOA_REMARKS = [3, 4, 5, 6, 7];
+const MIA_REMARKS = [5, 20, 21, 22, 23];
+
+/** For each 835 of the interchange in file order, each CLP's remarks in file order. */
+export function readRemarks(interchange: Interchange): ClaimRemarks[][] {
+  return interchange.groups
+    .flatMap((group) => group.transactions)
+    .filter((transaction) => transaction.id === '835')
+    .map((transaction) => remarksOf(transaction.segments));
+}
+
+function remarksOf(segments: readonly Segment[]): ClaimRemarks[] {
+  const claims: ClaimRemarks[] = [];
+  let claim: ClaimRemarks | null = null;
+  let line: string[] | null = null;
+  const push = (target: string[], code: string | undefined) => {
+    if (code && !target.includes(code)) target.push(code);
+  };
+  for (const segment of segments) {
+    switch (segment.id) {
+      case 'CLP':
+        claim = { claim: [], lines: [] };
+        claims.push(claim);
+        line = null;
+        break;
+      case 'SVC':
+        if (!claim) break;
+        line = [];
+        claim.lines.push(line);
+        break;
+      case 'MOA':
+        if (claim) for (const i of MOA_REMARKS) push(claim.claim, segment.elements[i]);
+        break;
+      case 'MIA':
+        if (claim) for (const i of MIA_REMARKS) push(claim.claim, segment.elements[i]);
+        break;
+      case 'LQ':
+        // LQ01 HE: a RARC (RX would be an NCPDP reject code, not a remark).
+        if (segment.elements[1] === 'HE' && claim) push(line ?? claim.claim, segment.elements[2]);
+        break;
+      case 'PLB':
+        claim = null;
+        line = null;
+        break;
+      default:
+        break;
+    }
+  }
+  return claims;
+}
