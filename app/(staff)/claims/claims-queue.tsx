@@ -1,0 +1,114 @@
+'use client';
+// The claims list with state filters (chips): each change asks GET /api/claims?status=a,b again. No chip
+// chosen shows every state.
+import { useEffect, useState } from 'react';
+import Link from 'next/link';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
+import { useDateFormat } from '@/components/billing/clinic-zone';
+import { formatDollars } from '@/components/billing/format';
+import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
+
+type ClaimRow = {
+  claimId: string;
+  patientId: string;
+  status: string;
+  totalChargeCents: number;
+  serviceDate: string;
+  payerName?: string | null;
+  payerId?: string | null;
+  submittedAt: string | null;
+  statusReason?: string | null;
+};
+
+export function ClaimsQueue() {
+  const fmt = useDateFormat();
+  const [statuses, setStatuses] = useState<string[]>([]);
+  const [claims, setClaims] = useState<ClaimRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    const query = statuses.length ? `?status=${encodeURIComponent(statuses.join(','))}` : '';
+    apiFetch<{ claims: ClaimRow[] }>(`/api/claims${query}`).then(
+      (body) => {
+        if (!current) return;
+        setClaims(body.claims);
+        setError(null);
+      },
+      (failure) => {
+        if (current) setError(describeApiError(failure, { withReference: true }));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [statuses]);
+
+  function toggle(status: string) {
+    setStatuses((now) => (now.includes(status) ? now.filter((s) => s !== status) : [...now, status]));
+  }
+
+  return (
+    <section className="card" aria-labelledby="claims-queue-title">
+      <h2 id="claims-queue-title">Work queue</h2>
+      <fieldset className="billing-chips">
+        <legend>Show claims that are</legend>
+        {CLAIM_STATUSES.map((status) => (
+          <label key={status}>
+            <input type="checkbox" checked={statuses.includes(status)} onChange={() => toggle(status)} />
+            {claimStatusWords(status)}
+          </label>
+        ))}
+      </fieldset>
+      <p role="status" className="muted" data-testid="claims-count">
+        {claims === null
+          ? 'Loading…'
+          : `${claims.length} claim${claims.length === 1 ? '' : 's'}${statuses.length ? ' in the chosen states' : ''}`}
+      </p>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {claims && claims.length ? (
+        <table className="stack-table">
+          <thead>
+            <tr>
+              <th scope="col">Claim</th>
+              <th scope="col">Patient</th>
+              <th scope="col">Date of service</th>
+              <th scope="col">Payer</th>
+              <th scope="col" className="billing-amount">
+                Charge
+              </th>
+              <th scope="col">State</th>
+              <th scope="col">Submitted</th>
+            </tr>
+          </thead>
+          <tbody>
+            {claims.map((claim) => (
+              <tr key={claim.claimId} data-testid={`claim-row-${claim.claimId}`} data-status={claim.status}>
+                <td data-label="Claim">
+                  <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>{claim.claimId}</Link>
+                </td>
+                <td data-label="Patient">{claim.patientId}</td>
+                <td data-label="Date of service">{fmt.date(claim.serviceDate)}</td>
+                <td data-label="Payer">{claim.payerName ?? claim.payerId ?? '—'}</td>
+                <td data-label="Charge" className="billing-amount">
+                  {formatDollars(claim.totalChargeCents)}
+                </td>
+                <td data-label="State">
+                  <ClaimStatusBadge status={claim.status} />
+                  {claim.statusReason ? <div className="muted">{claim.statusReason}</div> : null}
+                </td>
+                <td data-label="Submitted">{fmt.dateTime(claim.submittedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+// Codes the billing APIs send, in the words staff read: claim states, timeline events, X12 document kinds,
+// 835 claim status codes (CLP02), adjustment groups (CAS01) and reconciliation variance kinds. The code itself
+// stays beside the words on screen where staff may need to quote it to a payer.
+
+export const CLAIM_STATUS_WORDS: Record<string, string> = {
+  draft: 'Draft',
+  submitted: 'Submitted',
+  accepted: 'Accepted by payer',
+  rejected: 'Rejected',
+  paid: 'Paid',
+  partially_paid: 'Partially paid',
+  denied: 'Denied',
+  appealed: 'Appealed',
+  closed: 'Closed',
+};
+
+export const CLAIM_STATUSES = Object.keys(CLAIM_STATUS_WORDS);
+
+export function claimStatusWords(status: string | null | undefined): string {
+  if (!status) return '—';
+  return CLAIM_STATUS_WORDS[status] ?? status;
+}
+
+/** X12 document kinds, as on the timeline and the transmissions list. */
+export const DOCUMENT_WORDS: Record<string, string> = {
+  '837P': 'Claim sent (837P)',
+  '999': 'File acknowledgement (999)',
+  '277CA': 'Payer claim acknowledgement (277CA)',
+  '276': 'Status request (276)',
+  '277': 'Claim status from the payer (277)',
+  '835': 'Remittance (835)',
+};
+
+const TIMELINE_WORDS: Record<string, string> = {
+  created: 'Draft created',
+  updated: 'Draft edited',
+  submitted: 'Sent to the payer through the clearinghouse (837P)',
+  '999': 'Clearinghouse file acknowledgement (999)',
+  '277CA': 'Payer claim acknowledgement (277CA)',
+  '276': 'Status request sent (276)',
+  '277': 'Claim status from the payer (277)',
+  status: 'Claim status from the payer (277)',
+  payment: 'Payment posted from a remittance (835)',
+  remittance: 'Remittance posted (835)',
+  reversal: 'Payment reversed by the payer (835)',
+  appeal: 'Appeal filed',
+  closed: 'Claim closed',
+  scrub: 'Checked for problems',
+};
+
+export function timelineWords(kind: string): string {
+  return TIMELINE_WORDS[kind] ?? kind.replaceAll('_', ' ');
+}
+
+/** CLP02: the payer's decision on a claim in an 835 (005010X221A1). */
+const CLAIM_PAYMENT_STATUS: Record<string, string> = {
+  '1': 'Processed as primary',
+  '2': 'Processed as secondary',
+  '3': 'Processed as tertiary',
+  '4': 'Denied',
+  '19': 'Processed as primary, forwarded to another payer',
+  '20': 'Processed as secondary, forwarded to another payer',
+  '21': 'Processed as tertiary, forwarded to another payer',
+  '22': 'Reversal of a previous payment',
+  '23': 'Not our claim, forwarded to another payer',
+  '25': 'Predetermination only, no payment',
+};
+
+export function claimPaymentStatusWords(code: string): string {
+  return CLAIM_PAYMENT_STATUS[code] ?? `Status ${code}`;
+}
+
+/** CAS01: who the adjusted amount falls to. */
+const ADJUSTMENT_GROUP: Record<string, string> = {
+  CO: 'Contractual (write off)',
+  PR: 'Patient responsibility',
+  OA: 'Other adjustment',
+  PI: 'Payer reduction',
+  CR: 'Correction or reversal',
+};
+
+export function adjustmentGroupWords(group: string): string {
+  return ADJUSTMENT_GROUP[group] ?? group;
+}
+
+/** PLB03-1: provider-level adjustments (the most common ones; others as sent). */
+const PROVIDER_ADJUSTMENT: Record<string, string> = {
+  L6: 'Interest owed',
+  WO: 'Overpayment recovery',
+  FB: 'Forwarding balance',
+  '72': 'Authorized return',
+  CS: 'Adjustment',
+  J1: 'Nonreimbursable',
+  IR: 'Internal Revenue Service withholding',
+  AH: 'Origination fee',
+  BD: 'Bad debt adjustment',
+};
+
+export function providerAdjustmentWords(reason: string): string {
+  return PROVIDER_ADJUSTMENT[reason] ?? `Adjustment ${reason}`;
+}
+
+const VARIANCE_KIND: Record<string, string> = {
+  ledger_mismatch: "The day's ledger, bank (FBO) and rail totals disagree",
+  era_without_deposit: 'A remittance arrived but no matching deposit was found',
+  deposit_without_era: 'A deposit arrived but no remittance matched it within 3 business days',
+  amount_mismatch: 'A remittance and its deposit disagree on the amount',
+};
+
+export function varianceKindWords(kind: string): string {
+  return VARIANCE_KIND[kind] ?? kind.replaceAll('_', ' ');
+}
+
+const INSTRUCTION_STATUS: Record<string, string> = {
+  DRAFT: 'Draft (not signed)',
+  SIGNED: 'Signed, ready to execute',
+  DISBURSED: 'Disbursed',
+  CANCELLED: 'Cancelled',
+  EXPIRED: 'Expired',
+};
+
+export function instructionStatusWords(status: string): string {
+  return INSTRUCTION_STATUS[status] ?? status;
+}
