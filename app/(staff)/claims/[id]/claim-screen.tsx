@@ -3,7 +3,7 @@
 // editor; otherwise the claim's summary, lines, timeline in words, the X12 documents (raw, collapsed), "Check
 // status" (GET /status?refresh=true: a 276 to the payer) and the appeal form (POST /appeal, step-up) for a
 // denied or partly paid claim.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
@@ -346,10 +346,19 @@ function AppealSection({
   onDone: (message: string) => void;
 }) {
   const fmt = useDateFormat();
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  // The denial queue's "Appeal" links here with #appeal: the form appears once the claim has loaded, so the
+  // browser's own jump to the anchor came too early.
+  useEffect(() => {
+    if (window.location.hash !== '#appeal') return;
+    reasonRef.current?.scrollIntoView({ block: 'center' });
+    reasonRef.current?.focus();
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -390,6 +399,7 @@ function AppealSection({
         <form onSubmit={submit} noValidate>
           <label htmlFor="appeal-reason">Why the payer should pay this claim</label>
           <textarea
+            ref={reasonRef}
             id="appeal-reason"
             rows={4}
             value={reason}

@@ -1,0 +1,132 @@
+'use client';
+// The denial work queue: one card per claim with what the payer said (CARC and RARC in words, codes beside),
+// the amounts, the next step, and "Appeal" opening the claim page's appeal form (which asks for a step-up).
+import { useEffect, useState } from 'react';
+import Link from 'next/link';
+import type { z } from 'zod';
+import type { DenialList } from '@/lib/remittances/list-denials';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
+import { useDateFormat } from '@/components/billing/clinic-zone';
+import { formatDollars } from '@/components/billing/format';
+import { adjustmentGroupWords } from '@/components/billing/words';
+
+type Denial = z.infer<typeof DenialList>['denials'][number];
+
+export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
+  const fmt = useDateFormat();
+  const [denials, setDenials] = useState<Denial[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    apiFetch<{ denials: Denial[] }>('/api/denials').then(
+      (body) => {
+        if (current) setDenials(body.denials);
+      },
+      (failure) => {
+        if (current) setError(describeApiError(failure, { withReference: true }));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  if (error)
+    return (
+      <p role="alert" className="error">
+        {error}
+      </p>
+    );
+  if (denials === null) return <p role="status">Loading…</p>;
+  if (!denials.length) return <p className="card">No denied or partly paid claims.</p>;
+
+  return (
+    <>
+      <p role="status" className="muted" data-testid="denials-count">
+        {denials.length} claim{denials.length === 1 ? '' : 's'} to work
+      </p>
+      <ul style={{ listStyle: 'none', padding: 0 }}>
+        {denials.map((d) => (
+          <li key={d.claimId} className="card" data-testid={`denial-${d.claimId}`} data-status={d.status}>
+            <h2 style={{ marginTop: 0 }}>
+              <Link href={d.claimPath || `/claims/${encodeURIComponent(d.claimId)}`}>Claim {d.claimId}</Link>{' '}
+              <ClaimStatusBadge status={d.status} />
+            </h2>
+            <dl className="billing-summary">
+              <div>
+                <dt>Patient</dt>
+                <dd>{d.patientId}</dd>
+              </div>
+              <div>
+                <dt>Payer</dt>
+                <dd>{d.payerName ?? d.payerId ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>Date of service</dt>
+                <dd>{fmt.date(d.serviceDate)}</dd>
+              </div>
+              <div>
+                <dt>Charged</dt>
+                <dd>{formatDollars(d.totalChargeCents)}</dd>
+              </div>
+              <div>
+                <dt>Paid</dt>
+                <dd>{formatDollars(d.paidCents)}</dd>
+              </div>
+              <div>
+                <dt>Patient responsibility</dt>
+                <dd>{formatDollars(d.patientResponsibilityCents)}</dd>
+              </div>
+            </dl>
+            {d.statusReason ? <p>{d.statusReason}</p> : null}
+            {d.codes.length ? (
+              <>
+                <h3>Why the payer did not pay</h3>
+                <ul data-testid="denial-codes">
+                  {d.codes.map((c, i) => (
+                    <li key={i}>
+                      {c.description}{' '}
+                      <span className="muted">
+                        ({adjustmentGroupWords(c.group)}, {c.group}-{c.reason}
+                        {c.line !== null ? `, line ${c.line}` : ''})
+                      </span>{' '}
+                      {formatDollars(c.amountCents)}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            {d.remarks.length ? (
+              <>
+                <h3>Payer remarks</h3>
+                <ul>
+                  {d.remarks.map((r, i) => (
+                    <li key={i}>
+                      {r.description} <span className="muted">({r.code})</span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            <p data-testid="denial-next-step">
+              <strong>Next step:</strong> {d.nextStep}
+            </p>
+            <p className="row">
+              {canAppeal ? (
+                <Link className="button-link" href={`/claims/${encodeURIComponent(d.claimId)}#appeal`}>
+                  Appeal claim {d.claimId}
+                </Link>
+              ) : null}
+              {d.remittanceId ? (
+                <Link href={`/remittances/${encodeURIComponent(d.remittanceId)}`}>See the remittance</Link>
+              ) : null}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,251 @@
+'use client';
+// One remittance over GET /api/remittances/{id}: the payment, the provider-level adjustments (PLB), and per
+// claim what the payer paid, what it adjusted and why (CARC, RARC) in words, with the codes beside them.
+import { useEffect, useState } from 'react';
+import Link from 'next/link';
+import type { z } from 'zod';
+import type { RemittanceDetail } from '@/lib/remittances/remittance-view';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { useDateFormat } from '@/components/billing/clinic-zone';
+import { formatDollars } from '@/components/billing/format';
+import { adjustmentGroupWords } from '@/components/billing/words';
+
+type Detail = z.infer<typeof RemittanceDetail>;
+type RemittanceClaim = Detail['claims'][number];
+
+const PAYMENT_METHOD: Record<string, string> = {
+  ACH: 'Electronic funds transfer (ACH)',
+  CHK: 'Check',
+  BOP: 'Financial institution option',
+  FWT: 'Wire transfer',
+  NON: 'No payment',
+};
+
+export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
+  const fmt = useDateFormat();
+  const [remittance, setRemittance] = useState<Detail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    apiFetch<Detail>(`/api/remittances/${encodeURIComponent(remittanceId)}`).then(
+      (body) => {
+        if (current) setRemittance(body);
+      },
+      (failure) => {
+        if (current) setError(describeApiError(failure, { withReference: true }));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [remittanceId]);
+
+  if (!remittance) {
+    return (
+      <>
+        <h1>Remittance</h1>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : (
+          <p role="status">Loading…</p>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <h1>
+        Remittance from {remittance.payerName || remittance.payerId}, trace {remittance.traceNumber}
+      </h1>
+      <section className="card" aria-labelledby="remittance-summary-title">
+        <h2 id="remittance-summary-title">Payment</h2>
+        <dl className="billing-summary">
+          <div>
+            <dt>Paid</dt>
+            <dd data-testid="remittance-payment">{formatDollars(remittance.paymentCents)}</dd>
+          </div>
+          <div>
+            <dt>How</dt>
+            <dd>{PAYMENT_METHOD[remittance.paymentMethod] ?? remittance.paymentMethod}</dd>
+          </div>
+          <div>
+            <dt>Payment date</dt>
+            <dd>{fmt.date(remittance.paymentDate)}</dd>
+          </div>
+          <div>
+            <dt>Payer id</dt>
+            <dd>{remittance.payerId}</dd>
+          </div>
+          <div>
+            <dt>Bank deposit</dt>
+            <dd>{remittance.depositMatched ? 'Matched to the deposit' : 'Not matched to a deposit yet'}</dd>
+          </div>
+          <div>
+            <dt>Received</dt>
+            <dd>{fmt.dateTime(remittance.createdAt)}</dd>
+          </div>
+        </dl>
+        {remittance.providerAdjustments.length ? (
+          <>
+            <h3>Provider-level adjustments</h3>
+            <table className="stack-table">
+              <thead>
+                <tr>
+                  <th scope="col">Why</th>
+                  <th scope="col">Reference</th>
+                  <th scope="col" className="billing-amount">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {remittance.providerAdjustments.map((a, i) => (
+                  <tr key={i}>
+                    <td data-label="Why">
+                      {a.description} <span className="muted">({a.reason})</span>
+                    </td>
+                    <td data-label="Reference">{a.reference ?? '—'}</td>
+                    <td data-label="Amount" className="billing-amount">
+                      {formatDollars(a.amountCents)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        ) : null}
+      </section>
+      <h2>Claims</h2>
+      {remittance.claims.map((claim, i) => (
+        <ClaimPayment key={`${claim.claimId}-${i}`} claim={claim} />
+      ))}
+      <p>
+        <Link href="/remittances">Back to the remittances</Link>
+      </p>
+    </>
+  );
+}
+
+function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
+  return (
+    <section className="card" aria-label={`Claim ${claim.claimId}`} data-testid={`remittance-claim-${claim.claimId}`}>
+      <h3>
+        <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>Claim {claim.claimId}</Link>
+      </h3>
+      <dl className="billing-summary">
+        <div>
+          <dt>Payer&apos;s decision</dt>
+          <dd data-testid="remittance-claim-status">{claim.statusText}</dd>
+        </div>
+        <div>
+          <dt>Patient</dt>
+          <dd>{claim.patientId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Charged</dt>
+          <dd>{formatDollars(claim.chargeCents)}</dd>
+        </div>
+        <div>
+          <dt>Paid</dt>
+          <dd data-testid="remittance-claim-paid">{formatDollars(claim.paidCents)}</dd>
+        </div>
+        <div>
+          <dt>Patient responsibility</dt>
+          <dd>{formatDollars(claim.patientResponsibilityCents)}</dd>
+        </div>
+        {claim.payerClaimId ? (
+          <div>
+            <dt>Payer&apos;s claim number</dt>
+            <dd>{claim.payerClaimId}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {claim.adjustments.length ? (
+        <table className="stack-table">
+          <caption style={{ textAlign: 'left', fontWeight: 600 }}>Adjustments</caption>
+          <thead>
+            <tr>
+              <th scope="col">Who bears it</th>
+              <th scope="col">Why</th>
+              <th scope="col">Line</th>
+              <th scope="col" className="billing-amount">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {claim.adjustments.map((a, i) => (
+              <tr key={i}>
+                <td data-label="Who bears it">{adjustmentGroupWords(a.group)}</td>
+                <td data-label="Why">
+                  {a.description}{' '}
+                  <span className="muted">
+                    ({a.group}-{a.reason})
+                  </span>
+                </td>
+                <td data-label="Line">{a.line ?? 'Whole claim'}</td>
+                <td data-label="Amount" className="billing-amount">
+                  {formatDollars(a.amountCents)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {claim.remarks.length ? (
+        <>
+          <h4>Payer remarks</h4>
+          <ul>
+            {claim.remarks.map((r, i) => (
+              <li key={i}>
+                {r.description} <span className="muted">({r.code})</span>
+                {r.line !== null ? <span className="muted"> · line {r.line}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {claim.lines.length ? (
+        <table className="stack-table">
+          <caption style={{ textAlign: 'left', fontWeight: 600 }}>Service lines</caption>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Procedure</th>
+              <th scope="col">Units</th>
+              <th scope="col" className="billing-amount">
+                Charged
+              </th>
+              <th scope="col" className="billing-amount">
+                Paid
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {claim.lines.map((line, i) => (
+              <tr key={i}>
+                <td data-label="Line">{i + 1}</td>
+                <td data-label="Procedure">
+                  {line.procedureCode}
+                  {line.modifiers.length ? ` (${line.modifiers.join(', ')})` : ''}
+                </td>
+                <td data-label="Units">{line.units}</td>
+                <td data-label="Charged" className="billing-amount">
+                  {formatDollars(line.chargeCents)}
+                </td>
+                <td data-label="Paid" className="billing-amount">
+                  {formatDollars(line.paidCents)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,183 @@
+'use client';
+// The remittance list and the upload form. The file is read in the browser and sent as JSON `{ x12 }` (the
+// route takes that or multipart); the answer says per 835 whether it was posted or was a copy of one already
+// posted (nothing changes then), and links to it.
+import { useEffect, useState, type FormEvent } from 'react';
+import Link from 'next/link';
+import type { z } from 'zod';
+import type { UploadResult } from '@/lib/remittances/endpoints';
+import type { RemittanceList } from '@/lib/remittances/remittance-view';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { useDateFormat } from '@/components/billing/clinic-zone';
+import { formatDollars } from '@/components/billing/format';
+
+type Remittance = z.infer<typeof RemittanceList>['remittances'][number];
+type Uploaded = z.infer<typeof UploadResult>;
+
+const SOURCE_WORDS: Record<string, string> = {
+  upload: 'Uploaded here',
+  webhook: 'From the clearinghouse',
+  sandbox: 'Sandbox clearinghouse',
+};
+
+// 5 MiB: the route's cap on the request body (the interchange itself is capped lower; the route says so).
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
+  const fmt = useDateFormat();
+  const [remittances, setRemittances] = useState<Remittance[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    apiFetch<{ remittances: Remittance[] }>('/api/remittances').then(
+      (body) => {
+        if (current) setRemittances(body.remittances);
+      },
+      (failure) => {
+        if (current) setError(describeApiError(failure, { withReference: true }));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [version]);
+
+  return (
+    <>
+      {canUpload ? <UploadForm onPosted={() => setVersion((v) => v + 1)} /> : null}
+      <section className="card" aria-labelledby="remittances-title">
+        <h2 id="remittances-title">Posted remittances</h2>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        {remittances === null ? (
+          <p role="status">Loading…</p>
+        ) : remittances.length === 0 ? (
+          <p>No remittances yet.</p>
+        ) : (
+          <table className="stack-table">
+            <thead>
+              <tr>
+                <th scope="col">Payer</th>
+                <th scope="col">Trace (EFT or check)</th>
+                <th scope="col">Payment date</th>
+                <th scope="col" className="billing-amount">
+                  Paid
+                </th>
+                <th scope="col">Claims</th>
+                <th scope="col">Received</th>
+              </tr>
+            </thead>
+            <tbody>
+              {remittances.map((r) => (
+                <tr key={r.id} data-testid={`remittance-row-${r.traceNumber}`}>
+                  <td data-label="Payer">
+                    <Link href={`/remittances/${encodeURIComponent(r.id)}`}>{r.payerName || r.payerId}</Link>
+                  </td>
+                  <td data-label="Trace">{r.traceNumber}</td>
+                  <td data-label="Payment date">{fmt.date(r.paymentDate)}</td>
+                  <td data-label="Paid" className="billing-amount">
+                    {formatDollars(r.paymentCents)}
+                  </td>
+                  <td data-label="Claims">{r.claimCount}</td>
+                  <td data-label="Received">
+                    {fmt.dateTime(r.createdAt)}
+                    <div className="muted">{SOURCE_WORDS[r.source] ?? r.source}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+function UploadForm({ onPosted }: { onPosted: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<Uploaded | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setError(null);
+    setResult(null);
+    if (!file) {
+      setFieldError('Choose the 835 file the payer sent.');
+      return;
+    }
+    if (file.size > MAX_FILE_BYTES) {
+      setFieldError('The file is larger than 5 MB: ask the payer for one remittance per file.');
+      return;
+    }
+    setFieldError(null);
+    setBusy(true);
+    try {
+      const x12 = await file.text();
+      const posted = await apiFetch<Uploaded>('/api/remittances', { method: 'POST', json: { x12 } });
+      setResult(posted);
+      setFile(null);
+      form.reset();
+      onPosted();
+    } catch (failure) {
+      setError(describeApiError(failure, { withReference: true, otherwise: 'The file could not be sent. Try again.' }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-title">
+      <h2 id="upload-title">Post a remittance file</h2>
+      <label htmlFor="remittance-file">835 file from the payer</label>
+      <input
+        id="remittance-file"
+        type="file"
+        accept=".835,.txt,.x12,.edi,text/plain"
+        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        aria-invalid={fieldError ? true : undefined}
+        aria-describedby={fieldError ? 'remittance-file-error' : 'remittance-file-hint'}
+      />
+      <div id="remittance-file-hint" className="muted">
+        Posting is all or nothing, and a file already posted changes nothing.
+      </div>
+      {fieldError ? (
+        <div id="remittance-file-error" className="error">
+          {fieldError}
+        </div>
+      ) : null}
+      <div className="billing-actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Posting…' : 'Post remittance'}
+        </button>
+      </div>
+      <div role="status" data-testid="upload-result">
+        {result ? (
+          <ul>
+            {result.remittances.map((r) => (
+              <li key={r.remittanceId}>
+                {r.duplicate ? 'Already posted (nothing changed): ' : 'Posted: '}
+                <Link href={`/remittances/${encodeURIComponent(r.remittanceId)}`}>trace {r.traceNumber}</Link>,{' '}
+                {formatDollars(r.paymentCents)}, {r.claimsPosted} claim{r.claimsPosted === 1 ? '' : 's'}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      {error ? (
+        <p role="alert" className="error" data-testid="upload-error">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
