@@ -17,6 +17,8 @@ import { patientEndpoints } from '../patients/endpoints';
 import { remittanceEndpoints } from '../remittances/endpoints';
 import { userEndpoints } from '../users/endpoints';
 import { auditEndpoints } from '../audit/endpoints';
+import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
+import { clinicEndpoints } from '../clinics/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -34,4 +36,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...remittanceEndpoints,
   ...userEndpoints,
   ...auditEndpoints,
+  ...sandboxEhrEndpoints,
+  ...clinicEndpoints,
 ];

@@ -1,15 +1,21 @@
-// A clinic's appointments of one day (UTC), with what the roster needs: patient name, member id and payer.
+// A clinic's appointments of one day, with what the roster needs: patient name, member id and payer. The day is
+// the clinic's calendar day in its time zone (DECISIONS "Staff app"): from its midnight to the next, so an
+// evening visit in Los Angeles is on the clinic's date, not UTC's. Without a date, the clinic's today.
 import { z } from 'zod';
+import type { Clock } from '../clock';
 import type { Db } from '../db';
+import { readClinicTimeZone } from '../clinics/clinic-time-zone';
+import { clinicDayBounds, clinicToday } from '../time/clinic-day';
 
 export const ListAppointmentsQuery = z.object({
-  date: z.iso.date({ message: 'date must be YYYY-MM-DD' }),
+  date: z.iso.date({ message: 'date must be YYYY-MM-DD' }).optional(),
 });
 
 export const AppointmentListItem = z.object({
   id: z.string(),
   patientId: z.string(),
   patientName: z.string(),
+  /** The instant (ISO-8601, UTC); screens show it in the clinic's time zone. */
   start: z.string(),
   memberId: z.string().nullable(),
   payerId: z.string().nullable(),
@@ -17,14 +23,21 @@ export const AppointmentListItem = z.object({
   providerNpi: z.string().nullable(),
   reason: z.string().nullable(),
 });
-export const AppointmentList = z.object({ date: z.string(), appointments: z.array(AppointmentListItem) });
+export const AppointmentList = z.object({
+  /** The clinic's calendar day listed (the one asked for, else the clinic's today). */
+  date: z.string(),
+  /** The clinic's IANA time zone, in which `date` is counted. */
+  timeZone: z.string(),
+  appointments: z.array(AppointmentListItem),
+});
 
 export async function listAppointments(
-  deps: { db: Db },
-  input: { clinicId: string; date: string },
+  deps: { db: Db; clock: Clock },
+  input: { clinicId: string; date?: string },
 ): Promise<z.infer<typeof AppointmentList>> {
-  const from = new Date(`${input.date}T00:00:00.000Z`);
-  const to = new Date(from.getTime() + 24 * 60 * 60 * 1000);
+  const timeZone = await readClinicTimeZone(deps.db, input.clinicId);
+  const date = input.date ?? clinicToday(deps.clock(), timeZone);
+  const { from, to } = clinicDayBounds(date, timeZone);
   const rows = await deps.db.appointment.findMany({
     where: { clinicId: input.clinicId, start: { gte: from, lt: to } },
     include: { patient: true },
@@ -32,7 +45,8 @@ export async function listAppointments(
     take: 1000,
   });
   return {
-    date: input.date,
+    date,
+    timeZone,
     appointments: rows.map((a) => ({
       id: a.id,
       patientId: a.patientId,

@@ -1,6 +1,7 @@
 // The sandbox demo tenant of DECISIONS.md: "Demo Health" with Northside and Southside clinics, their users,
 // patients (member ids choose the sandbox payer's scenario), today's appointments, a bill and a pool each.
-// Seeded once; today's appointments are added on every start so the roster screen always has a day to check.
+// Seeded once; each clinic's today's appointments (its own calendar day) are added on every start so the roster
+// screen always has a day to check.
 // Production never seeds it.
 import type { Db } from '../db';
 import { ConfigError, type ServiceMode } from '../config';
@@ -8,6 +9,7 @@ import { hashPassword } from '../auth/password';
 import { seal } from '../crypto/seal';
 import { mfaSealContext } from '../auth/second-factor';
 import { SCOPES, type Scope } from '../auth/scopes';
+import { clinicInstant, clinicToday } from '../time/clinic-day';
 
 export const DEMO_PASSWORD = 'demo-password-1';
 export const DEMO_ORG_ID = 'org_demo';
@@ -162,24 +164,28 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
   });
 }
 
-/** Insert-if-absent (ON CONFLICT DO NOTHING): instances restarting together on a new day all succeed. */
+/**
+ * Each clinic's appointments of its own today (its time zone's calendar day), from 08:30 to 13:00 on its wall
+ * clock, so the roster has a morning to check whatever time of day the demo starts. Insert-if-absent (ON
+ * CONFLICT DO NOTHING): instances restarting together on a new day all succeed.
+ */
 async function ensureAppointmentsFor(db: Db, now: Date) {
-  const day = now.toISOString().slice(0, 10);
-  const data = CLINICS.flatMap((c) =>
-    Array.from({ length: 10 }, (_, i) => {
+  const data = CLINICS.flatMap((c) => {
+    const day = clinicToday(now, c.timeZone);
+    return Array.from({ length: 10 }, (_, i) => {
       const n = i + 1;
       const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
-      const start = new Date(`${day}T${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}:00.000Z`);
+      const time = `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
       return {
         id,
         clinicId: c.id,
         patientId: demoPatientId(c.prefix, n),
-        start,
+        start: clinicInstant(day, time, c.timeZone),
         providerNpi: c.npi,
         providerName: c.provider,
         reason: 'Office visit',
       };
-    }),
-  );
+    });
+  });
   await db.appointment.createMany({ data, skipDuplicates: true });
 }

@@ -19,6 +19,7 @@ import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
+import { clinicDateOf } from '../time/clinic-day';
 
 const MAX_ROSTER_SIZE = 500;
 const MAX_CONCURRENCY = 20;
@@ -28,7 +29,7 @@ const RosterAppointment = z.object({
   patientId: z.string({ error: 'patientId is required' }).trim().min(1, { error: 'patientId is required' }).max(100),
   memberId: MemberId.optional(),
   payerId: PayerId.optional(),
-  /** ISO-8601 with an offset; its date as written is the date of service (today, UTC, when absent). */
+  /** ISO-8601 with an offset; its day in the clinic's time zone is the date of service (the clinic's today when absent). */
   start: z.iso.datetime({ offset: true, error: 'start must be an ISO-8601 timestamp' }).optional(),
 });
 
@@ -125,6 +126,8 @@ type RosterPlan = {
   body: RosterBody;
   patients: Map<string, ClinicPatient>;
   provider: { npi: string; name: string };
+  /** The clinic's IANA zone: a date of service is the clinic's calendar day. */
+  timeZone: string;
 };
 
 type RunOptions = NonNullable<Parameters<RosterRun['run']>[0]>;
@@ -159,7 +162,7 @@ export async function prepareRoster(
   const finding = deps.db.clinic
     .findUnique({
       where: { id: context.clinicId },
-      select: { name: true, billingNpi: true, billingProviderName: true },
+      select: { name: true, billingNpi: true, billingProviderName: true, timeZone: true },
     })
     .then((row) => row);
   const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, patientIds });
@@ -192,6 +195,7 @@ export async function prepareRoster(
     body,
     patients,
     provider: { npi, name: providerName },
+    timeZone: clinic?.timeZone ?? 'America/New_York',
   };
   const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
   const [store] = await Promise.all([caching, logging]);
@@ -248,8 +252,9 @@ function planLookup(
       subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
       serviceTypeCodes: body.serviceTypeCodes,
       coverage: { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId },
-      // The date as the timestamp writes it: a 19:00-05:00 visit is on its local day, not the UTC one.
-      dateOfService: appointment.start ? appointment.start.slice(0, 10) : now.toISOString().slice(0, 10),
+      // The clinic's calendar day of the visit (a 17:00 visit in Los Angeles is 01:00 UTC the next day), and
+      // the clinic's today for an appointment without a start.
+      dateOfService: clinicDateOf(appointment.start ? new Date(appointment.start) : now, plan.timeZone),
     },
   };
 }

@@ -4,6 +4,7 @@
 // shape, which says whether the member id and payer asked about are the patient's coverage on file. The body
 // schema is verify-eligibility-body.ts's; the 270/271 exchange and the cache are check-eligibility.ts's.
 import { AppError } from '../errors';
+import { clinicToday } from '../time/clinic-day';
 import {
   checkEligibility,
   eligibilityCacheKey,
@@ -36,14 +37,23 @@ export async function verifyEligibility(
       ],
     });
   }
-  // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only.
+  // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only, or up
+  // front when the date of service defaults to the clinic's today (its time zone decides which day that is).
+  type ClinicRow = { name: string; billingNpi: string | null; billingProviderName: string | null; timeZone: string };
+  let clinicRead: Promise<ClinicRow | null> | undefined;
+  // then() turns Prisma's lazy query into one promise, so the two readers share one query.
+  const readClinic = () =>
+    (clinicRead ??= deps.db.clinic
+      .findUnique({
+        where: { id: context.clinicId },
+        select: { name: true, billingNpi: true, billingProviderName: true, timeZone: true },
+      })
+      .then((row) => row));
   const providerName = async () => {
-    const clinic = await deps.db.clinic.findUnique({
-      where: { id: context.clinicId },
-      select: { name: true, billingNpi: true, billingProviderName: true },
-    });
+    const clinic = await readClinic();
     return (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
   };
+  const dateOfService = body.dos ?? clinicToday(deps.clock(), (await readClinic())?.timeZone ?? 'America/New_York');
   const question: Omit<EligibilityInquiry, 'coverage'> = {
     clinicId: context.clinicId,
     userId: context.userId,
@@ -53,7 +63,7 @@ export async function verifyEligibility(
     provider: { npi: body.npi, name: providerName },
     subscriber: { memberId: body.memberId, firstName: body.firstName, lastName: body.lastName, birthDate: body.dob },
     serviceTypeCodes: [body.serviceType],
-    dateOfService: body.dos ?? deps.clock().toISOString().slice(0, 10),
+    dateOfService,
   };
   // Scopes the patient, logs the PHI access, reads the cache and the coverage on file in one statement:
   // OUT_OF_SCOPE for another clinic's patient (or none), with nothing logged and nothing sent.

@@ -1,6 +1,36 @@
-// Patients: the coverage on file that eligibility checks are compared with.
+// Patients: the clinic's patient list and record, and the coverage on file that eligibility checks are compared with.
 import { endpoint } from '../endpoint';
+import { PatientDetail } from './get-patient';
+import { ListPatientsQuery, PatientList } from './list-patients';
 import { CoverageBody, CoverageView, PatientParams } from './update-coverage';
+
+export const listPatientsEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/patients',
+  tags: ['patients'],
+  summary:
+    "The clinic's patients by name (each word in the first or last name), date of birth or part of the member " +
+    'id, ordered by name, at most 100 (`limit`, default 50; `truncated` when more matched). Each patient answered ' +
+    'is logged as a PHI read',
+  auth: 'session',
+  scope: 'patients:read',
+  query: ListPatientsQuery,
+  response: PatientList,
+});
+
+export const getPatientEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/patients/{id}',
+  tags: ['patients'],
+  summary:
+    'One patient of the clinic: demographics, coverage on file, the 20 most recent eligibility checks and up to 50 ' +
+    "appointments, newest first (logged as a PHI read). Another clinic's patient, or none, is 403 OUT_OF_SCOPE",
+  auth: 'session',
+  scope: 'patients:read',
+  params: PatientParams,
+  response: PatientDetail,
+  errors: ['OUT_OF_SCOPE'],
+});
 
 export const putPatientCoverageEndpoint = endpoint({
   method: 'PUT',
@@ -17,4 +47,4 @@ export const putPatientCoverageEndpoint = endpoint({
   errors: ['OUT_OF_SCOPE'],
 });
 
-export const patientEndpoints = [putPatientCoverageEndpoint];
+export const patientEndpoints = [listPatientsEndpoint, getPatientEndpoint, putPatientCoverageEndpoint];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clinicToday } from '@/lib/time/clinic-day';
 import { startApp, type TestApp } from '../support/app';
 import { signIn } from '../support/http';
 import { createPatient, createTenant, createUser } from '../support/factories';
@@ -14,9 +15,11 @@ describe('GET /api/appointments', () => {
 
   it("lists today's demo appointments of the caller's clinic only, in time order", async () => {
     const client = await signIn(app, 'frontdesk@northside.test');
-    const today = new Date().toISOString().slice(0, 10);
+    // The clinic's today, in New York: after 19:00 there, UTC is already on the next day.
+    const today = clinicToday(new Date(), 'America/New_York');
     const res = await client.get(`/api/appointments?date=${today}`);
     expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ date: today, timeZone: 'America/New_York' });
     expect(res.body.appointments).toHaveLength(10);
     expect(res.body.appointments.map((a: { patientId: string }) => a.patientId).sort()).toEqual(
       Array.from({ length: 10 }, (_, i) => `pat_n_${String(i + 1).padStart(3, '0')}`),
@@ -28,6 +31,24 @@ describe('GET /api/appointments', () => {
       payerName: 'Aetna',
       memberId: 'DEMO-ACTIVE-N001',
     });
+  });
+
+  it("answers the clinic's today without a date, each clinic in its own time zone, at clinic-local times", async () => {
+    for (const [email, timeZone] of [
+      ['frontdesk@northside.test', 'America/New_York'],
+      ['admin@southside.test', 'America/Los_Angeles'],
+    ] as const) {
+      const res = await (await signIn(app, email)).get('/api/appointments');
+      expect(res.status).toBe(200);
+      expect(res.body.date).toBe(clinicToday(new Date(), timeZone));
+      expect(res.body.timeZone).toBe(timeZone);
+      // The demo day runs 08:30 to 13:00 on the clinic's wall clock.
+      const times = res.body.appointments.map((a: { start: string }) =>
+        new Date(a.start).toLocaleTimeString('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }),
+      );
+      expect(times[0]).toBe('08:30');
+      expect(times.at(-1)).toBe('13:00');
+    }
   });
 
   it('refuses a malformed date with VALIDATION_FAILED and the field path', async () => {

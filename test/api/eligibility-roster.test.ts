@@ -2,13 +2,15 @@
 // skips, defaults, order, summary), NDJSON progress, and the live CORE adapter against the fake payer
 // (concurrency cap, failures that must read `unknown`), plus production without a transport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clinicToday } from '@/lib/time/clinic-day';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant, createUser, type TestTenant } from '../support/factories';
 import { read270, startFakePayer, type FakePayer, type FakePayerBehaviour } from '../fakes/core-payer';
 
 const anyId = expect.any(String);
-const today = () => new Date().toISOString().slice(0, 10);
+// Northside and the test clinics count days in New York (DECISIONS "Staff app"), not in UTC.
+const today = () => clinicToday(new Date(), 'America/New_York');
 const NORTH: TestTenant = { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' };
 
 type Line =

@@ -1,6 +1,7 @@
 // POST /api/eligibility/verify over real HTTP: the sandbox payer (demo members), the live CAQH CORE adapter
 // against the loopback fake payer, production without a transport, and the embedded PGlite database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clinicToday } from '@/lib/time/clinic-day';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant, createUser } from '../support/factories';
@@ -12,7 +13,8 @@ import {
   type FakePayerBehaviour,
 } from '../fakes/core-payer';
 
-const today = () => new Date().toISOString().slice(0, 10);
+// Northside and the test clinics count days in New York (DECISIONS "Staff app"), not in UTC.
+const today = () => clinicToday(new Date(), 'America/New_York');
 const anyId = expect.any(String);
 
 // pat_n_001 of the demo tenant (lib/demo/demo-tenant.ts): Avery Northside001, born 1971-02-11.

@@ -1,4 +1,5 @@
-// GET /api/appointments?date=YYYY-MM-DD: the clinic's appointments of that day (scope appointments:read).
+// GET /api/appointments?date=YYYY-MM-DD: the clinic's appointments of that day in the clinic's time zone
+// (default: the clinic's today; scope appointments:read).
 import { route } from '@/lib/http/route';
 import { getAppointments } from '@/lib/appointments/endpoints';
 import { listAppointments } from '@/lib/appointments/list-appointments';
