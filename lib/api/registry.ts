@@ -17,7 +17,6 @@ import { patientEndpoints } from '../patients/endpoints';
 import { remittanceEndpoints } from '../remittances/endpoints';
 import { userEndpoints } from '../users/endpoints';
 import { auditEndpoints } from '../audit/endpoints';
-import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
 import { clinicEndpoints } from '../clinics/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
@@ -36,6 +35,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...remittanceEndpoints,
   ...userEndpoints,
   ...auditEndpoints,
-  ...sandboxEhrEndpoints,
   ...clinicEndpoints,
 ];
