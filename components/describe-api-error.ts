@@ -1,6 +1,9 @@
-// A sentence for the UI from whatever a call threw: the server's message for an ApiError (after a 429, when to
-// try again), a cancelled passkey prompt in words, and otherwise the screen's own sentence for a call that got
-// no answer (network lost, stream cut).
+// A sentence for the UI from whatever a call threw, in plain words for front-desk staff: a refusal for lack of
+// a scope reads "Your role can't do this; ask your clinic admin", a form error a sentence per field
+// (describeIssue: "Enter the date of birth as on the card."), and otherwise the server's message (after a
+// 429, with when to try again). A cancelled passkey prompt is said in words, and a call that got no answer
+// (network lost, stream cut) gets the screen's own sentence. The correlation id is kept apart (`reference`)
+// so a screen can show it small, for support.
 import { ApiError } from './api-error';
 
 type DescribeOptions = {
@@ -10,18 +13,105 @@ type DescribeOptions = {
   otherwise?: string;
 };
 
+/** The sentence and, for an answer from our server, the reference id support can look up. */
+export type ErrorDescription = { text: string; reference?: string };
+
+const ROLE_REFUSAL = "Your role can't do this; ask your clinic admin.";
+
+export function describeApiErrorParts(error: unknown, options: Omit<DescribeOptions, 'withReference'> = {}) {
+  const described: ErrorDescription = { text: sentenceFor(error, options) };
+  if (error instanceof ApiError && error.body.correlationId) described.reference = error.body.correlationId;
+  return described;
+}
+
 export function describeApiError(error: unknown, options: DescribeOptions = {}): string {
+  const { text, reference } = describeApiErrorParts(error, options);
+  return options.withReference && reference ? `${text} (reference ${reference})` : text;
+}
+
+function sentenceFor(error: unknown, options: DescribeOptions): string {
   if (error instanceof ApiError) {
-    let text = error.message;
+    switch (error.code) {
+      case 'SCOPE_MISSING':
+        return ROLE_REFUSAL;
+      case 'VALIDATION_FAILED':
+        // Each field's sentence; a screen that marks its fields shows these beside them instead.
+        return error.body.issues?.length
+          ? error.body.issues.map((issue) => describeIssue(issue.path, issue.message)).join(' ')
+          : sentence(error.message);
+      case 'UNAUTHENTICATED':
+        return 'You are signed out. Sign in again to continue.';
+      case 'INTERNAL_ERROR':
+        return 'Something went wrong on our side. Try again; if it keeps happening, contact support with the reference.';
+      case 'TRANSPORT_FAILED':
+        return 'The payer could not be reached. Try again in a few minutes, or confirm coverage by phone.';
+      default:
+        break;
+    }
+    let text = sentence(error.message);
     if (error.status === 429 && error.retryAfterSeconds) {
       const minutes = Math.ceil(error.retryAfterSeconds / 60);
-      text += ` (about ${minutes} minute${minutes === 1 ? '' : 's'})`;
+      text = `${text.replace(/\.$/, '')} (about ${minutes} minute${minutes === 1 ? '' : 's'}).`;
     }
-    if (options.withReference && error.body.correlationId) text += ` (reference ${error.body.correlationId})`;
     return text;
   }
   if (error instanceof Error && error.name === 'NotAllowedError')
     return 'The passkey prompt was cancelled or timed out.';
   if (options.otherwise) return options.otherwise;
   return error instanceof Error ? error.message : 'Something went wrong.';
+}
+
+/** A message as a sentence: a capital first letter and a full stop. */
+function sentence(message: string): string {
+  const trimmed = message.trim();
+  if (!trimmed) return 'Something went wrong.';
+  const capital = trimmed[0]!.toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+// Sentences for the fields staff type, by the API's issue path (with or without its "body."/"query." part).
+// A field not listed keeps the API's message, as a sentence.
+const FIELD_SENTENCES: Record<string, { missing: string; invalid?: string }> = {
+  patientId: { missing: 'Pick the patient (from an appointment or the patient search).' },
+  firstName: {
+    missing: 'Enter the first name as on the card.',
+    invalid: 'Enter the first name as on the card, without * ^ : or ~ (at most 35 letters).',
+  },
+  lastName: {
+    missing: 'Enter the last name as on the card.',
+    invalid: 'Enter the last name as on the card, without * ^ : or ~ (at most 60 letters).',
+  },
+  dob: { missing: 'Enter the date of birth as on the card.' },
+  birthDate: { missing: 'Enter the date of birth as on the card.' },
+  memberId: {
+    missing: 'Enter the member id as on the card.',
+    invalid: 'Enter the member id as on the card: 2 to 80 letters, digits, spaces, dots, slashes or dashes.',
+  },
+  payerName: {
+    missing: 'Choose the payer.',
+    invalid: 'This payer is not in the list: choose another payer, or enter its payer id.',
+  },
+  payerId: { missing: 'Enter the payer id.', invalid: 'Enter the payer id: 2 to 80 letters or digits.' },
+  npi: { missing: 'Enter the 10-digit NPI of the provider.', invalid: 'Enter the NPI: 10 digits.' },
+  dos: { missing: 'Enter the date of service, or leave it empty for today.' },
+  serviceType: { missing: 'Choose the service type.' },
+  groupNumber: { missing: 'Enter the group number as on the card, or leave it empty.' },
+};
+
+/** The field name of an issue path: "body.provider.npi" → "npi", "query.birthDate" → "birthDate". */
+export function issueField(path: string): string {
+  return (
+    path
+      .replace(/^(body|query|params)\./, '')
+      .split('.')
+      .at(-1) ?? path
+  );
+}
+
+/** A sentence for one field issue, to show next to the field. */
+export function describeIssue(path: string, message: string): string {
+  const known = FIELD_SENTENCES[issueField(path)];
+  if (!known) return sentence(message);
+  const missing = /required|must be a date|must be YYYY-MM-DD|is required/i.test(message);
+  return missing || !known.invalid ? known.missing : known.invalid;
 }

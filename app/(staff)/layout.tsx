@@ -7,6 +7,7 @@ import { findCurrentPrincipal } from '@/lib/http/find-current-principal';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StepUpDialog } from '@/components/step-up-dialog';
 import { navFor } from '@/components/staff-nav';
+import { ClinicTimeProvider } from '@/components/clinic-time';
 
 export const dynamic = 'force-dynamic';
 
@@ -31,7 +32,10 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <span data-testid="clinic-name">{principal.clinicName}</span> <SignOutButton />
         </div>
       </header>
-      <main>{children}</main>
+      {/* Screens show "today", times and dates in the clinic's time zone. */}
+      <ClinicTimeProvider timeZone={principal.clinicTimeZone}>
+        <main>{children}</main>
+      </ClinicTimeProvider>
       {/* The one step-up prompt: any screen's apiFetch call answered STEP_UP_REQUIRED opens it. */}
       <StepUpDialog />
     </>
