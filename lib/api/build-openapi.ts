@@ -164,6 +164,9 @@ const nextAuthPaths: Record<string, Json> = {
         401: errorResponse(
           "INVALID_CREDENTIALS, MFA_REQUIRED, or UNAUTHENTICATED (missing CSRF token); every failure body also carries next-auth's url",
         ),
+        403: errorResponse(
+          'FORBIDDEN: the account was deactivated by a clinic admin (said only after the password verified)',
+        ),
         423: errorResponse('ACCOUNT_LOCKED, with Retry-After (also while a burst of attempts is still being checked)'),
         429: errorResponse(
           'RATE_LIMITED: too many failed sign-ins from this client address (any accounts), with Retry-After',
@@ -201,7 +204,9 @@ export function buildOpenApi(serverUrl: string): Json {
       title: 'Clinic Revenue Platform API',
       version: 'unversioned',
       description:
-        'Eligibility (X12 270/271), authentication and step-up, signed partner webhooks, EMR sync and FHIR R4, claims and settlement. Money is integer cents.',
+        'Eligibility (X12 270/271), authentication and step-up, signed partner webhooks, EMR sync and FHIR R4, claims and settlement, clinic users and the audit log. ' +
+        'Money is integer cents in every body, with one exception: totalCharge on claim inline-create (POST /api/claims/submit) is dollars, converted exactly and stored as totalChargeCents. ' +
+        'Each route names the scope it needs (x-scope): eligibility:read, patients:read, appointments:read, claims:read, claims:write, svcpay:read, svcpay:write, integrations:read, and users:admin (user management and the audit log).',
     },
     servers: [{ url: serverUrl }],
     paths,

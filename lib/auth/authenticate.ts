@@ -1,7 +1,8 @@
 // Authenticates a request from the request itself (middleware already checked, but a handler never trusts
 // that): the session token must decode, the user row must still agree with it, and the session must not have
 // been signed out. Lockout, a password or MFA change bump sessionVersion, which ends every older session;
-// sign-out revokes one session by its id (RevokedSession), every copy of its token included.
+// sign-out revokes one session by its id (RevokedSession), every copy of its token included. A deactivated user's
+// sessions stop at once (deactivation also bumps sessionVersion; the row check holds even if it did not).
 import type { Db } from '../db';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
@@ -11,7 +12,7 @@ import { decodeSessionToken, findSessionToken } from './session-token';
 // The user row and the revocation check in ONE statement: this runs on every authenticated request, and a
 // separate revocation lookup would add a database round trip to each (bench/load measures this path).
 const USER_AND_REVOCATION = `
-  SELECT u."orgId", u."clinicId", u."sessionVersion", u."lockedUntil", u."scopes",
+  SELECT u."orgId", u."clinicId", u."sessionVersion", u."lockedUntil", u."deactivatedAt", u."scopes",
          EXISTS (SELECT 1 FROM "RevokedSession" r WHERE r."tokenId" = $2) AS "revoked"
   FROM "User" u WHERE u."id" = $1`;
 
@@ -20,6 +21,7 @@ type UserRow = {
   clinicId: string;
   sessionVersion: number;
   lockedUntil: Date | null;
+  deactivatedAt: Date | null;
   scopes: string[] | null;
   revoked: boolean;
 };
@@ -44,6 +46,7 @@ export async function authenticate(
   )
     throw ended();
   if (user.lockedUntil && new Date(user.lockedUntil) > now) throw ended();
+  if (user.deactivatedAt) throw ended();
   const granted = user.scopes ?? [];
   return {
     userId: claims.sub,

@@ -9,7 +9,7 @@ import type { Db } from '../db';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { isAppError } from '../errors';
-import { signIn, type SignedInUser } from './sign-in';
+import { signIn, signInNoticeOf, type SignedInUser } from './sign-in';
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName, type SessionClaims } from './session-token';
 import { readClientAddress } from './client-address';
 import { safeRedirectPath } from './safe-redirect-path';
@@ -63,11 +63,15 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
             );
             return { ...user, name: user.email };
           } catch (error) {
-            // next-auth carries only a message to its error URL: encode our code (and Retry-After) there.
-            if (isAppError(error))
+            // next-auth carries only a message to its error URL: encode our code, Retry-After and the notice key
+            // (CODE[:seconds[:notice]]); lib/http/next-auth-route.ts reads them back.
+            if (isAppError(error)) {
+              const notice = signInNoticeOf(error.message);
+              const retry = error.options.retryAfterSeconds ?? '';
               throw new Error(
-                error.options.retryAfterSeconds ? `${error.code}:${error.options.retryAfterSeconds}` : error.code,
+                notice ? `${error.code}:${retry}:${notice}` : retry ? `${error.code}:${retry}` : error.code,
               );
+            }
             throw error;
           }
         },

@@ -9,12 +9,16 @@
 // sessionVersion (existing sessions end); a success clears the count only while no lock has been earned, so a
 // right password inside a burst of wrong ones never undoes a lock. Attempts that end neither way (MFA code still
 // needed, MFA unavailable) give their slot back.
+//
+// What a refusal says (SIGN_IN_NOTICES): a failure that leaves one attempt before the lock warns so; a right
+// TOTP or backup code that was already spent says it was used; a deactivated account (DECISIONS "Staff app") is
+// refused only after its password verified, so the notice tells nothing to someone without the password.
 import { z } from 'zod';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
-import { verifySecondFactor } from './second-factor';
+import { checkSecondFactor } from './second-factor';
 import { SIGN_IN_ADDRESS_LIMIT, SIGN_IN_INPUT_LIMITS, SIGN_IN_LOCK } from './rate-limit-policy';
 import { releaseWindowSlot, reserveWindowSlot } from './window-counter';
 import { isScope, type Scope } from './scopes';
@@ -47,6 +51,29 @@ const SignInForm = z.object({
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const WRONG_PASSWORD = 'The e-mail or password is not correct';
+
+const LAST_ATTEMPT = 'One more failed attempt locks the account for 15 minutes.';
+const REUSED = 'That code was already used. Wait for the next code in your authenticator app, or use a backup code.';
+/**
+ * The sign-in refusals that say more than their code, by key (a plain wrong password or code has none: it reads
+ * like an unknown e-mail, SIGN_IN_MESSAGES' INVALID_CREDENTIALS). next-auth carries only a short string from
+ * authorize() to its error URL, so lib/auth/next-auth.ts sends the key and lib/http/next-auth-route.ts reads the
+ * sentence back from here: one table, and no free text travels through the URL.
+ */
+export const SIGN_IN_NOTICES = {
+  'last-attempt': `The e-mail, password or code is not correct. ${LAST_ATTEMPT}`,
+  'mfa-code-reused': REUSED,
+  'mfa-code-reused.last-attempt': `${REUSED} ${LAST_ATTEMPT}`,
+  deactivated: 'This account has been deactivated. Ask your clinic admin if you need access again.',
+} as const;
+export type SignInNotice = keyof typeof SIGN_IN_NOTICES;
+
+export const isSignInNotice = (key: string): key is SignInNotice => Object.hasOwn(SIGN_IN_NOTICES, key);
+
+/** The notice key of a sign-in refusal (its message is one of SIGN_IN_NOTICES), else undefined. */
+export function signInNoticeOf(message: string): SignInNotice | undefined {
+  return (Object.keys(SIGN_IN_NOTICES) as SignInNotice[]).find((key) => SIGN_IN_NOTICES[key] === message);
+}
 
 type Deps = { db: Db; now: Date; sealKey?: Buffer };
 
@@ -95,7 +122,12 @@ export async function signIn(deps: Deps, input: SignInInput): Promise<SignedInUs
   try {
     if (!(await verifyPassword(password, user.passwordHash))) {
       settled = true;
-      return await failure(deps, user.id, 'bad-password', audit, WRONG_PASSWORD);
+      return await failure(deps, user.id, 'bad-password', audit);
+    }
+    if (user.deactivatedAt) {
+      // Not a failure of the password (it verified): the slot is given back in `finally`.
+      await audit('refused', 'deactivated');
+      throw new AppError('FORBIDDEN', SIGN_IN_NOTICES.deactivated);
     }
     if (user.mfaEnabled) {
       if (!mfaCode?.trim()) {
@@ -103,9 +135,10 @@ export async function signIn(deps: Deps, input: SignInInput): Promise<SignedInUs
         throw new AppError('MFA_REQUIRED', 'Enter the code from your authenticator app or a backup code');
       }
       if (!deps.sealKey) throw new AppError('DEPENDENCY_UNAVAILABLE', 'Sign-in is not available');
-      if (!(await verifySecondFactor(deps, user, mfaCode, { sealKey: deps.sealKey, now }))) {
+      const checked = await checkSecondFactor(deps, user, mfaCode, { sealKey: deps.sealKey, now });
+      if (checked !== 'accepted') {
         settled = true;
-        return await failure(deps, user.id, 'bad-mfa-code', audit, 'The authentication code is not valid');
+        return await failure(deps, user.id, checked === 'reused' ? 'mfa-code-reused' : 'bad-mfa-code', audit);
       }
     }
     settled = true;
@@ -165,9 +198,8 @@ async function releaseAccountAttempt(db: Db, userId: string): Promise<void> {
 async function failure(
   deps: Deps,
   userId: string,
-  reason: string,
+  reason: 'bad-password' | 'bad-mfa-code' | 'mfa-code-reused',
   audit: (outcome: 'failure', reason: string) => Promise<void>,
-  message: string,
 ): Promise<never> {
   await audit('failure', reason);
   const lockedUntil = new Date(deps.now.getTime() + SIGN_IN_LOCK.lockSeconds * 1000);
@@ -180,7 +212,16 @@ async function failure(
     data: { lockedUntil, failedSignIns: 0, sessionVersion: { increment: 1 } },
   });
   if (count === 1) throw locked(lockedUntil, deps.now);
-  throw new AppError('INVALID_CREDENTIALS', message);
+  // Counted failures (in-flight attempts included) one short of the lock: the next failure locks.
+  const row = await deps.db.user.findUnique({ where: { id: userId }, select: { failedSignIns: true } });
+  const lastAttempt = row?.failedSignIns === SIGN_IN_LOCK.failures - 1;
+  if (reason === 'mfa-code-reused')
+    throw new AppError('INVALID_CREDENTIALS', SIGN_IN_NOTICES[lastAttempt ? 'mfa-code-reused.last-attempt' : reason]);
+  if (lastAttempt) throw new AppError('INVALID_CREDENTIALS', SIGN_IN_NOTICES['last-attempt']);
+  throw new AppError(
+    'INVALID_CREDENTIALS',
+    reason === 'bad-password' ? WRONG_PASSWORD : 'The authentication code is not valid',
+  );
 }
 
 /**

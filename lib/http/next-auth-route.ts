@@ -8,6 +8,7 @@ import { getDeps } from '../deps';
 import { AppError, ERROR_STATUS, isAppError, type ErrorCode } from '../errors';
 import { authOptions } from '../auth/next-auth';
 import { SIGN_IN_INPUT_LIMITS } from '../auth/rate-limit-policy';
+import { isSignInNotice, SIGN_IN_NOTICES } from '../auth/sign-in';
 import { CORRELATION_HEADER, readCorrelationId } from './correlation';
 import { errorBody, json } from './responses';
 import { clearStepUpClaimCookie } from './step-up-cookie';
@@ -92,13 +93,15 @@ async function reshapeSignInFailure(response: Response, correlationId: string): 
   const csrfMissing = parsed.searchParams.get('csrf') === 'true';
   const errorParam = parsed.searchParams.get('error');
   if (!csrfMissing && !errorParam) return response; // success: the session cookie is set
-  const [codeText, retryAfter] = (errorParam ?? '').split(':');
+  const [codeText, retryAfter, notice] = (errorParam ?? '').split(':');
   const code: ErrorCode = csrfMissing
     ? 'UNAUTHENTICATED'
     : codeText && codeText in ERROR_STATUS
       ? (codeText as ErrorCode)
       : 'INVALID_CREDENTIALS';
-  const error = new AppError(code, SIGN_IN_MESSAGES[code] ?? 'Sign-in failed', {
+  // A notice (one attempt left, a reused code, a deactivated account) says more than the code's own sentence.
+  const message = notice && isSignInNotice(notice) ? SIGN_IN_NOTICES[notice] : SIGN_IN_MESSAGES[code];
+  const error = new AppError(code, message ?? 'Sign-in failed', {
     retryAfterSeconds: retryAfter ? Number(retryAfter) : undefined,
   });
   const headers = new Headers();

@@ -7,9 +7,11 @@ const PUBLIC_API = [
   /^\/api\/health$/,
   /^\/api\/openapi\.json$/,
   /^\/api\/fhir\/metadata$/,
+  // The invitee has no session yet: the single-use token in the body is the credential.
+  /^\/api\/users\/invitations\/accept$/,
 ];
 
 export const isPublicApiPath = (path: string) => PUBLIC_API.some((re) => re.test(path));
 
 export const isPublicPagePath = (path: string) =>
-  path === '/login' || path === '/docs' || path.startsWith('/.well-known/') || path.startsWith('/_next/');
+  path === '/login' || path === '/login/accept' || path.startsWith('/.well-known/') || path.startsWith('/_next/');

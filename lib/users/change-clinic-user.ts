@@ -1,0 +1,55 @@
+// The shape every admin action on a user shares (unlock, reset MFA, deactivate): the target must be a user of the
+// admin's clinic (another clinic's user answers exactly like a missing one: 404, audited as refused), the change
+// and its audit row are one transaction, and the answer is the user as the list shows them.
+import type { Clock } from '../clock';
+import type { Db, Prisma } from '../db';
+import { recordAudit } from '../audit/record-audit';
+import { AppError } from '../errors';
+import { findPendingInvitations, getClinicUser, toUserView, USER_VIEW_SELECT, type UserView } from './user-view';
+
+export type Admin = { clinicId: string; orgId: string; userId: string; correlationId: string };
+
+type Change = {
+  /** The audit action, e.g. users.unlock. */
+  action: string;
+  /** Refuses (throws an AppError) before anything changes; the refusal is audited with its code as reason. */
+  check?: (target: Awaited<ReturnType<typeof getClinicUser>>) => void;
+  apply: (tx: Prisma.TransactionClient, userId: string, now: Date) => Promise<Prisma.InputJsonValue | void>;
+};
+
+export async function changeClinicUser(
+  deps: { db: Db; clock: Clock },
+  admin: Admin,
+  targetId: string,
+  change: Change,
+): Promise<{ user: UserView }> {
+  const { db } = deps;
+  const now = deps.clock();
+  const entry = {
+    action: change.action,
+    correlationId: admin.correlationId,
+    userId: admin.userId,
+    orgId: admin.orgId,
+    clinicId: admin.clinicId,
+  };
+  let target;
+  try {
+    target = await getClinicUser(db, { clinicId: admin.clinicId, id: targetId });
+    change.check?.(target);
+  } catch (error) {
+    const reason = error instanceof AppError ? error.code : 'error';
+    await recordAudit(db, { ...entry, outcome: 'refused', detail: { targetUserId: targetId, reason } });
+    throw error;
+  }
+  const row = await db.$transaction(async (tx) => {
+    const detail = await change.apply(tx, target.id, now);
+    await recordAudit(tx, {
+      ...entry,
+      outcome: 'success',
+      detail: { targetUserId: target.id, ...(detail && typeof detail === 'object' ? detail : {}) },
+    });
+    return tx.user.findUniqueOrThrow({ where: { id: target.id }, select: USER_VIEW_SELECT });
+  });
+  const pending = await findPendingInvitations(db, [row.id], now);
+  return { user: toUserView(row, now, pending.has(row.id)) };
+}
