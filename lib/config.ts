@@ -46,6 +46,20 @@ export type Config = {
   sealKey?: Buffer;
   webauthn?: { rpId: string; rpName: string; origin: string };
   eligibilityCore?: { url: string; username: string; password: string; senderId: string; receiverId: string };
+  /**
+   * CLEARINGHOUSE_*: the claims clearinghouse over CAQH CORE (batch 837, real-time 276/277). `contactPhone`
+   * (CLEARINGHOUSE_CONTACT_PHONE, 10 digits) is the 837P's 1000A EDI contact, which the TR3 requires;
+   * `receiverName` (CLEARINGHOUSE_RECEIVER_NAME) its 1000B name, the receiver id when unset.
+   */
+  clearinghouse?: {
+    url: string;
+    username: string;
+    password: string;
+    senderId: string;
+    receiverId: string;
+    receiverName: string;
+    contactPhone: string;
+  };
   webhookSecrets: Partial<Record<WebhookReceiver, string[]>>;
   emrVendors: Partial<Record<EmrVendorKind, EmrVendorEntry>>;
   smart?: { clientId: string; privateKeyPem: string; keyId: string };
@@ -146,6 +160,37 @@ function parseSecretList(value: string | undefined): string[] | undefined {
   return secrets?.length ? secrets : undefined;
 }
 
+const CONTACT_PHONE = z.string().regex(/^\d{10}$/, 'must be 10 digits, area code first');
+
+/** The clearinghouse once its group is set; without a contact phone it stays off (a warning, as a partial group). */
+function parseClearinghouse(
+  group: Record<
+    | 'CLEARINGHOUSE_URL'
+    | 'CLEARINGHOUSE_USERNAME'
+    | 'CLEARINGHOUSE_PASSWORD'
+    | 'CLEARINGHOUSE_SENDER_ID'
+    | 'CLEARINGHOUSE_RECEIVER_ID',
+    string
+  >,
+  env: Record<string, string | undefined>,
+  warnings: string[],
+): Config['clearinghouse'] {
+  const phone = optional.parse(env.CLEARINGHOUSE_CONTACT_PHONE);
+  if (!phone) {
+    warnings.push('CLEARINGHOUSE_CONTACT_PHONE not set (CLEARINGHOUSE_URL is): claim submission is off');
+    return undefined;
+  }
+  return {
+    url: parseWith(url, group.CLEARINGHOUSE_URL, 'CLEARINGHOUSE_URL'),
+    username: group.CLEARINGHOUSE_USERNAME,
+    password: group.CLEARINGHOUSE_PASSWORD,
+    senderId: group.CLEARINGHOUSE_SENDER_ID,
+    receiverId: group.CLEARINGHOUSE_RECEIVER_ID,
+    receiverName: optional.parse(env.CLEARINGHOUSE_RECEIVER_NAME) ?? group.CLEARINGHOUSE_RECEIVER_ID,
+    contactPhone: parseWith(CONTACT_PHONE, phone, 'CLEARINGHOUSE_CONTACT_PHONE'),
+  };
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const mode = resolveMode(env);
   const warnings: string[] = [];
@@ -168,6 +213,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'ELIGIBILITY_CORE_PASSWORD',
       'ELIGIBILITY_SENDER_ID',
       'ELIGIBILITY_RECEIVER_ID',
+    ] as const,
+    warnings,
+  );
+  const clearinghouse = group(
+    env,
+    [
+      'CLEARINGHOUSE_URL',
+      'CLEARINGHOUSE_USERNAME',
+      'CLEARINGHOUSE_PASSWORD',
+      'CLEARINGHOUSE_SENDER_ID',
+      'CLEARINGHOUSE_RECEIVER_ID',
     ] as const,
     warnings,
   );
@@ -221,6 +277,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       senderId: core.ELIGIBILITY_SENDER_ID,
       receiverId: core.ELIGIBILITY_RECEIVER_ID,
     },
+    clearinghouse: clearinghouse && parseClearinghouse(clearinghouse, env, warnings),
     webhookSecrets: Object.fromEntries(
       WEBHOOK_RECEIVERS.map((r) => [r, parseSecretList(env[`WEBHOOK_SECRET_${r.toUpperCase()}`])]).filter(([, v]) => v),
     ),

@@ -12,6 +12,9 @@ import type { PayerTransport } from './eligibility/payer-transport';
 import { buildFhirStore } from './fhir/build-fhir-store';
 import type { FhirStore } from './fhir/fhir-store';
 import { createEgress, type Egress } from './outbound/egress';
+import type { ClearinghouseTransport } from './clearinghouse/clearinghouse-transport';
+import { coreClearinghouse } from './clearinghouse/core-clearinghouse';
+import { sandboxClearinghouse } from './clearinghouse/sandbox-clearinghouse';
 
 export type Deps = {
   db: Db;
@@ -24,7 +27,12 @@ export type Deps = {
 };
 
 // One per process (its connection pools and the logger are shared by every request and by both bundles).
-const perProcess = globalThis as unknown as { __payer?: PayerTransport; __egress?: Egress; __log?: Logger };
+const perProcess = globalThis as unknown as {
+  __payer?: PayerTransport;
+  __clearinghouse?: ClearinghouseTransport;
+  __egress?: Egress;
+  __log?: Logger;
+};
 // Per module instance: instrumentation (the job worker) and the route handlers are separate bundles, and each
 // builds its own store. (Their AppErrors still agree: isAppError checks a brand, not instanceof.)
 let fhirStore: FhirStore | undefined;
@@ -58,6 +66,41 @@ function buildPayer({ config, clock, egress }: Pick<Deps, 'config' | 'clock' | '
   if (config.mode === 'sandbox') return sandboxPayer(clock);
   throw new AppError('DEPENDENCY_UNAVAILABLE', 'Eligibility checks are not configured', {
     cause: new Error('unconfigured: ELIGIBILITY_CORE_URL (production has no sandbox payer)'),
+  });
+}
+
+/**
+ * The claims clearinghouse, built once per process: CAQH CORE when CLEARINGHOUSE_* is set, else the sandbox
+ * clearinghouse in sandbox mode. Production without one throws AppError DEPENDENCY_UNAVAILABLE, so a route that
+ * asks for it first refuses before any work (no writes, no network).
+ */
+export function requireClearinghouse(deps: Pick<Deps, 'config' | 'clock' | 'egress' | 'db'>): ClearinghouseTransport {
+  perProcess.__clearinghouse ??= buildClearinghouse(deps);
+  return perProcess.__clearinghouse;
+}
+
+function buildClearinghouse({ config, clock, egress, db }: Pick<Deps, 'config' | 'clock' | 'egress' | 'db'>) {
+  const live = config.clearinghouse;
+  if (live) {
+    const { url, username, password, senderId, receiverId } = live;
+    return coreClearinghouse({
+      url,
+      username,
+      password,
+      clock,
+      egress,
+      parties: {
+        senderId,
+        receiverId,
+        receiverName: live.receiverName,
+        contactPhone: live.contactPhone,
+        usageIndicator: 'P',
+      },
+    });
+  }
+  if (config.mode === 'sandbox') return sandboxClearinghouse({ clock, db });
+  throw new AppError('DEPENDENCY_UNAVAILABLE', 'Claim submission is not available', {
+    cause: new Error('unconfigured: CLEARINGHOUSE_URL (production has no sandbox clearinghouse)'),
   });
 }
 

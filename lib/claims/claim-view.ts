@@ -1,9 +1,23 @@
-// A claim as the API shows it: money in integer cents (JSON numbers), dates as ISO strings.
+// A claim as the API shows it: money in integer cents (JSON numbers), dates as ISO strings, the lines and
+// diagnoses it will carry in the 837P, and the payer and member id it was (or will be) sent to.
 import { z } from 'zod';
 import { centsToNumber } from '../money/cents-to-number';
+import { CLAIM_STATUSES, type ClaimStatus } from './claim-states';
 
-export const CLAIM_STATUSES = ['draft', 'submitted', 'paid'] as const;
-export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+export { CLAIM_STATUSES, type ClaimStatus };
+
+export const ClaimLineView = z.object({
+  /** LX01, from 1. */
+  position: z.number().int(),
+  procedureCode: z.string(),
+  modifiers: z.array(z.string()),
+  diagnosisPointers: z.array(z.number().int()),
+  units: z.number().int(),
+  chargeCents: z.number().int(),
+  /** YYYY-MM-DD; null: the claim's serviceDate. */
+  serviceDate: z.string().nullable(),
+  paidCents: z.number().int(),
+});
 
 export const ClaimView = z.object({
   claimId: z.string(),
@@ -11,24 +25,60 @@ export const ClaimView = z.object({
   status: z.enum(CLAIM_STATUSES),
   totalChargeCents: z.number().int(),
   paidCents: z.number().int(),
+  patientResponsibilityCents: z.number().int(),
+  adjustmentCents: z.number().int(),
   serviceDate: z.string(),
+  placeOfService: z.string(),
+  diagnoses: z.array(z.string()),
+  lines: z.array(ClaimLineView),
+  renderingNpi: z.string().nullable(),
+  /** The coverage the claim was sent to; null until it is submitted. */
+  payerId: z.string().nullable(),
+  payerName: z.string().nullable(),
+  memberId: z.string().nullable(),
+  /** Why the claim is in its state, in words (a 999 or 277CA rejection, a denial). */
+  statusReason: z.string().nullable(),
   idempotencyKey: z.string().nullable(),
   submittedAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type ClaimView = z.infer<typeof ClaimView>;
 
-type ClaimRow = {
+type ClaimLineRow = {
+  position: number;
+  procedureCode: string;
+  modifiers: string[];
+  diagnosisPointers: number[];
+  units: number;
+  chargeCents: bigint;
+  serviceDate: string | null;
+  paidCents: bigint;
+};
+
+export type ClaimRow = {
   id: string;
   patientId: string;
   status: string;
   totalChargeCents: bigint;
   paidCents: bigint;
+  patientResponsibilityCents: bigint;
+  adjustmentCents: bigint;
   serviceDate: string;
+  placeOfService: string;
+  diagnoses: string[];
+  renderingNpi: string | null;
+  payerId: string | null;
+  payerName: string | null;
+  memberId: string | null;
+  statusReason: string | null;
   idempotencyKey: string | null;
   submittedAt: Date | null;
   createdAt: Date;
+  lines: ClaimLineRow[];
 };
+
+/** Prisma's include for a ClaimRow: the lines in LX order. */
+export const CLAIM_LINES = { lines: { orderBy: { position: 'asc' } } } as const;
 
 export function toClaimView(row: ClaimRow): ClaimView {
   return {
@@ -37,7 +87,26 @@ export function toClaimView(row: ClaimRow): ClaimView {
     status: row.status as ClaimStatus,
     totalChargeCents: centsToNumber(row.totalChargeCents),
     paidCents: centsToNumber(row.paidCents),
+    patientResponsibilityCents: centsToNumber(row.patientResponsibilityCents),
+    adjustmentCents: centsToNumber(row.adjustmentCents),
     serviceDate: row.serviceDate,
+    placeOfService: row.placeOfService,
+    diagnoses: row.diagnoses,
+    lines: row.lines.map((line) => ({
+      position: line.position,
+      procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      diagnosisPointers: line.diagnosisPointers,
+      units: line.units,
+      chargeCents: centsToNumber(line.chargeCents),
+      serviceDate: line.serviceDate,
+      paidCents: centsToNumber(line.paidCents),
+    })),
+    renderingNpi: row.renderingNpi,
+    payerId: row.payerId,
+    payerName: row.payerName,
+    memberId: row.memberId,
+    statusReason: row.statusReason,
     idempotencyKey: row.idempotencyKey,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

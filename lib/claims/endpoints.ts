@@ -1,28 +1,50 @@
-// Claims: submit (inline-create or submit a draft) and the clinic's list.
+// Claims: drafts, the scrubber, submission through the clearinghouse, status, appeals and what was transmitted.
 import { endpoint } from '../endpoint';
-import { ClaimSubmitted, SubmitClaimBody } from './submit-claim';
+import { ClaimParams, PatchClaimBody, SubmitClaimBody } from './claim-body';
+import { ClaimView } from './claim-view';
+import { CreateDraftBody } from './create-claim';
+import { ClaimSubmitted } from './submit-claim';
 import { ClaimList, ListClaimsQuery } from './list-claims';
+import { ClaimDetail } from './get-claim';
+import { ClaimStatusQuery, ClaimStatusView } from './claim-status';
+import { AppealBody, ClaimAppealed } from './appeal-claim';
+import { TransmissionList } from './list-transmissions';
+import { ScrubEditList, ScrubResult } from './scrub-claim-dry-run';
 
 export const submitClaimEndpoint = endpoint({
   method: 'POST',
   path: '/api/claims/submit',
   tags: ['claims'],
   summary:
-    'Submit a draft claim ({ claimId }) or create and submit one ({ patientId, totalCharge in dollars, serviceDate }); needs active eligibility from the last 24 h',
+    'Submit a draft ({ claimId }) or create and submit a claim ({ patientId, serviceDate, placeOfService?, diagnoses, ' +
+    'lines, renderingNpi?, totalCharge in dollars }): scrubbed with every edit (422 SCRUB_BLOCKED lists each failing ' +
+    'one, nothing sent), then sent as an 837P through the clearinghouse; a 999 A/E makes it submitted and the 277CA ' +
+    'accepted or rejected, a 999 R leaves it a draft with the reason. 502 when the clearinghouse cannot be reached ' +
+    '(nothing changes); 503 in production without a clearinghouse',
   auth: 'session',
   scope: 'claims:write',
   stepUp: true,
   money: true,
   body: SubmitClaimBody,
   response: ClaimSubmitted,
-  errors: ['OUT_OF_SCOPE', 'NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED', 'UNPROCESSABLE'],
+  errors: [
+    'OUT_OF_SCOPE',
+    'NOT_FOUND',
+    'IDEMPOTENCY_KEY_REUSED',
+    'UNPROCESSABLE',
+    'SCRUB_BLOCKED',
+    'TRANSPORT_FAILED',
+    'DEPENDENCY_UNAVAILABLE',
+  ],
 });
 
 export const listClaimsEndpoint = endpoint({
   method: 'GET',
   path: '/api/claims',
   tags: ['claims'],
-  summary: "The clinic's claims, newest first, at most 100; filters patientId and status",
+  summary:
+    "The clinic's claims, newest first, at most 100; filters patientId and status (one status or a comma list, " +
+    'e.g. denied,partially_paid)',
   auth: 'session',
   scope: 'claims:read',
   query: ListClaimsQuery,
@@ -30,4 +52,122 @@ export const listClaimsEndpoint = endpoint({
   errors: ['OUT_OF_SCOPE'],
 });
 
-export const claimEndpoints = [submitClaimEndpoint, listClaimsEndpoint];
+export const createClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims',
+  tags: ['claims'],
+  summary:
+    'Create a draft claim ({ patientId, serviceDate, placeOfService?, diagnoses, lines, renderingNpi?, totalCharge?, ' +
+    'idempotencyKey? }); it is scrubbed on the dry run and on submit, not here',
+  auth: 'session',
+  scope: 'claims:write',
+  body: CreateDraftBody,
+  response: ClaimView,
+  successStatus: 201,
+  errors: ['OUT_OF_SCOPE', 'IDEMPOTENCY_KEY_REUSED'],
+});
+
+export const getClaimEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/claims/{id}',
+  tags: ['claims'],
+  summary: 'A claim with its lines, diagnoses, timeline (oldest first) and appeals',
+  auth: 'session',
+  scope: 'claims:read',
+  params: ClaimParams,
+  response: ClaimDetail,
+  errors: ['NOT_FOUND'],
+});
+
+export const updateClaimEndpoint = endpoint({
+  method: 'PATCH',
+  path: '/api/claims/{id}',
+  tags: ['claims'],
+  summary:
+    'Edit a draft (any of the create fields); a claim rejected by the payer is reopened as a draft by the edit. ' +
+    'Any other state is 409',
+  auth: 'session',
+  scope: 'claims:write',
+  params: ClaimParams,
+  body: PatchClaimBody,
+  response: ClaimView,
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE'],
+});
+
+export const scrubClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims/{id}/scrub',
+  tags: ['claims'],
+  summary: 'Dry run of the scrubber on the claim as it would be sent now: { issues: [{ path, message, edit }] }',
+  auth: 'session',
+  scope: 'claims:read',
+  params: ClaimParams,
+  response: ScrubResult,
+  errors: ['NOT_FOUND'],
+});
+
+export const listScrubEditsEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/claims/scrub-edits',
+  tags: ['claims'],
+  summary: "The scrubber's edits: { edits: [{ id, message }] }, in the order they run",
+  auth: 'session',
+  scope: 'claims:read',
+  response: ScrubEditList,
+});
+
+export const claimStatusEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/claims/{id}/status',
+  tags: ['claims'],
+  summary:
+    "The payer's word on the claim from the stored 277CA/277 history; refresh=true first asks the payer with a " +
+    '276 (real time) and keeps the 277. Echoes correlationId',
+  auth: 'session',
+  scope: 'claims:read',
+  params: ClaimParams,
+  query: ClaimStatusQuery,
+  response: ClaimStatusView,
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE', 'UNPROCESSABLE', 'TRANSPORT_FAILED', 'DEPENDENCY_UNAVAILABLE'],
+});
+
+export const appealClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims/{id}/appeal',
+  tags: ['claims'],
+  summary:
+    'Appeal a denied or partially paid claim ({ reason, attachments? }): records the appeal case and moves the ' +
+    'claim to appealed. Echoes correlationId',
+  auth: 'session',
+  scope: 'claims:write',
+  stepUp: true,
+  params: ClaimParams,
+  body: AppealBody,
+  response: ClaimAppealed,
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE'],
+});
+
+export const listTransmissionsEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/claims/{id}/transmissions',
+  tags: ['claims'],
+  summary: 'Every document sent or received for the claim (837P, 999, 277CA, 276, 277, 835), oldest first, exact bytes',
+  auth: 'session',
+  scope: 'claims:read',
+  params: ClaimParams,
+  response: TransmissionList,
+  errors: ['NOT_FOUND'],
+});
+
+export const claimEndpoints = [
+  submitClaimEndpoint,
+  listClaimsEndpoint,
+  createClaimEndpoint,
+  getClaimEndpoint,
+  updateClaimEndpoint,
+  scrubClaimEndpoint,
+  listScrubEditsEndpoint,
+  claimStatusEndpoint,
+  appealClaimEndpoint,
+  listTransmissionsEndpoint,
+];

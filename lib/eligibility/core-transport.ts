@@ -106,7 +106,7 @@ export function coreTransport(options: CoreTransportOptions): PayerTransport {
  * write. Written out here rather than through `new Response(formData)`, whose web-stream encoding was a tenth of
  * a roster's CPU per exchange (bench/roster); the boundary is random, so no field value can contain it.
  */
-function encodeForm(fields: readonly (readonly [string, string])[]): {
+export function encodeForm(fields: readonly (readonly [string, string])[]): {
   contentType: string;
   body: Uint8Array<ArrayBuffer>;
 } {
@@ -121,7 +121,7 @@ function encodeForm(fields: readonly (readonly [string, string])[]): {
 }
 
 /** CORE TimeStamp: UTC to the second, `YYYY-MM-DDTHH:MM:SSZ` (xsd:dateTime without fraction). */
-function formatCoreTimeStamp(now: Date): string {
+export function formatCoreTimeStamp(now: Date): string {
   return `${now.toISOString().slice(0, 19)}Z`;
 }
 
@@ -132,7 +132,7 @@ function formatCoreTimeStamp(now: Date): string {
  * the transport's own code (bench/roster); the CORE envelope is a handful of small text fields.
  * @throws Error when the body is not a complete multipart body under the content type's boundary.
  */
-function decodeForm(contentType: string, body: Buffer): Map<string, string | null> {
+export function decodeForm(contentType: string, body: Buffer): Map<string, string | null> {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
   if (!boundary) throw new Error('CORE response has no multipart boundary');
   // With a CRLF in front, every delimiter (the first too) reads CRLF--boundary; a preamble before it is ignored

@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import { importSigningKey } from '../emr/jwks';
 import { startJobWorker } from '../jobs/start-job-worker';
 import { bulkExportHandler } from './bulk-export/run-bulk-export-job';
+import { sandboxRemittanceHandler } from '../claims/sandbox-remittance';
 import type { FhirStore } from './fhir-store';
 
 /** `loadJobDeps` is called on every worker tick (the composition root's, passed in by start-up). */
@@ -17,5 +18,10 @@ export async function startFhirServices(
   loadJobDeps: () => Promise<{ db: Db; clock: Clock; fhirStore: FhirStore }>,
 ): Promise<void> {
   if (config.smart) await importSigningKey(config.smart.privateKeyPem);
-  startJobWorker(loadJobDeps, (deps) => [bulkExportHandler(deps)], log.child({ worker: 'jobs' }));
+  // The worker serves every queue of the process; the sandbox remittance queue is filled only in sandbox mode.
+  startJobWorker(
+    loadJobDeps,
+    (deps) => [bulkExportHandler(deps), sandboxRemittanceHandler(deps)],
+    log.child({ worker: 'jobs' }),
+  );
 }

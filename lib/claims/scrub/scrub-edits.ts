@@ -81,7 +81,7 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
     id: 'provider-details',
     message:
       'The billing provider needs a name, a taxonomy code, a 9-digit tax id and a street address with a 9-digit ZIP code; ' +
-      'a rendering provider needs a name and, if given, a valid taxonomy code',
+      'a rendering provider needs a last name and, if given, a valid taxonomy code',
     check: ({ claim: { billingProvider: billing, renderingProvider: rendering } }) => {
       const failed: string[] = [];
       requireText(failed, 'billingProvider.name', billing.name);
@@ -90,7 +90,8 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
       // TR3 2010AA N403: the billing provider's ZIP code must have nine digits.
       requireAddress(failed, 'billingProvider.address', billing.address, /^\d{9}$/);
       if (rendering) {
-        requireName(failed, 'renderingProvider.name', rendering.name);
+        // NM104 (first name) is situational in 2310B: the platform knows a rendering provider by NPI only.
+        requireText(failed, 'renderingProvider.name.lastName', rendering.name.lastName);
         if (rendering.taxonomyCode !== undefined)
           requireMatch(failed, 'renderingProvider.taxonomyCode', rendering.taxonomyCode, TAXONOMY);
       }

@@ -1,0 +1,80 @@
+// POST /api/claims: a draft claim for a patient of the caller's clinic, with its lines and diagnoses. Nothing is
+// checked beyond types here: the scrubber runs on the dry run and on submit. An idempotency key is single-use per
+// clinic for creation (its own purpose, so the same key may later submit the draft).
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { AppError } from '../errors';
+import { isUniqueViolation } from '../db/is-unique-violation';
+import { parseDollarsToCents } from '../money/dollars';
+import { requireClinicPatients } from '../patients/require-clinic-patients';
+import { CreateClaimBody, IdempotencyKey } from './claim-body';
+import { normaliseDiagnoses, sumOfLines, toLineRows } from './claim-records';
+import { recordClaimEvent } from './claim-states';
+import { CLAIM_LINES, toClaimView, type ClaimView } from './claim-view';
+
+export const CreateDraftBody = CreateClaimBody.extend({ idempotencyKey: IdempotencyKey.optional() });
+export type CreateDraftBody = z.infer<typeof CreateDraftBody>;
+
+const IDEMPOTENCY_PURPOSE = 'claims.create';
+
+export function newClaimId(): string {
+  return `clm_${randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * @throws OUT_OF_SCOPE (403) for a patient outside the clinic; IDEMPOTENCY_KEY_REUSED (409) for a key used before
+ *   (nothing is created).
+ */
+export async function createClaim(
+  deps: Pick<Deps, 'db'>,
+  input: CreateDraftBody & { clinicId: string; userId: string; correlationId: string },
+): Promise<ClaimView> {
+  const { db } = deps;
+  const { clinicId, correlationId } = input;
+  await requireClinicPatients(db, clinicId, [input.patientId]);
+  const claimId = newClaimId();
+  try {
+    const claim = await db.$transaction(async (tx) => {
+      if (input.idempotencyKey !== undefined) {
+        await tx.idempotencyKey.create({
+          data: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key: input.idempotencyKey, resourceId: claimId },
+        });
+      }
+      await tx.claim.create({
+        data: {
+          id: claimId,
+          clinicId,
+          patientId: input.patientId,
+          status: 'draft',
+          serviceDate: input.serviceDate,
+          placeOfService: input.placeOfService ?? '11',
+          diagnoses: normaliseDiagnoses(input.diagnoses),
+          renderingNpi: input.renderingNpi ?? null,
+          totalChargeCents: BigInt(
+            input.totalCharge !== undefined ? parseDollarsToCents(input.totalCharge) : sumOfLines(input.lines),
+          ),
+          correlationId,
+        },
+      });
+      await tx.claimLine.createMany({ data: toLineRows(clinicId, claimId, input.lines) });
+      await recordClaimEvent(tx, {
+        clinicId,
+        claimId,
+        kind: 'created',
+        toStatus: 'draft',
+        detail: { by: input.userId },
+        correlationId,
+      });
+      return tx.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_LINES });
+    });
+    return toClaimView(claim);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used; nothing was created', {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

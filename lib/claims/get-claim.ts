@@ -1,0 +1,77 @@
+// GET /api/claims/{id}: the claim view with its timeline (every ClaimEvent, oldest first: created, edits, the 999,
+// the 277CA, 277 answers, payments, appeals) and its appeal cases.
+import { z } from 'zod';
+import type { Db } from '../db';
+import { getClinicClaim } from './claim-records';
+import { CLAIM_STATUSES, ClaimView, toClaimView } from './claim-view';
+
+export const ClaimEventView = z.object({
+  kind: z.string(),
+  at: z.string(),
+  fromStatus: z.enum(CLAIM_STATUSES).nullable(),
+  toStatus: z.enum(CLAIM_STATUSES).nullable(),
+  /** Words and ids for the timeline (acknowledgment codes and their meaning, amounts in cents). */
+  detail: z.unknown(),
+});
+
+export const AppealView = z.object({
+  appealId: z.string(),
+  reason: z.string(),
+  attachments: z.array(z.object({ name: z.string(), url: z.string().optional() })),
+  createdBy: z.string(),
+  correlationId: z.string(),
+  createdAt: z.string(),
+});
+
+export const ClaimDetail = ClaimView.extend({
+  timeline: z.array(ClaimEventView),
+  appeals: z.array(AppealView),
+});
+export type ClaimDetail = z.infer<typeof ClaimDetail>;
+
+type AppealRow = {
+  id: string;
+  reason: string;
+  attachments: unknown;
+  createdBy: string;
+  correlationId: string;
+  createdAt: Date;
+};
+
+export function toAppealView(row: AppealRow): z.infer<typeof AppealView> {
+  return {
+    appealId: row.id,
+    reason: row.reason,
+    attachments: Array.isArray(row.attachments) ? (row.attachments as z.infer<typeof AppealView>['attachments']) : [],
+    createdBy: row.createdBy,
+    correlationId: row.correlationId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** @throws NOT_FOUND (404) for a claim not in the clinic. */
+export async function getClaim(deps: { db: Db }, input: { clinicId: string; claimId: string }): Promise<ClaimDetail> {
+  const { db } = deps;
+  const claim = await getClinicClaim(db, input.clinicId, input.claimId);
+  const [events, appeals] = await Promise.all([
+    db.claimEvent.findMany({
+      where: { claimId: claim.id, clinicId: input.clinicId },
+      orderBy: [{ at: 'asc' }, { id: 'asc' }],
+    }),
+    db.claimAppeal.findMany({
+      where: { claimId: claim.id, clinicId: input.clinicId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    }),
+  ]);
+  return {
+    ...toClaimView(claim),
+    timeline: events.map((event) => ({
+      kind: event.kind,
+      at: event.at.toISOString(),
+      fromStatus: event.fromStatus as ClaimDetail['status'] | null,
+      toStatus: event.toStatus as ClaimDetail['status'] | null,
+      detail: event.detail ?? null,
+    })),
+    appeals: appeals.map(toAppealView),
+  };
+}
