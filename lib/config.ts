@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError } from './errors';
 
 export type ServiceMode = 'sandbox' | 'production';
-export const WEBHOOK_RECEIVERS = ['payment', 'fax', 'emr', 'transfer', 'banking'] as const;
+export const WEBHOOK_RECEIVERS = ['payment', 'fax', 'emr', 'transfer', 'banking', 'era'] as const;
 export type WebhookReceiver = (typeof WEBHOOK_RECEIVERS)[number];
 export const EMR_VENDOR_KINDS = ['generic-fhir', 'browser-oauth', 'smart-backend', 'partner-api'] as const;
 export type EmrVendorKind = (typeof EMR_VENDOR_KINDS)[number];

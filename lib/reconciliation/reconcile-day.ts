@@ -4,8 +4,11 @@
 //   fboCents:    the FBO position as settlement operations moved it: minus the residual of every instruction
 //                disbursed that day (the cash instructed out of the FBO);
 //   railCents:   what the bank reported on the rail that day (banking.transaction.posted: credits in, debits out).
-// Any disagreement is a ReconciliationVariance for (clinic, day). Re-running a day is idempotent: the row is
-// rewritten with the new figures, and removed when the day now agrees (e.g. a late rail posting arrived).
+// Any disagreement is a `ledger_mismatch` ReconciliationVariance for (clinic, day). Re-running a day is idempotent:
+// the row is rewritten with the new figures, and removed when the day now agrees (e.g. a late rail posting arrived).
+// Payer deposits sit on the same rail: a credit reassociated with its 835 (lib/remittances/reassociate.ts) is in the
+// ledger (Dr assets:fbo, dated when the bank posted it) and counts in the FBO position too, as a deposit whose ERA
+// says the same amount. The ERA ↔ deposit variances are reassociation-variances.ts's, recorded in the same run.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
@@ -14,6 +17,7 @@ import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { centsToNumber } from '../money/cents-to-number';
 import { serializableTransaction } from '../db/serializable-transaction';
 import { runKeyedJob } from '../jobs/run-keyed-job';
+import { findReassociationVariances, REASSOCIATION_KINDS } from './reassociation-variances';
 
 export const ReconcileQuery = z.object({
   /** The UTC day to reconcile; defaults to yesterday (the nightly run). */
@@ -24,7 +28,19 @@ const Cents = z.number().int();
 export const ReconciliationRun = z.object({
   day: z.string(),
   clinicsChecked: z.number().int(),
+  /** The day's ledger_mismatch variances. */
   variances: z.array(z.object({ clinicId: z.string(), ledgerCents: Cents, fboCents: Cents, railCents: Cents })),
+  /** ERA ↔ deposit variances due as of the day, of every clinic (each keyed by its own date). */
+  reassociation: z.array(
+    z.object({
+      clinicId: z.string(),
+      kind: z.enum(REASSOCIATION_KINDS),
+      reference: z.string(),
+      day: z.string(),
+      eraCents: Cents.nullable(),
+      depositCents: Cents.nullable(),
+    }),
+  ),
   correlationId: z.string(),
 });
 
@@ -36,14 +52,25 @@ const RECONCILE_LEASE_MS = 30_000;
 const LEDGER_BY_CLINIC = `SELECT t."clinicId", SUM(e."amountCents")::bigint AS cents
   FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
   WHERE e."account" = $1 AND t."createdAt" >= $2 AND t."createdAt" < $3 GROUP BY t."clinicId"`;
-const FBO_BY_CLINIC = `SELECT "clinicId", (-SUM("residualCents"))::bigint AS cents FROM "SettlementInstruction"
-  WHERE "status" = 'DISBURSED' AND "disbursedAt" >= $1 AND "disbursedAt" < $2 GROUP BY "clinicId"`;
+// Settlement disbursements out, plus payer deposits in that match their 835 (same trace, same amount).
+const FBO_BY_CLINIC = `SELECT "clinicId", SUM(cents)::bigint AS cents FROM (
+    SELECT "clinicId", -"residualCents" AS cents FROM "SettlementInstruction"
+    WHERE "status" = 'DISBURSED' AND "disbursedAt" >= $1 AND "disbursedAt" < $2
+    UNION ALL
+    SELECT p."clinicId", p."amountCents" AS cents FROM "RailPosting" p
+    WHERE p."direction" = 'credit' AND p."postedAt" >= $1 AND p."postedAt" < $2
+      AND (SELECT COUNT(*) FROM "Remittance" r WHERE r."clinicId" = p."clinicId" AND r."traceNumber" = p."railReference"
+        AND r."paymentCents" > 0) = 1
+      AND EXISTS (SELECT 1 FROM "Remittance" r WHERE r."clinicId" = p."clinicId" AND r."traceNumber" = p."railReference"
+        AND r."paymentCents" = p."amountCents")
+  ) AS movements GROUP BY "clinicId"`;
 const RAIL_BY_CLINIC = `SELECT "clinicId", SUM(CASE WHEN "direction" = 'credit' THEN "amountCents" ELSE -"amountCents" END)::bigint AS cents
   FROM "RailPosting" WHERE "postedAt" >= $1 AND "postedAt" < $2 GROUP BY "clinicId"`;
-const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId", "day", "ledgerCents", "fboCents", "railCents", "correlationId", "createdAt")
-  VALUES ($1, $2, $3, $4::bigint, $5::bigint, $6::bigint, $7, $8)
-  ON CONFLICT ("clinicId", "day") DO UPDATE SET "ledgerCents" = EXCLUDED."ledgerCents", "fboCents" = EXCLUDED."fboCents",
-    "railCents" = EXCLUDED."railCents", "correlationId" = EXCLUDED."correlationId", "createdAt" = EXCLUDED."createdAt"`;
+const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId", "day", "kind", "reference", "ledgerCents", "fboCents", "railCents", "eraCents", "depositCents", "correlationId", "createdAt")
+  VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint, $9::bigint, $10::bigint, $11, $12)
+  ON CONFLICT ("clinicId", "day", "kind", "reference") DO UPDATE SET "ledgerCents" = EXCLUDED."ledgerCents", "fboCents" = EXCLUDED."fboCents",
+    "railCents" = EXCLUDED."railCents", "eraCents" = EXCLUDED."eraCents", "depositCents" = EXCLUDED."depositCents",
+    "correlationId" = EXCLUDED."correlationId", "createdAt" = EXCLUDED."createdAt"`;
 
 type Sum = { clinicId: string; cents: bigint };
 const byClinic = (rows: Sum[]) => new Map(rows.map((r) => [r.clinicId, BigInt(r.cents)]));
@@ -90,22 +117,49 @@ export async function reconcileDay(
             .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
           // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
           await tx.reconciliationVariance.deleteMany({
-            where: { day, clinicId: { notIn: found.map((v) => v.clinicId) } },
+            where: { day, kind: 'ledger_mismatch', clinicId: { notIn: found.map((v) => v.clinicId) } },
           });
-          for (const v of found) {
-            await tx.$executeRawUnsafe(
+          const record = (v: {
+            clinicId: string;
+            day: string;
+            kind: string;
+            reference: string;
+            ledgerCents?: bigint;
+            fboCents?: bigint;
+            railCents?: bigint;
+            eraCents?: bigint | null;
+            depositCents?: bigint | null;
+          }) =>
+            tx.$executeRawUnsafe(
               RECORD_VARIANCE,
               `var_${randomUUID().replaceAll('-', '')}`,
               v.clinicId,
-              day,
-              v.ledgerCents,
-              v.fboCents,
-              v.railCents,
+              v.day,
+              v.kind,
+              v.reference,
+              v.ledgerCents ?? 0n,
+              v.fboCents ?? 0n,
+              v.railCents ?? 0n,
+              v.eraCents ?? null,
+              v.depositCents ?? null,
               input.correlationId,
               now,
             );
+          for (const v of found) await record({ ...v, day, kind: 'ledger_mismatch', reference: '' });
+
+          // ERA ↔ deposit: rows whose pair has matched since are removed, whatever their day; the due ones recorded.
+          const reassociation = await findReassociationVariances(tx, { day, until: to });
+          const open = new Set(reassociation.open.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
+          const recorded = await tx.reconciliationVariance.findMany({
+            where: { kind: { in: [...REASSOCIATION_KINDS] } },
+            select: { id: true, clinicId: true, kind: true, reference: true },
+          });
+          const resolved = recorded.filter((v) => !open.has(`${v.clinicId} ${v.kind} ${v.reference}`));
+          if (resolved.length > 0) {
+            await tx.reconciliationVariance.deleteMany({ where: { id: { in: resolved.map((v) => v.id) } } });
           }
-          return { clinicsChecked: clinics.length, found };
+          for (const v of reassociation.due) await record(v);
+          return { clinicsChecked: clinics.length, found, reassociation: reassociation.due };
         },
         { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 },
       );
@@ -118,6 +172,14 @@ export async function reconcileDay(
           ledgerCents: centsToNumber(v.ledgerCents),
           fboCents: centsToNumber(v.fboCents),
           railCents: centsToNumber(v.railCents),
+        })),
+        reassociation: variances.reassociation.map((v) => ({
+          clinicId: v.clinicId,
+          kind: v.kind,
+          reference: v.reference,
+          day: v.day,
+          eraCents: v.eraCents === null ? null : centsToNumber(v.eraCents),
+          depositCents: v.depositCents === null ? null : centsToNumber(v.depositCents),
         })),
         correlationId: input.correlationId,
       };

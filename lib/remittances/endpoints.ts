@@ -1,4 +1,76 @@
-// Remittances (X12 835): the staff upload, the list and detail screens' reads (DECISIONS "Money in").
-import type { Endpoint } from '../endpoint';
+// Remittances (X12 835): the staff upload, the list and detail screens' reads, and the denial work queue
+// (DECISIONS "Money in").
+import { z } from 'zod';
+import { endpoint } from '../endpoint';
+import { DenialList } from './list-denials';
+import { RemittanceDetail, RemittanceList, RemittanceParams } from './remittance-view';
 
-export const remittanceEndpoints: readonly Endpoint[] = [];
+const Cents = z.number().int();
+
+export const UploadResult = z.object({
+  remittances: z.array(
+    z.object({
+      remittanceId: z.string(),
+      payerId: z.string(),
+      traceNumber: z.string(),
+      paymentCents: Cents,
+      duplicate: z.boolean(),
+      claimsPosted: z.number().int(),
+    }),
+  ),
+  correlationId: z.string(),
+});
+
+export const uploadRemittanceEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/remittances',
+  tags: ['remittances'],
+  summary:
+    'Post an X12 835 interchange (one or several 835s): multipart/form-data with the file in field `file`, or JSON `{ "x12": "ISA*..." }`. The request body is capped at 5 MiB and the interchange itself at 1 MiB (413). 422 when an 835 is unreadable, empty, unbalanced, or names a claim that is not the clinic\'s: nothing of the interchange is posted. Idempotent on (payer id, TRN02): a copy answers the first posting with duplicate: true.',
+  auth: 'session',
+  scope: 'svcpay:write',
+  money: true,
+  response: UploadResult,
+  errors: ['VALIDATION_FAILED', 'UNPROCESSABLE', 'PAYLOAD_TOO_LARGE'],
+});
+
+export const listRemittancesEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/remittances',
+  tags: ['remittances'],
+  summary: "The clinic's posted remittances, newest first, at most 100",
+  auth: 'session',
+  scope: 'svcpay:read',
+  response: RemittanceList,
+});
+
+export const getRemittanceEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/remittances/{id}',
+  tags: ['remittances'],
+  summary:
+    "One posted remittance: its provider-level adjustments (PLB) and each claim's payment, adjustments (CARC) and remarks (RARC) with their words",
+  auth: 'session',
+  scope: 'svcpay:read',
+  params: RemittanceParams,
+  response: RemittanceDetail,
+  errors: ['NOT_FOUND'],
+});
+
+export const listDenialsEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/denials',
+  tags: ['remittances'],
+  summary:
+    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their reason and remark codes in words, the next step and the appeal route",
+  auth: 'session',
+  scope: 'claims:read',
+  response: DenialList,
+});
+
+export const remittanceEndpoints = [
+  uploadRemittanceEndpoint,
+  listRemittancesEndpoint,
+  getRemittanceEndpoint,
+  listDenialsEndpoint,
+];

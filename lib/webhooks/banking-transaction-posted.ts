@@ -1,9 +1,12 @@
 // banking.transaction.posted: the bank reports a movement on the FBO account's rail. Records the RailPosting
-// (keyed by the bank's transactionId) that nightly reconciliation compares with the ledger. Moves no money.
+// (keyed by the bank's transactionId) that nightly reconciliation compares with the ledger. A credit whose
+// railReference is a posted 835's TRN02 is that remittance's deposit: when the amounts agree it is reassociated
+// in the same transaction (lib/remittances/reassociate.ts); otherwise reconciliation raises the variance.
 // A clinic's postings of one UTC day are capped in total so reconciliation's rail figure stays a safe integer.
 import { z } from 'zod';
 import type { Prisma } from '../db';
 import { amountTooLargeMessage, MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS } from '../money/cents';
+import { reassociate } from '../remittances/reassociate';
 import { applied, defineEffect, recorded, rejected } from './event-effect';
 
 export const BankingTransactionPostedData = z.object({
@@ -51,7 +54,7 @@ async function fitsDayTotal(
 export const bankingTransactionPosted = defineEffect({
   receiver: 'banking',
   data: BankingTransactionPostedData,
-  async apply(tx, { clinicId, data }) {
+  async apply(tx, { clinicId, data, correlationId }) {
     const clinic = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CLINIC, clinicId);
     if (clinic.length === 0) return rejected('unknown clinic');
     const existing = await tx.railPosting.findUnique({ where: { id: data.transactionId }, select: { clinicId: true } });
@@ -76,6 +79,9 @@ export const bankingTransactionPosted = defineEffect({
       ],
       skipDuplicates: true,
     });
-    return count === 1 ? applied() : recorded('rail posting already recorded');
+    if (count !== 1) return recorded('rail posting already recorded');
+    if (data.direction === 'credit')
+      await reassociate(tx, { clinicId, traceNumber: data.railReference, correlationId });
+    return applied();
   },
 });

@@ -76,6 +76,20 @@ export const bankingWebhook = endpoint({
   errors: receiverErrors,
 });
 
+export const eraWebhook = endpoint({
+  method: 'POST',
+  path: '/api/webhooks/era',
+  tags: ['webhooks'],
+  summary:
+    "Remittances (X12 835) from a clearinghouse or payer: era.received with data { x12 } posts every 835 of the interchange for the signed clinic (docs/remittances.md). 422 when an 835 is unreadable, empty, unbalanced or names a claim that is not the clinic's: nothing is posted or recorded. An 835 already posted (same payer id and TRN02) answers outcome recorded. Halted by SVC_HALT." +
+    HEADERS,
+  auth: { signature: 'era' },
+  money: true,
+  body: EventEnvelope,
+  response: WebhookReceipt,
+  errors: [...receiverErrors, 'UNPROCESSABLE'],
+});
+
 export const webhookEndpoints = [
   paymentWebhook,
   faxWebhook,
@@ -83,4 +97,5 @@ export const webhookEndpoints = [
   emrWebhook,
   transferWebhook,
   bankingWebhook,
+  eraWebhook,
 ];

@@ -7,6 +7,7 @@ import { faxReceived } from './fax-received';
 import { emrPatientUpdated } from './emr-patient-updated';
 import { transferUpdated } from './transfer-updated';
 import { bankingTransactionPosted } from './banking-transaction-posted';
+import { eraReceived } from '../remittances/era-received';
 
 export const EVENT_EFFECTS: Readonly<Record<string, EventEffect>> = {
   'payment.succeeded': paymentSucceeded,
@@ -15,4 +16,5 @@ export const EVENT_EFFECTS: Readonly<Record<string, EventEffect>> = {
   'emr.patient.updated': emrPatientUpdated,
   'transfer.updated': transferUpdated,
   'banking.transaction.posted': bankingTransactionPosted,
+  'era.received': eraReceived,
 };

@@ -1,0 +1,68 @@
+// The ERA ↔ deposit side of nightly reconciliation (DECISIONS "Money in"): per (clinic, trace), what the posted
+// 835s say was paid (BPR02, positive payments only) against what the bank credited under that railReference,
+// as of the end of the reconciled day. Three kinds of variance:
+//   era_without_deposit: an ERA whose deposit has not arrived 3 business days after its payment date (BPR16);
+//   deposit_without_era: a credit whose ERA has not arrived 3 business days after it was posted;
+//   amount_mismatch: both are there and the amounts disagree (raised at once: waiting cannot fix it).
+// Each is keyed by its own date (the ERA's payment date, the deposit's day) and reference, so re-running any day
+// rewrites the same row, and a row whose pair has since matched is removed.
+import type { Prisma } from '../db';
+import { addBusinessDays } from './business-days';
+
+export const REASSOCIATION_KINDS = ['era_without_deposit', 'deposit_without_era', 'amount_mismatch'] as const;
+export type ReassociationKind = (typeof REASSOCIATION_KINDS)[number];
+
+export type ReassociationVariance = {
+  clinicId: string;
+  kind: ReassociationKind;
+  reference: string;
+  day: string;
+  eraCents: bigint | null;
+  depositCents: bigint | null;
+};
+
+export const REASSOCIATION_WAIT_BUSINESS_DAYS = 3;
+
+const PAIRS = `WITH era AS (
+    SELECT "clinicId", "traceNumber" AS ref, SUM("paymentCents")::bigint AS cents, MIN("paymentDate") AS day
+    FROM "Remittance" WHERE "createdAt" < $1 AND "paymentCents" > 0 GROUP BY 1, 2
+  ), dep AS (
+    SELECT "clinicId", "railReference" AS ref, SUM("amountCents")::bigint AS cents,
+      MIN(to_char("postedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS day
+    FROM "RailPosting" WHERE "direction" = 'credit' AND "postedAt" < $1 GROUP BY 1, 2
+  )
+  SELECT COALESCE(era."clinicId", dep."clinicId") AS "clinicId", COALESCE(era.ref, dep.ref) AS reference,
+    era.cents AS "eraCents", dep.cents AS "depositCents", era.day AS "eraDay", dep.day AS "depositDay"
+  FROM era FULL OUTER JOIN dep ON era."clinicId" = dep."clinicId" AND era.ref = dep.ref
+  WHERE era.cents IS NULL OR dep.cents IS NULL OR era.cents <> dep.cents`;
+
+type Pair = {
+  clinicId: string;
+  reference: string;
+  eraCents: bigint | null;
+  depositCents: bigint | null;
+  eraDay: string | null;
+  depositDay: string | null;
+};
+
+/**
+ * Every unmatched pair as of `until` (`open`, whatever its age) and those old enough to report on `day` (`due`).
+ */
+export async function findReassociationVariances(
+  tx: Prisma.TransactionClient,
+  input: { day: string; until: Date },
+): Promise<{ open: ReassociationVariance[]; due: ReassociationVariance[] }> {
+  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS, input.until);
+  const open = pairs.map((pair): ReassociationVariance => {
+    const eraCents = pair.eraCents === null ? null : BigInt(pair.eraCents);
+    const depositCents = pair.depositCents === null ? null : BigInt(pair.depositCents);
+    const kind: ReassociationKind =
+      eraCents === null ? 'deposit_without_era' : depositCents === null ? 'era_without_deposit' : 'amount_mismatch';
+    const day = (kind === 'era_without_deposit' ? pair.eraDay : pair.depositDay) ?? input.day;
+    return { clinicId: pair.clinicId, kind, reference: pair.reference, day, eraCents, depositCents };
+  });
+  const due = open.filter(
+    (v) => v.kind === 'amount_mismatch' || addBusinessDays(v.day, REASSOCIATION_WAIT_BUSINESS_DAYS) <= input.day,
+  );
+  return { open, due };
+}

@@ -1,0 +1,41 @@
+// era.received on POST /api/webhooks/era: a clearinghouse or payer delivers an 835 interchange, `data: { x12 }`,
+// for the clinic its signed envelope names (DECISIONS "Money in"). Runs inside the delivery's transaction
+// (receive-event.ts), so the delivery row and every 835 of the interchange commit together or not at all: a refusal
+// (422: unreadable, empty, unbalanced, or naming a claim that is not the clinic's) records nothing, not even the
+// delivery, and a corrected re-delivery can still post. An 835 already posted under another delivery (same payer
+// id and TRN02) is recorded and changes nothing.
+import { z } from 'zod';
+import { applied, defineEffect, recorded, rejected } from '../webhooks/event-effect';
+import { MAX_INTERCHANGE_LENGTH } from '../x12/read-interchange';
+import { checkInterchange } from './ingest-remittance';
+import { postRemittance } from './post-remittance';
+
+export const ERA_EVENT_TYPE = 'era.received';
+
+export const EraReceivedData = z.object({
+  x12: z.string().min(1, 'x12 must hold the 835 interchange').max(MAX_INTERCHANGE_LENGTH, 'x12 is larger than 1 MiB'),
+});
+
+export const eraReceived = defineEffect({
+  receiver: 'era',
+  data: EraReceivedData,
+  async apply(tx, { clinicId, data, correlationId, now }) {
+    const clinic = await tx.clinic.findUnique({ where: { id: clinicId }, select: { id: true } });
+    if (!clinic) return rejected('unknown clinic');
+    const checked = await checkInterchange(tx, { clinicId, x12: data.x12 });
+    let posted = 0;
+    for (const { remittance, remarks } of checked.remittances) {
+      const result = await postRemittance(tx, {
+        clinicId,
+        x12: data.x12,
+        source: 'webhook',
+        correlationId,
+        remittance,
+        remarks,
+        now,
+      });
+      if (!result.duplicate) posted++;
+    }
+    return posted > 0 ? applied() : recorded('remittance already posted');
+  },
+});

@@ -1,0 +1,87 @@
+// The staff upload's body: multipart/form-data (the file in field `file`, or any one file) or JSON `{ x12 }`. Two
+// caps, both answered 413 with a sentence: the request body at 5 MiB, counted while streaming (multipart framing and
+// JSON escaping cost room), and the interchange itself at the X12 reader's 1 MiB (MAX_INTERCHANGE_LENGTH). The
+// reader keeps its cap: each 835 amount is bounded so that every sum over a 1 MiB interchange stays a safe integer
+// (lib/money/cents.ts), and 1 MiB is thousands of claims, more than a clinic's payer sends in one interchange.
+import { AppError } from '../errors';
+import { MAX_INTERCHANGE_LENGTH } from '../x12/read-interchange';
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
+const invalid = (message: string, path = 'body') =>
+  new AppError('VALIDATION_FAILED', message, { issues: [{ path, message }] });
+
+async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer>> {
+  const refusal = () =>
+    tooLarge(`The upload is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB; send one interchange of at most 1 MiB`);
+  if (Number(request.headers.get('content-length')) > MAX_UPLOAD_BYTES) throw refusal();
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_UPLOAD_BYTES) {
+      await reader.cancel();
+      throw refusal();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function decode(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalid('The 835 is not valid UTF-8 text');
+  }
+}
+
+/** The interchange text of the upload. @throws PAYLOAD_TOO_LARGE (413), VALIDATION_FAILED (400), UNPROCESSABLE (422). */
+export async function readUpload(request: Request): Promise<string> {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  const bytes = await readCapped(request);
+  let x12: string;
+  if (type.startsWith('multipart/form-data')) {
+    let form: FormData;
+    try {
+      form = await new Response(bytes, {
+        headers: { 'content-type': request.headers.get('content-type')! },
+      }).formData();
+    } catch {
+      throw invalid('The multipart body cannot be read');
+    }
+    const named = form.get('file') ?? form.get('x12');
+    const value = named ?? [...form.values()].find((v) => typeof v !== 'string') ?? null;
+    if (value === null) throw invalid('Send the 835 in the form field "file"', 'body.file');
+    x12 = typeof value === 'string' ? value : decode(new Uint8Array(await value.arrayBuffer()));
+  } else if (/^application\/([a-z0-9.+-]+\+)?json\b/.test(type)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(decode(bytes));
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw invalid('The request body is not valid JSON');
+    }
+    const value = (parsed as { x12?: unknown } | null)?.x12;
+    if (typeof value !== 'string') throw invalid('x12 must be the 835 interchange as a string', 'body.x12');
+    x12 = value;
+  } else {
+    throw invalid('Send the 835 as multipart/form-data (field "file") or as JSON { "x12": "..." }');
+  }
+  if (x12.length > MAX_INTERCHANGE_LENGTH) {
+    throw tooLarge(`The 835 interchange is larger than 1 MiB (${x12.length} characters); ask the payer to split it`);
+  }
+  if (x12.trim() === '') throw new AppError('UNPROCESSABLE', 'The 835 is empty: there is nothing to post');
+  return x12;
+}
