@@ -1,18 +1,40 @@
-// What a read of an EMR connection shows: status, whether the browser authorization can start, and never the
-// client id, a secret or a token (hasClientId says a client id is stored). Also the 404/403 lookup rules.
+// What a read of an EMR connection shows: its name, status (and why it needs attention), whether the browser
+// authorization can start, its latest pull, and never the client id, a secret or a token (hasClientId says a client
+// id is stored). Also the 404/403 lookup rules.
 import { z } from 'zod';
 import { EMR_VENDOR_KINDS, type Config } from '../config';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { findSmartBackendGroup } from './integration-binding';
 
-export const CONNECTION_STATUSES = ['pending', 'connected', 'needs-registration'] as const;
+// needs-authorization: a token refresh failed (lastError says why); the tokens are gone and the clinic must
+// connect again (lib/emr/refresh-access-token.ts sets it).
+export const CONNECTION_STATUSES = ['pending', 'connected', 'needs-registration', 'needs-authorization'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** The newest pull of a connection, for the screen to follow a running pull and show its result. */
+export const LastRunView = z.object({
+  id: z.string(),
+  status: z.string(),
+  /** While it runs: { phase, files, filesDone, resources } as the pull writes it; null when none was written. */
+  progress: z.record(z.string(), z.unknown()).nullable(),
+  /** When it ends: per resource type { created, updated, unchanged }, or { error } for a failed run. */
+  counts: z.record(z.string(), z.unknown()).nullable(),
+  /** Our client-safe message for a failed run (never upstream text). */
+  error: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type LastRunView = z.infer<typeof LastRunView>;
 
 export const EmrConnectionView = z.object({
   id: z.string(),
+  /** What staff call it ("Epic production"); null when unnamed. */
+  name: z.string().nullable(),
   vendor: z.enum(EMR_VENDOR_KINDS),
   status: z.enum(CONNECTION_STATUSES),
+  /** Why the connection needs attention, in words (a refresh that failed); null otherwise. */
+  lastError: z.string().nullable(),
   canAuthorize: z.boolean(),
   hasClientId: z.boolean(),
   fhirBaseUrl: z.string().nullable(),
@@ -21,6 +43,7 @@ export const EmrConnectionView = z.object({
   connectedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  lastRun: LastRunView.nullable(),
 });
 export type EmrConnectionView = z.infer<typeof EmrConnectionView>;
 
@@ -51,11 +74,75 @@ function statusOf(row: ConnectionRow, config: Pick<Config, 'emrVendors'>): Conne
   return row.status as ConnectionStatus;
 }
 
-export function toConnectionView(row: ConnectionRow, config: Pick<Config, 'emrVendors'>): EmrConnectionView {
+type SyncRunRow = {
+  id: string;
+  connectionId: string;
+  status: string;
+  progress: unknown;
+  counts: unknown;
+  error: string | null;
+  startedAt: Date | string;
+  finishedAt: Date | string | null;
+};
+
+// DISTINCT ON keeps the newest run of each connection in one statement (Prisma's `distinct` would read every run
+// of every connection and pick in memory).
+const LAST_RUNS = `
+  SELECT DISTINCT ON ("connectionId") "id", "connectionId", "status", "progress", "counts", "error", "startedAt", "finishedAt"
+  FROM "SyncRun" WHERE "clinicId" = $1 AND "connectionId" = ANY($2::text[])
+  ORDER BY "connectionId", "startedAt" DESC, "id" DESC`;
+
+const asRecord = (value: unknown): Record<string, unknown> | null => {
+  const parsed = typeof value === 'string' ? safeJson(value) : value;
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+};
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+// timestamp(3) columns hold UTC wall time; a raw read may hand them back as Date or as text without a zone.
+const iso = (value: Date | string) =>
+  (value instanceof Date ? value : new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`)).toISOString();
+
+function toLastRunView(run: SyncRunRow): LastRunView {
+  return {
+    id: run.id,
+    status: run.status,
+    progress: asRecord(run.progress),
+    counts: asRecord(run.counts),
+    error: run.error,
+    startedAt: iso(run.startedAt),
+    finishedAt: run.finishedAt === null ? null : iso(run.finishedAt),
+  };
+}
+
+/** The newest pull of each of the clinic's connections, by connection id. */
+export async function findLastRuns(
+  db: Db,
+  clinicId: string,
+  connectionIds: readonly string[],
+): Promise<Map<string, LastRunView>> {
+  if (connectionIds.length === 0) return new Map();
+  const runs = await db.$queryRawUnsafe<SyncRunRow[]>(LAST_RUNS, clinicId, [...connectionIds]);
+  return new Map(runs.map((run) => [run.connectionId, toLastRunView(run)]));
+}
+
+export function toConnectionView(
+  row: ConnectionRow,
+  config: Pick<Config, 'emrVendors'>,
+  lastRun: LastRunView | null = null,
+): EmrConnectionView {
   return {
     id: row.id,
+    name: row.name,
     vendor: row.vendor as EmrConnectionView['vendor'],
     status: statusOf(row, config),
+    lastError: row.lastError,
     canAuthorize: canAuthorize(row, config),
     hasClientId: !!row.clientId,
     fhirBaseUrl: row.fhirBaseUrl,
@@ -64,6 +151,7 @@ export function toConnectionView(row: ConnectionRow, config: Pick<Config, 'emrVe
     connectedAt: row.connectedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    lastRun,
   };
 }
 

@@ -1,5 +1,6 @@
 // POST /api/emr-sync/connections: a new EMR connection for the caller's clinic. With a client id it is
-// `pending` (ready to authorize); without one it is `needs-registration` (SPEC "EMR connection" states).
+// `pending` (ready to authorize); without one it is `needs-registration` (SPEC "EMR connection" states). An
+// optional name is what staff call it on the integrations screen.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { EMR_VENDOR_KINDS, type Config } from '../config';
@@ -9,11 +10,14 @@ import { EmrConnectionView, toConnectionView } from './connection-view';
 import { assertFhirBaseUrlAllowed, assertSmartBackendBaseUrl, FhirBaseUrl } from './fhir-base-url';
 
 export const ClientId = z.string().trim().min(1).max(200);
+/** What staff call a connection; an empty name clears it (PATCH). */
+export const ConnectionName = z.string().trim().max(100, { message: 'Use at most 100 characters' });
 
 export const CreateConnectionBody = z.object({
   vendor: z.enum(EMR_VENDOR_KINDS, { message: `vendor must be one of ${EMR_VENDOR_KINDS.join(', ')}` }),
   clientId: ClientId.optional(),
   fhirBaseUrl: FhirBaseUrl.optional(),
+  name: ConnectionName.optional(),
 });
 export type CreateConnectionBody = z.infer<typeof CreateConnectionBody>;
 
@@ -34,6 +38,7 @@ export async function createConnection(
         status: input.clientId ? 'pending' : 'needs-registration',
         clientId: input.clientId ?? null,
         fhirBaseUrl: input.fhirBaseUrl ?? null,
+        name: input.name || null,
       },
     });
     await recordAudit(tx, {

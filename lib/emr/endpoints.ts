@@ -28,7 +28,7 @@ export const listConnectionsEndpoint = endpoint({
 export const createConnectionEndpoint = endpoint({
   method: 'POST',
   path: '/api/emr-sync/connections',
-  summary: 'Create an EMR connection: pending with a client id, needs-registration without',
+  summary: 'Create an EMR connection (optionally named): pending with a client id, needs-registration without',
   tags,
   auth: 'session',
   scope: 'integrations:read',
@@ -40,13 +40,26 @@ export const createConnectionEndpoint = endpoint({
 export const updateConnectionEndpoint = endpoint({
   method: 'PATCH',
   path: '/api/emr-sync/connections/{id}',
-  summary: 'Add or change the client id (needs-registration -> pending) or the FHIR base URL',
+  summary:
+    'Rename the connection (name; "" clears it), or add or change the client id (needs-registration -> pending) or the FHIR base URL (either drops its tokens)',
   tags,
   auth: 'session',
   scope: 'integrations:read',
   params: z.object({ id: z.string().min(1).max(100) }),
   body: UpdateConnectionBody,
   response: ConnectionEnvelope,
+  errors: ['NOT_FOUND'],
+});
+
+export const deleteConnectionEndpoint = endpoint({
+  method: 'DELETE',
+  path: '/api/emr-sync/connections/{id}',
+  summary: 'Delete an EMR connection and its tokens (audited; its pull history and pulled resources stay)',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  successStatus: 204,
   errors: ['NOT_FOUND'],
 });
 
@@ -119,6 +132,7 @@ export const emrEndpoints = [
   listConnectionsEndpoint,
   createConnectionEndpoint,
   updateConnectionEndpoint,
+  deleteConnectionEndpoint,
   authorizeEndpoint,
   callbackEndpoint,
   smartPullEndpoint,

@@ -1,8 +1,8 @@
-// GET /api/emr-sync/connections: the clinic's EMR connections, newest first (at most 100).
+// GET /api/emr-sync/connections: the clinic's EMR connections, newest first (at most 100), each with its latest pull.
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import { EmrConnectionView, toConnectionView } from './connection-view';
+import { EmrConnectionView, findLastRuns, toConnectionView } from './connection-view';
 
 export const ConnectionList = z.object({ connections: z.array(EmrConnectionView) });
 
@@ -15,5 +15,10 @@ export async function listConnections(
     orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     take: 100,
   });
-  return { connections: rows.map((row) => toConnectionView(row, deps.config)) };
+  const lastRuns = await findLastRuns(
+    deps.db,
+    input.clinicId,
+    rows.map((row) => row.id),
+  );
+  return { connections: rows.map((row) => toConnectionView(row, deps.config, lastRuns.get(row.id) ?? null)) };
 }

@@ -16,6 +16,9 @@ const VENDORS = {
 
 const connectionShape = (overrides: Record<string, unknown>) => ({
   id: expect.stringMatching(/^emr_/),
+  name: null,
+  lastError: null,
+  lastRun: null,
   fhirBaseUrl: null,
   grantedScope: null,
   tokenExpiresAt: null,
@@ -272,7 +275,7 @@ describe('EMR connections', () => {
       code: 'VALIDATION_FAILED',
       message: 'The request body is not valid',
       correlationId: expect.any(String),
-      issues: [{ path: 'body.clientId', message: 'Give clientId or fhirBaseUrl' }],
+      issues: [{ path: 'body.clientId', message: 'Give clientId, fhirBaseUrl or name' }],
     });
   });
 
