@@ -224,7 +224,12 @@ export function ClaimEditor({
     }
     try {
       if (claimId) {
-        await apiFetch(`/api/claims/${encodeURIComponent(claimId)}`, { method: 'PATCH', json: body });
+        // A draft's patient does not change; an emptied rendering NPI goes back to the clinic's (null).
+        const { patientId: _patient, ...changes } = body;
+        await apiFetch(`/api/claims/${encodeURIComponent(claimId)}`, {
+          method: 'PATCH',
+          json: { ...changes, renderingNpi: changes.renderingNpi ?? null },
+        });
         return claimId;
       }
       const created = await apiFetch<{ claimId: string }>('/api/claims', { method: 'POST', json: body });

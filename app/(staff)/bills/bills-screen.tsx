@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { BillList } from '@/lib/bills/list-bills';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 
 type Bill = z.infer<typeof BillList>['bills'][number];

@@ -1,7 +1,6 @@
 // /bills: the clinic's patient bills (GET /api/bills) with their payments; a bill a remittance raised for the
 // patient's responsibility names its claim.
 import type { Metadata } from 'next';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
 import { BillsScreen } from './bills-screen';
@@ -15,9 +14,7 @@ export default async function BillsPage() {
     <>
       <h1>Patient bills</h1>
       <p className="muted">What patients owe, newest first: visit bills and the share a payer left to the patient.</p>
-      <ClinicZone timeZone={principal.timeZone}>
-        <BillsScreen />
-      </ClinicZone>
+      <BillsScreen />
     </>
   );
 }

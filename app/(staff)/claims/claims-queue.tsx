@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
 

@@ -3,7 +3,6 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { ClaimsQueue } from './claims-queue';
 
 export const metadata: Metadata = { title: 'Claims · Clinic Revenue Platform' };
@@ -22,9 +21,7 @@ export default async function ClaimsPage() {
           </Link>
         </p>
       ) : null}
-      <ClinicZone timeZone={principal.timeZone}>
-        <ClaimsQueue />
-      </ClinicZone>
+      <ClaimsQueue />
     </>
   );
 }

@@ -8,7 +8,7 @@ import type { DenialList } from '@/lib/remittances/list-denials';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { adjustmentGroupWords } from '@/components/billing/words';
 

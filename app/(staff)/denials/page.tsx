@@ -1,7 +1,6 @@
 // /denials: the denial work queue (GET /api/denials): denied and partly paid claims with the payer's reasons in
 // words, the next step, and the way to the claim's appeal.
 import type { Metadata } from 'next';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
 import { DenialsScreen } from './denials-screen';
@@ -15,9 +14,7 @@ export default async function DenialsPage() {
     <>
       <h1>Denials</h1>
       <p className="muted">Claims the payer denied or paid only in part, newest first.</p>
-      <ClinicZone timeZone={principal.timeZone}>
-        <DenialsScreen canAppeal={principal.scopes.includes('claims:write')} />
-      </ClinicZone>
+      <DenialsScreen canAppeal={principal.scopes.includes('claims:write')} />
     </>
   );
 }

@@ -1,7 +1,6 @@
 // /reconciliation: the nightly reconciliation's variances (GET /api/reconciliation/variances), grouped by day,
 // each kind in words.
 import type { Metadata } from 'next';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
 import { VariancesScreen } from './variances-screen';
@@ -18,9 +17,7 @@ export default async function ReconciliationPage() {
         Each night the ledger is compared with the bank: remittances with their deposits, and the day&apos;s totals.
         What did not agree is listed here by day, newest first.
       </p>
-      <ClinicZone timeZone={principal.timeZone}>
-        <VariancesScreen />
-      </ClinicZone>
+      <VariancesScreen />
     </>
   );
 }

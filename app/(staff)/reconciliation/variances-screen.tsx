@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { varianceKindWords } from '@/components/billing/words';
 

@@ -1,7 +1,6 @@
 // /remittances: the clinic's posted 835s (GET /api/remittances) and the upload of a payer's 835 file
 // (POST /api/remittances, svcpay:write).
 import type { Metadata } from 'next';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
 import { RemittancesScreen } from './remittances-screen';
@@ -17,9 +16,7 @@ export default async function RemittancesPage() {
       <p className="muted">
         Payers&apos; electronic remittance advice (X12 835): what each paid, cut or denied, posted to the ledger once.
       </p>
-      <ClinicZone timeZone={principal.timeZone}>
-        <RemittancesScreen canUpload={principal.scopes.includes('svcpay:write')} />
-      </ClinicZone>
+      <RemittancesScreen canUpload={principal.scopes.includes('svcpay:write')} />
     </>
   );
 }

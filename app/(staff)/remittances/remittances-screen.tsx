@@ -9,7 +9,7 @@ import type { UploadResult } from '@/lib/remittances/endpoints';
 import type { RemittanceList } from '@/lib/remittances/remittance-view';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 
 type Remittance = z.infer<typeof RemittanceList>['remittances'][number];

@@ -1,7 +1,6 @@
 // /settlement: the settlement console. Pools, then an instruction's life: create a DRAFT with its waterfall,
 // sign it (step-up), execute it (step-up), over /api/settlement.
 import type { Metadata } from 'next';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
 import { readSettlementOverview } from './read-settlement-overview';
@@ -20,13 +19,11 @@ export default async function SettlementPage() {
         Advances paid to the clinic from a settlement pool ahead of claim payments. An instruction is drafted, signed
         and then executed; signing and executing each ask you to confirm it&apos;s you.
       </p>
-      <ClinicZone timeZone={principal.timeZone}>
-        <SettlementConsole
-          pools={overview.pools}
-          instructions={overview.instructions}
-          canWrite={principal.scopes.includes('svcpay:write')}
-        />
-      </ClinicZone>
+      <SettlementConsole
+        pools={overview.pools}
+        instructions={overview.instructions}
+        canWrite={principal.scopes.includes('svcpay:write')}
+      />
     </>
   );
 }

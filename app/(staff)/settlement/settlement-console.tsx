@@ -8,7 +8,7 @@ import type { InstructionView } from '@/lib/settlements/instruction-view';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars, parseDollarInput } from '@/components/billing/format';
 import { instructionStatusWords } from '@/components/billing/words';
 import type { PoolSummary } from './read-settlement-overview';

@@ -10,7 +10,7 @@ import { describeApiError } from '@/components/describe-api-error';
 import { ClaimEditor, type ClaimDraftView } from '@/components/billing/claim-editor';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { detailWords } from '@/components/billing/detail-words';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { claimStatusWords, DOCUMENT_WORDS, timelineWords } from '@/components/billing/words';
 

@@ -4,7 +4,6 @@
 import type { Metadata } from 'next';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { ClaimScreen } from './claim-screen';
 
 export const metadata: Metadata = { title: 'Claim · Clinic Revenue Platform' };
@@ -13,9 +12,5 @@ export default async function ClaimPage({ params }: { params: Promise<{ id: stri
   const principal = await findPrincipalWith('claims:read');
   if (!principal) return <NoAccess title="Claim" />;
   const { id } = await params;
-  return (
-    <ClinicZone timeZone={principal.timeZone}>
-      <ClaimScreen claimId={id} canWrite={principal.scopes.includes('claims:write')} today={principal.today} />
-    </ClinicZone>
-  );
+  return <ClaimScreen claimId={id} canWrite={principal.scopes.includes('claims:write')} today={principal.today} />;
 }

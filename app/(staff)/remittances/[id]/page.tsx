@@ -1,6 +1,5 @@
 // /remittances/{id}: one posted 835, each claim's payment and adjustments in dollars with the reason codes in words.
 import type { Metadata } from 'next';
-import { ClinicZone } from '@/components/billing/clinic-zone';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
 import { RemittanceScreen } from './remittance-screen';
@@ -11,9 +10,5 @@ export default async function RemittancePage({ params }: { params: Promise<{ id:
   const principal = await findPrincipalWith('svcpay:read');
   if (!principal) return <NoAccess title="Remittance" />;
   const { id } = await params;
-  return (
-    <ClinicZone timeZone={principal.timeZone}>
-      <RemittanceScreen remittanceId={id} />
-    </ClinicZone>
-  );
+  return <RemittanceScreen remittanceId={id} />;
 }

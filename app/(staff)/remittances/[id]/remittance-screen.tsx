@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { RemittanceDetail } from '@/lib/remittances/remittance-view';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
-import { useDateFormat } from '@/components/billing/clinic-zone';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { adjustmentGroupWords } from '@/components/billing/words';
 

@@ -1,0 +1,61 @@
+// What the billing browser tests set up through the API before a user opens a screen: signed-in pages, an
+// eligibility check of a patient's coverage on file (claims need an active one from the last 24 hours, and billing
+// staff cannot check eligibility, so an admin does), and claims created and submitted as the billing user.
+import { expect, type Browser, type Page } from 'playwright/test';
+
+export const PASSWORD = 'demo-password-1';
+// Northside's billing provider NPI (DECISIONS "Demo tenant").
+const NORTHSIDE_NPI = '1234567893';
+
+export async function signIn(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(email);
+}
+
+/** A page of a fresh browser context signed in as `email`; its `request` carries that session. */
+export async function signedInPage(browser: Browser, email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, email);
+  return page;
+}
+
+/** An active eligibility check of the patient's coverage on file as it is now, through the API (admin's page). */
+export async function verifyCoverageOnFile(admin: Page, patientId: string) {
+  const patient = await admin.request.get(`/api/patients/${patientId}`);
+  expect(patient.status(), `GET /api/patients/${patientId}`).toBe(200);
+  const { firstName, lastName, birthDate, coverage } = await patient.json();
+  const check = await admin.request.post('/api/eligibility/verify', {
+    data: {
+      patientId,
+      firstName,
+      lastName,
+      dob: birthDate,
+      memberId: coverage.memberId,
+      payerName: coverage.payerName ?? 'Aetna',
+      payerId: coverage.payerId,
+      npi: NORTHSIDE_NPI,
+    },
+  });
+  expect(check.status(), 'POST /api/eligibility/verify').toBe(200);
+  expect((await check.json()).status).toBe('active');
+}
+
+/** Creates a draft and submits it (stepping up with the password first); the claim as submit answered it. */
+export async function submitClaimThroughApi(
+  billing: Page,
+  claim: { patientId: string; serviceDate: string; diagnoses: string[]; lines: Record<string, unknown>[] },
+): Promise<{ claimId: string; status: string }> {
+  const draft = await billing.request.post('/api/claims', { data: claim });
+  expect(draft.status(), `POST /api/claims: ${await draft.text()}`).toBe(201);
+  const { claimId } = await draft.json();
+  const stepUp = await billing.request.post('/api/auth/step-up', { data: { factor: 'password', password: PASSWORD } });
+  expect(stepUp.status(), 'POST /api/auth/step-up').toBe(200);
+  const submitted = await billing.request.post('/api/claims/submit', {
+    data: { claimId, idempotencyKey: `e2e-${claimId}` },
+  });
+  expect(submitted.status(), `POST /api/claims/submit: ${await submitted.text()}`).toBe(200);
+  return { claimId, status: (await submitted.json()).status };
+}

@@ -1,0 +1,80 @@
+// The claims screens in Chromium (issue #13): a billing user creates a claim with two lines, sees a scrub error
+// next to its field, fixes it, submits through the step-up dialog, and sees the clearinghouse's 999 and the payer's
+// 277CA on the claim's timeline. A claim needs an active eligibility check of the coverage on file from the last
+// 24 hours, and billing staff cannot check eligibility: the admin checks pat_n_001 through the API first.
+import { test, expect } from 'playwright/test';
+import { PASSWORD, signIn, signedInPage, verifyCoverageOnFile } from './billing-setup';
+
+const PATIENT = 'pat_n_001';
+
+test('billing creates a two-line claim, fixes a scrub error, submits with step-up and sees the 999 and 277CA', async ({
+  page,
+  browser,
+}) => {
+  const admin = await signedInPage(browser, 'admin@northside.test');
+  await verifyCoverageOnFile(admin, PATIENT);
+  await admin.context().close();
+
+  await signIn(page, 'billing@northside.test');
+  await page.goto('/claims');
+  await expect(page.getByRole('heading', { name: 'Claims', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'New claim' }).click();
+  await expect(page.getByRole('heading', { name: 'New claim', level: 1 })).toBeVisible();
+
+  await page.getByLabel('Patient', { exact: true }).fill(PATIENT);
+  await page.getByLabel('Diagnosis 1').fill('J06.9');
+  await page.getByRole('button', { name: 'Add a diagnosis' }).click();
+  // Not an ICD-10-CM code: the scrubber's code-shape edit names this field.
+  await page.getByLabel('Diagnosis 2').fill('COUGH');
+
+  const line1 = page.getByTestId('claim-line-0');
+  await line1.getByLabel('Procedure code (CPT/HCPCS)').fill('99213');
+  await line1.getByLabel('Diagnosis numbers this line treats').fill('1');
+  await line1.getByLabel('Charge (dollars)').fill('125.00');
+  await page.getByRole('button', { name: 'Add a line' }).click();
+  const line2 = page.getByTestId('claim-line-1');
+  await line2.getByLabel('Procedure code (CPT/HCPCS)').fill('87880');
+  await line2.getByLabel('Diagnosis numbers this line treats').fill('1, 2');
+  await line2.getByLabel('Charge (dollars)').fill('30.50');
+  await expect(page.getByTestId('claim-total')).toHaveText('$155.50');
+
+  // The scrub error appears next to its field, and the field says so to assistive technology.
+  await page.getByRole('button', { name: 'Check for problems' }).click();
+  const diagnosisError = page.getByTestId('claim-error-diagnoses.1');
+  await expect(diagnosisError).toContainText('ICD-10-CM');
+  await expect(page.getByLabel('Diagnosis 2')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('claim-editor-status')).toContainText('1 problem');
+
+  await page.getByLabel('Diagnosis 2').fill('R05.9');
+  await page.getByRole('button', { name: 'Check for problems' }).click();
+  await expect(page.getByTestId('claim-editor-status')).toContainText('No problems found');
+  await expect(diagnosisError).toBeHidden();
+
+  // Submitting is step-up gated: the dialog asks for the password, then the claim is sent.
+  await page.getByRole('button', { name: 'Submit claim' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(page).toHaveURL(/\/claims\/[^/]+$/);
+  const claimId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  const timeline = page.getByTestId('claim-timeline');
+  await expect(timeline).toContainText('Clearinghouse file acknowledgement (999)');
+  await expect(timeline).toContainText('Payer claim acknowledgement (277CA)');
+  await expect(page.getByTestId('claim-status')).toHaveAttribute('data-status', /^(accepted|paid)$/);
+  await expect(page.getByRole('cell', { name: '$125.00' }).first()).toBeVisible();
+
+  // What went to the payer and back, with the exact bytes one click away.
+  const documents = page.getByTestId('claim-transmissions');
+  await expect(documents).toContainText('Sent: Claim sent (837P)');
+  await expect(documents).toContainText('Received: File acknowledgement (999)');
+  await expect(documents).toContainText('Received: Payer claim acknowledgement (277CA)');
+  await documents.getByText('Sent: Claim sent (837P)').click();
+  await expect(documents.locator('pre').first()).toContainText(`CLM*${claimId}*`);
+
+  // The work queue lists it.
+  await page.goto('/claims');
+  await expect(page.getByTestId(`claim-row-${claimId}`)).toContainText('$155.50');
+});
