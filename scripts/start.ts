@@ -5,12 +5,13 @@
 // mode and, in sandbox, seeds the demo tenant once).
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { parseConfig } from '../lib/config';
 import { applyMigrations } from './schema-engine.mjs';
 import { migrationTarget } from './migrate.mjs';
 import { nextStartCommand } from './next-server';
+import { DEMO_CLINIC_IDS, sandboxEhrVendors } from '../lib/sandbox-ehr/sandbox-ehr-urls';
 
 const root = path.resolve(import.meta.dirname, '..');
 const secretsFile = path.join(root, '.data', 'sandbox-secrets.json');
@@ -36,6 +37,16 @@ function sandboxDefaults(env: NodeJS.ProcessEnv): Record<string, string> {
     saved[name] = make();
     generated.push(name);
   }
+  // The SMART Backend Services key the demo's smart-backend pull signs with (the sandbox EHR verifies it against
+  // our own /.well-known/jwks.json): generated as a group, only when none of the three is configured.
+  const smartNames = ['SMART_CLIENT_ID', 'SMART_PRIVATE_KEY', 'SMART_KEY_ID'];
+  if (smartNames.every((name) => !env[name] && !saved[name])) {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    saved.SMART_CLIENT_ID = 'sandbox-backend';
+    saved.SMART_PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    saved.SMART_KEY_ID = `sandbox-${randomBytes(6).toString('hex')}`;
+    generated.push(...smartNames);
+  }
   if (generated.length) {
     fs.mkdirSync(path.dirname(secretsFile), { recursive: true });
     fs.writeFileSync(secretsFile, JSON.stringify(saved, null, 2), { mode: 0o600 });
@@ -51,7 +62,15 @@ function sandboxDefaults(env: NodeJS.ProcessEnv): Record<string, string> {
         WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (sandbox)',
         WEBAUTHN_ORIGIN: new URL(appUrl).origin,
       };
-  return { ...saved, ...relyingParty };
+  // The demo's EHR is the sandbox EHR this app serves (lib/sandbox-ehr), unless the operator names one.
+  const emrVendors: Record<string, string> = env.EMR_VENDORS
+    ? {}
+    : { EMR_VENDORS: JSON.stringify(sandboxEhrVendors(appUrl.replace(/\/+$/, ''), DEMO_CLINIC_IDS)) };
+  // A SMART key the operator set later wins over the generated one.
+  const fromFile = Object.fromEntries(
+    Object.entries(saved).filter(([name]) => !(smartNames.includes(name) && smartNames.some((n) => env[n]))),
+  );
+  return { ...fromFile, ...relyingParty, ...emrVendors };
 }
 
 function newestMtime(entry: string): number {

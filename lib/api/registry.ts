@@ -17,6 +17,7 @@ import { patientEndpoints } from '../patients/endpoints';
 import { remittanceEndpoints } from '../remittances/endpoints';
 import { userEndpoints } from '../users/endpoints';
 import { auditEndpoints } from '../audit/endpoints';
+import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
 import { clinicEndpoints } from '../clinics/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
@@ -35,5 +36,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...remittanceEndpoints,
   ...userEndpoints,
   ...auditEndpoints,
+  ...sandboxEhrEndpoints,
   ...clinicEndpoints,
 ];

@@ -99,6 +99,9 @@ export async function completeAuthorization(
         tokenExpiresAt:
           tokens.expiresIn !== undefined ? new Date(connectedAt.getTime() + tokens.expiresIn * 1000) : null,
         grantedScope: tokens.scope ?? null,
+        // SMART launch context: a browser pull reads this patient's compartment (pull-browser-connection.ts).
+        launchPatientId: tokens.patient ?? null,
+        lastError: null,
         connectedAt,
       },
     });

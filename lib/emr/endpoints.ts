@@ -5,11 +5,13 @@ import { endpoint } from '../endpoint';
 import { CallbackQuery, CallbackResult } from './complete-authorization';
 import { ConnectionEnvelope, CreateConnectionBody } from './create-connection';
 import { ConnectionList } from './list-connections';
+import { ConnectionPullQuery } from './pull-connection';
 import { PartnerPullBody, PartnerPullResult } from './pull-partner';
 import { SmartPullBody } from './pull-smart-backend';
 import { PullResult } from './run-pull';
 import { AuthorizeQuery } from './start-authorization';
 import { UpdateConnectionBody } from './update-connection';
+import { SyncRunView } from './sync-run-view';
 
 const tags = ['emr-sync'];
 // The callback URL carries the authorization code: no Referer may take it (or the state) to another site.
@@ -128,6 +130,33 @@ export const jwksEndpoint = endpoint({
   response: z.object({ keys: z.array(z.record(z.string(), z.string())) }),
 });
 
+export const connectionPullEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/emr-sync/connections/{id}/pull',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  query: ConnectionPullQuery,
+  response: PullResult,
+  summary:
+    "Pull now, for any connection: a smart-backend connection exports its clinic's bound Group; a browser connection reads the patient compartment it was authorized for (its token refreshed first when due). Optional ?since= (else the last run's nextSince)",
+  errors: ['NOT_FOUND', 'NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE'],
+});
+
+export const syncRunEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/emr-sync/runs/{id}',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  response: SyncRunView,
+  summary:
+    "One pull's run: status (running, succeeded, failed), progress { phase, files, filesDone, resources } while it runs, counts and the error when it ends (another clinic's run is 404)",
+  errors: ['NOT_FOUND'],
+});
+
 export const emrEndpoints = [
   listConnectionsEndpoint,
   createConnectionEndpoint,
@@ -138,4 +167,6 @@ export const emrEndpoints = [
   smartPullEndpoint,
   partnerPullEndpoint,
   jwksEndpoint,
+  connectionPullEndpoint,
+  syncRunEndpoint,
 ];

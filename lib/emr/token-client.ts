@@ -1,7 +1,8 @@
-// The EMR token endpoint adapter: the authorization-code exchange (SMART App Launch v2, public client with PKCE)
-// and the SMART Backend Services client_credentials grant with a private_key_jwt assertion. Does not store or
-// refresh tokens, and does not decide which connection a token belongs to, nor where a token may be sent: the
-// caller says whether the token URL is the operator's (EMR_VENDORS) or was discovered from a tenant's FHIR base.
+// The EMR token endpoint adapter: the authorization-code exchange (SMART App Launch v2, public client with PKCE),
+// the refresh-token grant, and the SMART Backend Services client_credentials grant with a private_key_jwt
+// assertion. Does not store tokens or decide when to refresh them, nor which connection a token belongs to, nor
+// where a token may be sent: the caller says whether the token URL is the operator's (EMR_VENDORS) or was
+// discovered from a tenant's FHIR base.
 //
 // Errors (AppError):
 // - TRANSPORT_FAILED "The EMR could not be reached; try again later" (lib/outbound): network error, refused
@@ -45,6 +46,12 @@ export type AuthorizationCodeExchange = HttpOptions & {
   codeVerifier: string;
 };
 
+export type RefreshTokenRequest = HttpOptions & {
+  tokenUrl: string;
+  clientId: string;
+  refreshToken: string;
+};
+
 export type BackendServicesTokenRequest = HttpOptions & {
   tokenUrl: string;
   clientId: string;
@@ -77,6 +84,19 @@ export async function exchangeAuthorizationCode(input: AuthorizationCodeExchange
       // SMART public client: identifies itself by client_id in the body (RFC 6749 section 4.1.3).
       client_id: input.clientId,
     },
+    input,
+  );
+}
+
+/**
+ * Refreshes an access token (RFC 6749 section 6; SMART App Launch v2 "Refresh access token", public client: the
+ * client_id in the body). The answer may carry a new refresh token (rotation) or none (keep the old one).
+ * Throws AppError as above: `invalid_grant` (UNPROCESSABLE) means the grant is gone and the user must authorize again.
+ */
+export async function refreshAccessToken(input: RefreshTokenRequest): Promise<EmrTokens> {
+  return postTokenRequest(
+    input.tokenUrl,
+    { grant_type: 'refresh_token', refresh_token: input.refreshToken, client_id: input.clientId },
     input,
   );
 }

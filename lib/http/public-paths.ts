@@ -7,6 +7,8 @@ const PUBLIC_API = [
   /^\/api\/health$/,
   /^\/api\/openapi\.json$/,
   /^\/api\/fhir\/metadata$/,
+  // The sandbox EHR: its own bearer tokens (sandbox only); its authorize decision needs our session.
+  /^\/api\/sandbox-ehr\/(?!authorize$).+$/,
   // The invitee has no session yet: the single-use token in the body is the credential.
   /^\/api\/users\/invitations\/accept$/,
 ];

@@ -42,6 +42,8 @@ export type StartOptions = {
   database?: 'postgres' | 'pglite';
   /** Reuse an existing database (e.g. to restart the app on the same data). */
   reuse?: TestDatabase;
+  /** Listen on this port (from freePort()), for an env that must name the app's own URL; default a free one. */
+  port?: number;
 };
 
 export async function freePort(): Promise<number> {
@@ -62,7 +64,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const usePglite = options.database === 'pglite';
   const database = usePglite ? undefined : (options.reuse ?? (await createTestDatabase()));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
