@@ -1,11 +1,13 @@
 // POST /api/emr-sync/partner/pull: the partner API (FHIR R4 REST with the server-side PARTNER_API_KEY, DECISIONS
-// "EMR and FHIR") for one day (`date`) or a range (`from` + `to`, at most 31 days), upserted in one transaction.
+// "EMR and FHIR") for one day (`date`) or a range (`from` + `to`, at most 31 days), staged and committed in one
+// transaction by the shared tail (run-pull.ts).
 // Dates without a time cover whole UTC days.
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import { requirePartnerApi, type Config } from '../config';
 import type { Db } from '../db';
 import type { FhirStore } from '../fhir/fhir-store';
+import { SYNC_RESOURCE_TYPES } from '../fhir/types';
 import type { Egress } from '../outbound/egress';
 import { requirePartnerAccount } from './integration-binding';
 import { pullPartnerResources } from './partner-client';
@@ -68,17 +70,25 @@ export async function pullPartner(
   const range = rangeOf(input);
   const result = await runPull(
     deps,
-    { clinicId: input.clinicId, connectionId: null, kind: 'partner-api', correlationId: input.correlationId },
-    async () => ({
-      resources: await pullPartnerResources({
+    {
+      clinicId: input.clinicId,
+      connectionId: null,
+      kind: 'partner-api',
+      correlationId: input.correlationId,
+      sourceBaseUrl: partner.url,
+    },
+    async (pull) => {
+      pull.progress({ phase: 'searching' });
+      const resources = await pullPartnerResources({
         baseUrl: partner.url,
         apiKey: partner.apiKey,
         accountId,
         egress: deps.egress,
         ...range,
-      }),
-      sourceBaseUrl: partner.url,
-    }),
+      });
+      // One day to 31 days of one account, read in full by the partner client, then staged like any pull.
+      for (const type of SYNC_RESOURCE_TYPES) for (const resource of resources[type]) await pull.add(resource);
+    },
   );
   return { ...result, range };
 }

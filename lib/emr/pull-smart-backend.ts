@@ -1,8 +1,11 @@
-// POST /api/emr-sync/smart/pull: SMART Backend Services. A client_credentials token is requested with a signed
-// client assertion (token-client.ts: RS384/ES384, iss = sub = SMART_CLIENT_ID, aud = token URL, unique jti,
-// exp <= 5 min, kid = SMART_KEY_ID), then the clinic's bound Group is read (read-group-resources.ts; a "*"
-// binding searches the six sync types system-wide), with `_lastUpdated=ge{since}`, following next links, and
-// everything is upserted in one transaction (run-pull.ts).
+// POST /api/emr-sync/smart/pull: SMART Backend Services. The EHR's CapabilityStatement says whether it offers FHIR
+// Bulk Data export. If it does, the clinic's bound Group is exported (`Group/{id}/$export`, `$export` for a "*"
+// binding) with `_type` = the six sync types and `_since`, and the NDJSON files are streamed into the pull
+// (bulk-data-client.ts). If not, the Group is read and each type searched by its patients (read-group-resources.ts;
+// "*" searches the six types system-wide) with `_lastUpdated=ge{since}`. Tokens are client_credentials with a
+// signed client assertion (token-client.ts: RS384/ES384, iss = sub = SMART_CLIENT_ID, aud = token URL, unique jti,
+// exp <= 5 min, kid = SMART_KEY_ID), from the token URL in EMR_VENDORS only. Everything is staged and committed
+// in one transaction (run-pull.ts).
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import { requireSmart, type Config } from '../config';
@@ -10,17 +13,24 @@ import type { Db } from '../db';
 import { AppError } from '../errors';
 import { searchAll } from '../fhir/fhir-search-client';
 import type { FhirStore } from '../fhir/fhir-store';
+import type { Logger } from '../log';
 import type { Egress } from '../outbound/egress';
-import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
+import { SYNC_RESOURCE_TYPES } from '../fhir/types';
+import { offersExport, readCapabilityStatement } from './bulk-capability';
+import { runBulkExport, type BulkTokens } from './bulk-data-client';
 import { getClinicConnection } from './connection-view';
 import { isOperatorOrigin } from './fhir-base-url';
 import { requireSmartBackendGroup } from './integration-binding';
 import { readGroupResources } from './read-group-resources';
 import { runPull, type PullResult } from './run-pull';
-import { requestBackendServicesToken } from './token-client';
+import { requestBackendServicesToken, type EmrTokens } from './token-client';
 
 // The binding value for "the whole population the registration sees" (DECISIONS "Trust boundaries").
 const ALL_PATIENTS = '*';
+// Tokens: renewed this long before they expire; at most this many per run; a lifetime assumed when none is given.
+const RENEW_BEFORE_MS = 60_000;
+const MAX_TOKEN_REQUESTS = 10;
+const DEFAULT_TOKEN_SECONDS = 300;
 
 /** SMART system scopes (v1 syntax, which SMART v2 servers also accept): read access to the six sync types. */
 export const BACKEND_SERVICES_SCOPE = SYNC_RESOURCE_TYPES.map((type) => `system/${type}.read`).join(' ');
@@ -33,7 +43,15 @@ export const SmartPullBody = z.object({ connectionId: z.string().min(1).max(100)
 export type SmartPullBody = z.infer<typeof SmartPullBody>;
 
 export async function pullSmartBackend(
-  deps: { db: Db; clock: Clock; config: Config; fhirStore: FhirStore; egress: Egress },
+  deps: {
+    db: Db;
+    clock: Clock;
+    config: Config;
+    fhirStore: FhirStore;
+    egress: Egress;
+    /** Where the export's issues and DELETE failures are logged (the route's logger). */
+    log?: Logger;
+  },
   input: SmartPullBody & { clinicId: string; correlationId: string },
 ): Promise<PullResult> {
   // Fail closed before any work: no key, no database read, no network call. Then the operator's binding: a clinic
@@ -69,6 +87,18 @@ export async function pullSmartBackend(
     });
   }
 
+  const tokens = backendTokens(deps.clock, () =>
+    requestBackendServicesToken({
+      egress: deps.egress,
+      target: 'operator',
+      tokenUrl,
+      clientId: smart.clientId,
+      privateKeyPem: smart.privateKeyPem,
+      keyId: smart.keyId,
+      scope: BACKEND_SERVICES_SCOPE,
+      clock: deps.clock,
+    }),
+  );
   return runPull(
     deps,
     {
@@ -76,46 +106,103 @@ export async function pullSmartBackend(
       connectionId: connection.id,
       kind: 'smart-backend',
       correlationId: input.correlationId,
+      sourceBaseUrl: fhirBaseUrl,
     },
-    async () => {
-      const token = await requestBackendServicesToken({
-        egress: deps.egress,
-        target: 'operator',
-        tokenUrl,
-        clientId: smart.clientId,
-        privateKeyPem: smart.privateKeyPem,
-        keyId: smart.keyId,
-        scope: BACKEND_SERVICES_SCOPE,
-        clock: deps.clock,
-      });
+    async (pull) => {
+      pull.progress({ phase: 'discovery' });
+      const capability = await readCapabilityStatement(deps.egress, fhirBaseUrl);
+      if (offersExport(capability, groupId === ALL_PATIENTS ? 'system' : 'group')) {
+        const exported = await runBulkExport({
+          egress: deps.egress,
+          baseUrl: fhirBaseUrl,
+          groupId,
+          types: SYNC_RESOURCE_TYPES,
+          ...(input.since && { since: input.since }),
+          tokens,
+          onResource: (resource) => pull.add(resource),
+          onProgress: (progress) =>
+            pull.progress(
+              progress.phase === 'exporting'
+                ? { phase: 'exporting', ...(progress.serverProgress && { serverProgress: progress.serverProgress }) }
+                : { phase: 'downloading', files: progress.files, filesDone: progress.filesDone },
+            ),
+          ...(deps.log && { log: deps.log.child({ correlationId: input.correlationId, bulk: 'export' }) }),
+          now: deps.clock,
+        });
+        // The manifest's transactionTime is the EHR's own clock: the IG's `_since` for the next export.
+        return exported.transactionTime && isInstant(exported.transactionTime)
+          ? { nextSince: exported.transactionTime }
+          : {};
+      }
+      // No export offered: read the Group and search by its patients, or ("*": the operator bound this clinic to
+      // everything the registration sees, a one-clinic deployment) search each type system-wide.
+      pull.progress({ phase: 'searching' });
+      const accessToken = await tokens.get();
       if (groupId !== ALL_PATIENTS) {
-        return {
-          resources: await readGroupResources({
+        await readGroupResources(
+          {
             egress: deps.egress,
             baseUrl: fhirBaseUrl,
             groupId,
-            accessToken: token.accessToken,
+            accessToken,
             ...(input.since && { since: input.since }),
-          }),
-          sourceBaseUrl: fhirBaseUrl,
-        };
+          },
+          pull.add,
+        );
+        return {};
       }
-      // "*": the operator bound this clinic to everything the registration sees (a one-clinic deployment).
-      const resources = {} as Record<SyncResourceType, FhirResource[]>;
       for (const resourceType of SYNC_RESOURCE_TYPES) {
-        resources[resourceType] = await searchAll({
+        const found = await searchAll({
           baseUrl: fhirBaseUrl,
           resourceType,
-          accessToken: token.accessToken,
+          accessToken,
           egress: deps.egress,
           target: 'operator',
           purpose: 'emr',
           params: input.since ? { _lastUpdated: `ge${input.since}` } : {},
         });
+        for (const resource of found) await pull.add(resource);
       }
-      return { resources, sourceBaseUrl: fhirBaseUrl };
+      return {};
     },
   );
+}
+
+/**
+ * The run's backend token: requested when first needed, renewed a minute before it expires, and on demand after
+ * a 401 (at most MAX_TOKEN_REQUESTS in one run, so an EHR that refuses every token cannot loop us).
+ */
+function backendTokens(clock: Clock, request: () => Promise<EmrTokens>): BulkTokens {
+  let current: { token: string; expiresAt: number } | null = null;
+  let pending: Promise<string> | null = null;
+  let requests = 0;
+  const refresh = () =>
+    (pending ??= (async () => {
+      if (++requests > MAX_TOKEN_REQUESTS) {
+        throw new AppError('TRANSPORT_FAILED', 'The EMR could not be reached; try again later', {
+          cause: { purpose: 'emr', reason: 'token-refused', requests },
+        });
+      }
+      try {
+        const tokens = await request();
+        const lifetimeMs = (tokens.expiresIn ?? DEFAULT_TOKEN_SECONDS) * 1000;
+        current = { token: tokens.accessToken, expiresAt: clock().getTime() + lifetimeMs };
+        return tokens.accessToken;
+      } finally {
+        pending = null;
+      }
+    })());
+  return {
+    async get() {
+      if (current && current.expiresAt - clock().getTime() > RENEW_BEFORE_MS) return current.token;
+      return refresh();
+    },
+    refresh,
+  };
+}
+
+function isInstant(value: string): boolean {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
 function invalidConnection(message: string): AppError {

@@ -1,10 +1,12 @@
 // What a SMART backend pull reads for a clinic bound to one EHR Group (DECISIONS "Trust boundaries"), where the
 // EHR offers no Bulk Data export: `Group/{id}` is read for its patients, then each sync type is searched by those
 // patients only (Patient by `_id`, the others by `patient`), batched as comma-separated values (FHIR search OR).
-// Never reads outside the Group. Bulk Data `Group/{id}/$export` is a later change.
+// Never reads outside the Group. Each search's resources are handed to `add` as soon as it completes, so at most
+// one search (PATIENTS_PER_SEARCH patients' resources of one type) is held; a resource two searches return is
+// staged twice and committed once (the commit keeps the latest copy).
 import { z } from 'zod';
 import { searchAll } from '../fhir/fhir-search-client';
-import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
+import { SYNC_RESOURCE_TYPES } from '../fhir/types';
 import { egressError, loggableUrl, MIB, type Egress } from '../outbound/egress';
 
 // Ids per search request: keeps the URL far below common 8 KiB limits (64-character ids at most).
@@ -22,11 +24,9 @@ const Group = z.object({
 
 type GroupRead = { egress: Egress; baseUrl: string; groupId: string; accessToken: string; since?: string };
 
-export async function readGroupResources(input: GroupRead): Promise<Record<SyncResourceType, FhirResource[]>> {
+export async function readGroupResources(input: GroupRead, add: (resource: unknown) => Promise<void>): Promise<void> {
   const patientIds = await readGroupPatients(input);
-  const resources = {} as Record<SyncResourceType, FhirResource[]>;
   for (const resourceType of SYNC_RESOURCE_TYPES) {
-    const byId = new Map<string, FhirResource>();
     for (let i = 0; i < patientIds.length; i += PATIENTS_PER_SEARCH) {
       const batch = patientIds.slice(i, i + PATIENTS_PER_SEARCH).join(',');
       const found = await searchAll({
@@ -41,11 +41,9 @@ export async function readGroupResources(input: GroupRead): Promise<Record<SyncR
           ...(input.since && { _lastUpdated: `ge${input.since}` }),
         },
       });
-      for (const resource of found) byId.set(resource.id, resource);
+      for (const resource of found) await add(resource);
     }
-    resources[resourceType] = [...byId.values()];
   }
-  return resources;
 }
 
 /** The ids of the Group's active Patient members on this server. */

@@ -1,6 +1,10 @@
-// The shared tail of every EMR pull (SMART Backend Services, partner API): resources read in full first, then
-// written to the FHIR store in ONE upsert (all or nothing), and the run recorded as a SyncRun tagged with the
-// correlation id. The run's cursor is the instant the pull started: pass it as `since` next time to read only
+// The shared tail of every EMR pull (SMART Backend Services, partner API). The SyncRun row is written first, as
+// `running`, so the screen can follow it (GET /api/emr-sync/runs/{id}); the reader streams resources into `add`,
+// which validates each one and stages it (stage-resources.ts: the population is never held in memory with the
+// embedded store); at the end ONE commit makes everything visible, and the run becomes `succeeded` with its
+// counts, or `failed` with the error code and its client-safe message, the staged rows deleted and the store as
+// it was. The run's cursor is `nextSince`: the reader's own instant when it has one (a Bulk Data manifest's
+// transactionTime, the EHR's clock), else the instant the pull started. Pass it as `since` next time to read only
 // what changed (STYLE: resumable from a stored cursor).
 import { z } from 'zod';
 import type { Clock } from '../clock';
@@ -8,6 +12,8 @@ import type { Db } from '../db';
 import { AppError, isAppError } from '../errors';
 import type { FhirStore } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
+import { openPullSink } from './stage-resources';
+import type { RunProgress } from './sync-run-view';
 
 export const UpsertedCounts = z.object(
   Object.fromEntries(SYNC_RESOURCE_TYPES.map((t) => [t, z.number().int()])) as Record<SyncResourceType, z.ZodNumber>,
@@ -28,14 +34,27 @@ type PullDeps = { db: Db; clock: Clock; fhirStore: FhirStore };
 type PullRun = {
   clinicId: string;
   connectionId: string | null;
-  kind: 'smart-backend' | 'partner-api';
+  kind: 'smart-backend' | 'partner-api' | 'browser-oauth';
   correlationId: string;
+  /** The server the resources come from: their stored identity (DECISIONS "Trust boundaries"). */
+  sourceBaseUrl: string;
 };
-type Pulled = { resources: Record<SyncResourceType, FhirResource[]>; sourceBaseUrl: string };
+
+/** What a reader is handed: where resources go, and how it reports where it is. */
+export type PullContext = {
+  /** Validates and stages one resource; throws AppError TRANSPORT_FAILED for one that is not valid FHIR. */
+  add(resource: unknown): Promise<void>;
+  progress(update: Partial<Omit<RunProgress, 'resources'>>): void;
+};
+type Read = (pull: PullContext) => Promise<{ nextSince?: string } | void>;
 
 // FHIR R4 strings exclude control characters other than tab, CR and LF; PostgreSQL's jsonb cannot hold U+0000.
 // A resource carrying one is not valid FHIR: refused as a bad answer from the EMR, before anything is written.
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+const SYNC_TYPES = new Set<string>(SYNC_RESOURCE_TYPES);
+// The screen polls; the row is rewritten at most this often while a pull runs (and at every phase change).
+const PROGRESS_EVERY_MS = 1000;
 
 function hasForbiddenControl(value: unknown): boolean {
   if (typeof value === 'string') return FORBIDDEN_CONTROL.test(value);
@@ -45,59 +64,108 @@ function hasForbiddenControl(value: unknown): boolean {
   return false;
 }
 
-export async function runPull(deps: PullDeps, run: PullRun, read: () => Promise<Pulled>): Promise<PullResult> {
+/** One of the six sync types with a FHIR id and no forbidden control character; anything else is refused. */
+function validResource(value: unknown): FhirResource {
+  const resource = value as Partial<FhirResource> | null;
+  const ok =
+    !!resource &&
+    typeof resource === 'object' &&
+    !Array.isArray(resource) &&
+    typeof resource.resourceType === 'string' &&
+    SYNC_TYPES.has(resource.resourceType) &&
+    typeof resource.id === 'string' &&
+    FHIR_ID.test(resource.id) &&
+    (resource.meta === undefined || (typeof resource.meta === 'object' && !Array.isArray(resource.meta))) &&
+    !hasForbiddenControl(resource);
+  if (!ok) throw new AppError('TRANSPORT_FAILED', 'The EMR sent a resource that is not valid FHIR; nothing was saved');
+  return resource as FhirResource;
+}
+
+export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise<PullResult> {
   const startedAt = deps.clock();
+  const progress: RunProgress = { phase: 'starting', files: 0, filesDone: 0, resources: 0 };
+  let syncRunId: string;
   try {
-    const { resources, sourceBaseUrl } = await read();
-    const all = SYNC_RESOURCE_TYPES.flatMap((type) => resources[type]);
-    if (all.some(hasForbiddenControl)) {
-      throw new AppError('TRANSPORT_FAILED', 'The EMR sent a resource that is not valid FHIR; nothing was saved');
-    }
-    const written = await deps.fhirStore.upsertMany(run.clinicId, all, { sourceBaseUrl });
-    const upserted = Object.fromEntries(
-      SYNC_RESOURCE_TYPES.map((type) => {
-        const counts = written.byType[type];
-        return [type, counts ? counts.created + counts.updated + counts.unchanged : 0];
-      }),
-    ) as PullResult['upserted'];
-    const syncRun = await deps.db.syncRun.create({
+    ({ id: syncRunId } = await deps.db.syncRun.create({
       data: {
         clinicId: run.clinicId,
         connectionId: run.connectionId,
         kind: run.kind,
-        status: 'succeeded',
-        cursor: startedAt.toISOString(),
-        counts: written.byType,
+        status: 'running',
+        progress,
         correlationId: run.correlationId,
         startedAt,
-        finishedAt: deps.clock(),
+      },
+      select: { id: true },
+    }));
+  } catch (cause) {
+    throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
+  }
+
+  // Progress writes are chained (never two at once, never out of order) and never fail the pull.
+  let written = Promise.resolve();
+  let lastWrite = 0;
+  const saveProgress = (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - lastWrite < PROGRESS_EVERY_MS) return;
+    lastWrite = now;
+    const snapshot = { ...progress };
+    written = written.then(() =>
+      deps.db.syncRun
+        .update({ where: { id: syncRunId }, data: { progress: snapshot } })
+        .then(() => undefined)
+        .catch(() => undefined),
+    );
+  };
+
+  const sink = openPullSink(deps, { clinicId: run.clinicId, syncRunId, sourceBaseUrl: run.sourceBaseUrl });
+  try {
+    const answer = await read({
+      async add(value) {
+        await sink.add(validResource(value));
+        progress.resources += 1;
+        saveProgress(false);
+      },
+      progress(update) {
+        const phaseChanged = update.phase !== undefined && update.phase !== progress.phase;
+        Object.assign(progress, update);
+        saveProgress(phaseChanged);
       },
     });
-    return {
-      ok: true,
-      upserted,
-      fhirStore: deps.fhirStore.name,
-      syncRunId: syncRun.id,
-      nextSince: startedAt.toISOString(),
-    };
+    progress.phase = 'committing';
+    saveProgress(true);
+    const result = await sink.commit();
+    const upserted = Object.fromEntries(
+      SYNC_RESOURCE_TYPES.map((type) => {
+        const counts = result.byType[type];
+        return [type, counts ? counts.created + counts.updated + counts.unchanged : 0];
+      }),
+    ) as PullResult['upserted'];
+    const nextSince = answer?.nextSince ?? startedAt.toISOString();
+    progress.phase = 'done';
+    await written;
+    await deps.db.syncRun.update({
+      where: { id: syncRunId },
+      data: { status: 'succeeded', cursor: nextSince, counts: result.byType, progress, finishedAt: deps.clock() },
+    });
+    return { ok: true, upserted, fhirStore: deps.fhirStore.name, syncRunId, nextSince };
   } catch (error) {
-    if (isAppError(error)) {
-      // For the record only; the error is what the caller gets. A database that is down cannot take this either.
-      await deps.db.syncRun
-        .create({
-          data: {
-            clinicId: run.clinicId,
-            connectionId: run.connectionId,
-            kind: run.kind,
-            status: 'failed',
-            counts: { error: error.code },
-            correlationId: run.correlationId,
-            startedAt,
-            finishedAt: deps.clock(),
-          },
-        })
-        .catch(() => undefined);
-    }
+    await sink.discard();
+    await written;
+    const code = isAppError(error) ? error.code : 'INTERNAL';
+    // For the record only; the error is what the caller gets. A database that is down cannot take this either.
+    await deps.db.syncRun
+      .update({
+        where: { id: syncRunId },
+        data: {
+          status: 'failed',
+          counts: { error: code },
+          error: isAppError(error) ? error.message : 'The pull failed; nothing was saved',
+          progress: { ...progress, phase: 'failed' },
+          finishedAt: deps.clock(),
+        },
+      })
+      .catch(() => undefined);
     throw error;
   }
 }

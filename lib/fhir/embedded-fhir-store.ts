@@ -2,12 +2,16 @@
 // clinic, source, type and id; resourceId holds the served id (served-resource.ts). Upserts are single
 // INSERT ... ON CONFLICT statements inside one transaction, so a pull is all-or-nothing, concurrent pulls of the
 // same resource leave one row, and versionId moves only when the content hash changes. Does not validate
-// resource bodies beyond resourceType and id (the pull does).
+// resource bodies beyond resourceType and id (the pull does). Every row carries patientRef (patient-ref.ts), which
+// `patient=` searches use through the (clinicId, resourceType, patientRef) index. A pull that streams stages its
+// rows in FhirStagedResource (lib/emr/stage-resources.ts) and commits them here in one set-based statement
+// (commitStaged), with the same upsert semantics.
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
 import { systemClock, type Clock } from '../clock';
 import { AppError } from '../errors';
 import { contentHash } from './content-hash';
+import { patientRefOf } from './patient-ref';
 import { normalizeSource, toServedResource } from './served-resource';
 import type {
   FhirSearchPage,
@@ -26,21 +30,48 @@ type Options = { clock?: Clock; /** Rows per INSERT statement. */ chunkSize?: nu
 // are inserted in key order (concurrent pulls lock rows in the same order: no deadlock), and an existing row is
 // rewritten only when its content hash differs. `xmax = 0` tells an inserted row from an updated one; the
 // answer is counted in the database (a dozen rows back, not one per resource).
-const UPSERT_SQL = `
-WITH written AS (
-INSERT INTO "FhirResource" AS f ("id", "clinicId", "source", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource")
-SELECT x.i, $2, $4, x.t, x.r, 1, $3::timestamp(3), x.h, x.j
-FROM jsonb_to_recordset($1::jsonb) AS x(i text, t text, r text, h text, j jsonb)
-ORDER BY x.t, x.r
-ON CONFLICT ("clinicId", "source", "resourceType", "resourceId") DO UPDATE SET
+const ON_CONFLICT = `ON CONFLICT ("clinicId", "source", "resourceType", "resourceId") DO UPDATE SET
   "versionId" = f."versionId" + 1,
   "lastUpdated" = EXCLUDED."lastUpdated",
   "contentHash" = EXCLUDED."contentHash",
-  "resource" = jsonb_set(EXCLUDED."resource", '{meta,versionId}', to_jsonb((f."versionId" + 1)::text))
+  "resource" = jsonb_set(EXCLUDED."resource", '{meta,versionId}', to_jsonb((f."versionId" + 1)::text)),
+  "patientRef" = EXCLUDED."patientRef"
 WHERE f."contentHash" <> EXCLUDED."contentHash"
-RETURNING f."resourceType" AS t, (f.xmax::text = '0') AS created
+RETURNING f."resourceType" AS t, (f.xmax::text = '0') AS created`;
+const UPSERT_SQL = `
+WITH written AS (
+INSERT INTO "FhirResource" AS f ("id", "clinicId", "source", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource", "patientRef")
+SELECT x.i, $2, $4, x.t, x.r, 1, $3::timestamp(3), x.h, x.j, x.p
+FROM jsonb_to_recordset($1::jsonb) AS x(i text, t text, r text, h text, j jsonb, p text)
+ORDER BY x.t, x.r
+${ON_CONFLICT}
 )
 SELECT t AS "resourceType", created, count(*)::int AS n FROM written GROUP BY t, created`;
+
+// A staged pull's commit (lib/emr/stage-resources.ts wrote the rows): the latest staged copy of each resource
+// (highest seq) goes in, in key order, with meta.lastUpdated and the column set to the commit's instant, through
+// the same conflict rule as UPSERT_SQL. $1 syncRunId, $2 clinicId, $3 source, $4 and $5 the instant (once as a
+// timestamp, once as the ISO text for meta: one parameter cannot be both types).
+const COMMIT_STAGED_SQL = `
+WITH written AS (
+INSERT INTO "FhirResource" AS f ("id", "clinicId", "source", "resourceType", "resourceId", "versionId", "lastUpdated", "contentHash", "resource", "patientRef")
+SELECT 'fr_' || gen_random_uuid(), $2, $3, s."resourceType", s."resourceId", 1, $4::timestamp(3), s."contentHash",
+  jsonb_set(s."resource", '{meta,lastUpdated}', to_jsonb($5::text)), s."patientRef"
+FROM (
+  SELECT DISTINCT ON ("resourceType", "resourceId") "resourceType", "resourceId", "contentHash", "resource", "patientRef"
+  FROM "FhirStagedResource" WHERE "syncRunId" = $1
+  ORDER BY "resourceType", "resourceId", "seq" DESC
+) AS s
+ORDER BY s."resourceType", s."resourceId"
+${ON_CONFLICT}
+)
+SELECT t AS "resourceType", created, count(*)::int AS n FROM written GROUP BY t, created`;
+
+const STAGED_COUNT_SQL = `
+SELECT "resourceType", count(DISTINCT "resourceId")::int AS n FROM "FhirStagedResource" WHERE "syncRunId" = $1
+GROUP BY "resourceType"`;
+
+const DELETE_STAGED_SQL = `DELETE FROM "FhirStagedResource" WHERE "syncRunId" = $1`;
 
 type WrittenCount = { resourceType: string; created: boolean; n: number };
 
@@ -59,10 +90,7 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
       const served = resources.map((resource) => toServedResource(resource, source).resource);
       const rows = [...latestById(served).values()].map((resource) => ({
         i: `fr_${randomUUID()}`,
-        t: resource.resourceType,
-        r: resource.id,
-        h: contentHash(resource),
-        j: withStoreMeta(resource, now),
+        ...storedRowOf(resource, now),
       }));
       const byType: Record<string, UpsertCounts> = {};
       for (const row of rows) {
@@ -82,12 +110,33 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
       } catch (cause) {
         throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       }
-      for (const row of written.flat()) {
-        const counts = byType[row.resourceType]!;
-        counts.unchanged -= row.n;
-        if (row.created) counts.created += row.n;
-        else counts.updated += row.n;
+      applyWritten(byType, written.flat());
+      return { byType } satisfies UpsertResult;
+    },
+
+    async commitStaged(clinicId, syncRunId, { sourceBaseUrl } = {}) {
+      const now = clock().toISOString();
+      let staged: { resourceType: string; n: number }[];
+      let written: WrittenCount[];
+      try {
+        [staged, written] = await db.$transaction([
+          db.$queryRawUnsafe<{ resourceType: string; n: number }[]>(STAGED_COUNT_SQL, syncRunId),
+          db.$queryRawUnsafe<WrittenCount[]>(
+            COMMIT_STAGED_SQL,
+            syncRunId,
+            clinicId,
+            normalizeSource(sourceBaseUrl),
+            now,
+            now,
+          ),
+          db.$executeRawUnsafe(DELETE_STAGED_SQL, syncRunId),
+        ]);
+      } catch (cause) {
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       }
+      const byType: Record<string, UpsertCounts> = {};
+      for (const row of staged) byType[row.resourceType] = { created: 0, updated: 0, unchanged: row.n };
+      applyWritten(byType, written);
       return { byType } satisfies UpsertResult;
     },
 
@@ -136,6 +185,28 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
   };
 }
 
+function applyWritten(byType: Record<string, UpsertCounts>, written: readonly WrittenCount[]): void {
+  for (const row of written) {
+    const counts = (byType[row.resourceType] ??= { created: 0, updated: 0, unchanged: 0 });
+    counts.unchanged -= row.n;
+    if (row.created) counts.created += row.n;
+    else counts.updated += row.n;
+  }
+}
+
+/** A served resource as a row of the store (or of its staging table): type, id, hash, body and patientRef. */
+export type StoredRow = { t: string; r: string; h: string; j: StoredResource; p: string | null };
+
+export function storedRowOf(served: FhirResource, now: string): StoredRow {
+  return {
+    t: served.resourceType,
+    r: served.id,
+    h: contentHash(served),
+    j: withStoreMeta(served, now),
+    p: patientRefOf(served),
+  };
+}
+
 /** A later copy of the same type and id wins (paging over a changing EMR can repeat a resource). */
 function latestById(resources: readonly FhirResource[]): Map<string, FhirResource> {
   const byKey = new Map<string, FhirResource>();
@@ -165,7 +236,7 @@ function whereOf(clinicId: string, query: FhirSearchQuery): Prisma.FhirResourceW
   }
   if (query.patientId !== undefined) {
     if (!path) return { id: { in: [] } }; // Patient has no patient link: nothing matches
-    and.push({ resource: { path: [...path], equals: `Patient/${query.patientId}` } });
+    and.push({ patientRef: query.patientId }); // the index, not a JSON scan (patient-ref.ts)
   } else if (query.inPatientCompartment && path) {
     and.push({ resource: { path: [...path], string_starts_with: 'Patient/' } });
   }

@@ -54,6 +54,13 @@ export interface FhirStore {
     resources: readonly FhirResource[],
     options?: { sourceBaseUrl?: string },
   ): Promise<UpsertResult>;
+  /**
+   * Only stores in the app's database: commits a pull staged in FhirStagedResource under `syncRunId` (rows the
+   * pull wrote with lib/emr/stage-resources.ts) with upsertMany's semantics, in ONE transaction that also deletes
+   * the staged rows. Throws AppError DEPENDENCY_UNAVAILABLE (nothing written, staged rows left for the caller to
+   * discard). Stores without it (the external one) take the pull through upsertMany.
+   */
+  commitStaged?(clinicId: string, syncRunId: string, options?: { sourceBaseUrl?: string }): Promise<UpsertResult>;
   /** The clinic's resource, or null. Throws AppError DEPENDENCY_UNAVAILABLE when the store cannot be reached. */
   read(clinicId: string, resourceType: FhirResourceType, id: string): Promise<StoredResource | null>;
   /**

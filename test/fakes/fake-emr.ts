@@ -2,8 +2,12 @@
 // (302 back to redirect_uri), the token endpoint (authorization_code with PKCE; client_credentials with a
 // private_key_jwt assertion verified by jose) and FHIR R4 search with `_lastUpdated`, `_count` and `next` links.
 // It doubles as the partner API when given an apiKey. `Group/{id}` reads and `_id` / `patient` searches serve the
-// Group-scoped pull. Resources come from synthetic fixtures in fixtures/emr/, never from our own code, so a bug
-// shared by client and fake cannot hide. Test-only.
+// Group-scoped pull. `GET /fhir/metadata` is public; with `bulkExport` set it declares FHIR Bulk Data export
+// (system and Group level) and serves the IG's async flow: kick-off (202 + Content-Location), status polls (202
+// with Retry-After and X-Progress, then the manifest), NDJSON files (bearer token required) and DELETE, each
+// counted; `bulkNext` scripts the next job (polls before ready, an error file, a truncated file). Resources come
+// from synthetic fixtures in fixtures/emr/ (or, for benchmarks, from `bulkExport.lines`), never from our own
+// code, so a bug shared by client and fake cannot hide. Test-only.
 import { createHash, createPublicKey, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -26,6 +30,41 @@ export type FakeEmrOptions = {
   smartConfigurationOverrides?: Record<string, unknown>;
   /** Loopback port to listen on (the browser tests need a fixed one); default 0, any free port. */
   port?: number;
+  /** Offer FHIR Bulk Data export in the CapabilityStatement and serve it. Without it metadata offers none. */
+  bulkExport?: {
+    /** Status polls answered 202 before the manifest (default 0), and the Retry-After they carry (default 1). */
+    pollsBeforeReady?: number;
+    retryAfter?: string;
+    /** NDJSON lines of a type's file instead of the fixtures (benchmarks: a generated population). */
+    lines?: (type: string) => Iterable<string>;
+    /** Declare export in the CapabilityStatement this way (default 'operations'). */
+    declare?: 'operations' | 'instantiates';
+  };
+};
+
+/** How the next bulk export job behaves (applies to one kick-off, then resets). */
+export type BulkScript = {
+  pollsBeforeReady?: number;
+  retryAfter?: string;
+  /** Issues served as one OperationOutcome error file in the manifest. */
+  errorIssues?: Array<{ severity: string; code: string; diagnostics?: string }>;
+  /** This type's file ends in the middle of its last line. */
+  truncate?: string;
+  /** The status endpoint answers this status (e.g. 500) instead of the manifest. */
+  statusFailure?: number;
+  /** This type's file answers 401 once, whatever the token (an access token that expired mid-run). */
+  unauthorizedOnce?: string;
+};
+
+export type BulkCounters = {
+  kickOffs: Array<{ path: string; query: URLSearchParams; prefer: string | undefined; accept: string | undefined }>;
+  polls: number;
+  /** Status polls per job id. */
+  pollsByJob: Record<string, number>;
+  deletes: string[];
+  fileDownloads: Array<{ path: string; authorization: string | undefined }>;
+  /** Job ids in kick-off order. */
+  jobs: string[];
 };
 
 export type FakeEmr = {
@@ -56,6 +95,14 @@ export type FakeEmr = {
   failNext(path: string, failure: FakeFailure): void;
   /** Makes `next` links point at another origin (to test the client's SSRF guard); null restores. */
   setNextLinkOrigin(origin: string | null): void;
+  /** Bulk Data counters (kick-offs, status polls, DELETEs, file downloads). */
+  bulk: BulkCounters;
+  /** Scripts the next export job. */
+  bulkNext(script: BulkScript): void;
+  /** Pathname of a job's NDJSON file of one type, e.g. for failNext. */
+  bulkFilePath(jobId: string, type: string): string;
+  /** Whether the CapabilityStatement declares export (starts as `bulkExport !== undefined`); the routes stay. */
+  setExportOffered(offered: boolean): void;
   close(): Promise<void>;
 };
 
@@ -102,6 +149,16 @@ function loadFixtures(): Map<string, FixtureResource[]> {
   );
 }
 
+type BulkJob = {
+  id: string;
+  types: string[];
+  since: number | null;
+  /** Patient ids of the Group, or null for a system export. */
+  patients: Set<string> | null;
+  script: BulkScript;
+  transactionTime: string;
+};
+
 type PendingCode = { clientId: string; redirectUri: string; codeChallenge: string; scope: string; expiresAt: number };
 
 export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEmr> {
@@ -115,6 +172,10 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
   const failures = new Map<string, FakeFailure[]>();
   const hanging = new Set<http.ServerResponse>();
   let nextLinkOrigin: string | null = null;
+  const bulkJobs = new Map<string, BulkJob>();
+  let bulkScript: BulkScript = {};
+  let exportOffered = options.bulkExport !== undefined;
+  const bulk: BulkCounters = { kickOffs: [], polls: 0, pollsByJob: {}, deletes: [], fileDownloads: [], jobs: [] };
 
   const requests = { total: 0, byPath: {} as Record<string, number>, token: 0 };
   const receivedTokenRequests: Array<Record<string, string>> = [];
@@ -170,6 +231,23 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     if (url.pathname === `${FHIR_BASE_PATH}/.well-known/smart-configuration` && req.method === 'GET') {
       return sendJson(res, 200, smartConfiguration());
     }
+    if (url.pathname === `${FHIR_BASE_PATH}/metadata` && req.method === 'GET') {
+      return sendJson(res, 200, capabilityStatement(), 'application/fhir+json');
+    }
+    if (options.bulkExport) {
+      const kickOff = /^\/fhir\/(?:Group\/([^/]+)\/)?\$export$/.exec(url.pathname);
+      if (kickOff && req.method === 'GET')
+        return bulkKickOff(kickOff[1] ? decodeURIComponent(kickOff[1]) : null, url, req, res);
+      const status = /^\/fhir\/bulk-status\/([^/]+)$/.exec(url.pathname);
+      if (status && req.method === 'GET') return bulkStatus(status[1]!, req, res);
+      if (status && req.method === 'DELETE') {
+        bulk.deletes.push(status[1]!);
+        bulkJobs.delete(status[1]!);
+        return void res.writeHead(202).end();
+      }
+      const file = /^\/fhir\/bulk-files\/([^/]+)\/([A-Za-z]+)\.ndjson$/.exec(url.pathname);
+      if (file && req.method === 'GET') return bulkFile(file[1]!, file[2]!, req, res);
+    }
     if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') return authorize(url, res);
     if (url.pathname === TOKEN_PATH && req.method === 'POST') return token(req, res);
     const type = url.pathname.startsWith(`${FHIR_BASE_PATH}/`) ? url.pathname.slice(FHIR_BASE_PATH.length + 1) : null;
@@ -202,6 +280,154 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       code_challenge_methods_supported: ['S256'],
       ...options.smartConfigurationOverrides,
     };
+  }
+
+  // FHIR R4 CapabilityStatement (public); the Bulk Data operations only when bulkExport is set.
+  function capabilityStatement(): Record<string, unknown> {
+    const exportOps = exportOffered && options.bulkExport?.declare !== 'instantiates';
+    return {
+      resourceType: 'CapabilityStatement',
+      status: 'active',
+      kind: 'instance',
+      fhirVersion: '4.0.1',
+      format: ['json'],
+      ...(exportOffered &&
+        options.bulkExport?.declare === 'instantiates' && {
+          instantiates: ['http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data'],
+        }),
+      rest: [
+        {
+          mode: 'server',
+          resource: [
+            ...RESOURCE_TYPES.map((type) => ({ type, interaction: [{ code: 'read' }, { code: 'search-type' }] })),
+            {
+              type: 'Group',
+              interaction: [{ code: 'read' }],
+              ...(exportOps && {
+                operation: [
+                  { name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/group-export' },
+                ],
+              }),
+            },
+          ],
+          ...(exportOps && {
+            operation: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export' }],
+          }),
+        },
+      ],
+    };
+  }
+
+  // Bulk Data Access IG v2 kick-off: `Prefer: respond-async` required, `_type` and `_since` honoured.
+  function bulkKickOff(groupId: string | null, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
+    bulk.kickOffs.push({
+      path: url.pathname,
+      query: new URLSearchParams(url.search),
+      prefer: typeof req.headers.prefer === 'string' ? req.headers.prefer : undefined,
+      accept: req.headers.accept,
+    });
+    if (!isAuthorized(req)) return sendOutcome(res, 401, 'login', 'bearer token required');
+    if (req.headers.prefer !== 'respond-async')
+      return sendOutcome(res, 400, 'invalid', 'Prefer: respond-async required');
+    let patients: Set<string> | null = null;
+    if (groupId !== null) {
+      const group = groups.get(groupId);
+      if (!group) return sendOutcome(res, 404, 'not-found', `no Group ${groupId}`);
+      patients = new Set(
+        group.member
+          .filter((m) => !m.inactive && m.entity.reference.startsWith('Patient/'))
+          .map((m) => m.entity.reference.slice('Patient/'.length)),
+      );
+    }
+    const types = (url.searchParams.get('_type') ?? RESOURCE_TYPES.join(',')).split(',');
+    const sinceText = url.searchParams.get('_since');
+    const since = sinceText ? Date.parse(sinceText) : null;
+    if (since !== null && Number.isNaN(since)) return sendOutcome(res, 400, 'invalid', 'bad _since');
+    const id = randomBytes(8).toString('hex');
+    bulkJobs.set(id, {
+      id,
+      types,
+      since,
+      patients,
+      script: bulkScript,
+      transactionTime: new Date().toISOString(),
+    });
+    bulkScript = {};
+    bulk.jobs.push(id);
+    res.writeHead(202, { 'content-location': `${fhirBaseUrl}/bulk-status/${id}` }).end();
+  }
+
+  function bulkStatus(id: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+    bulk.polls += 1;
+    bulk.pollsByJob[id] = (bulk.pollsByJob[id] ?? 0) + 1;
+    if (!isAuthorized(req)) return sendOutcome(res, 401, 'login', 'bearer token required');
+    const job = bulkJobs.get(id);
+    if (!job) return sendOutcome(res, 404, 'not-found', 'no such job');
+    const waitPolls = job.script.pollsBeforeReady ?? options.bulkExport?.pollsBeforeReady ?? 0;
+    if (bulk.pollsByJob[id]! <= waitPolls) {
+      const retryAfter = job.script.retryAfter ?? options.bulkExport?.retryAfter ?? '1';
+      res
+        .writeHead(202, { 'retry-after': retryAfter, 'x-progress': `exporting (${bulk.pollsByJob[id]}/${waitPolls})` })
+        .end();
+      return;
+    }
+    if (job.script.statusFailure) return sendOutcome(res, job.script.statusFailure, 'exception', 'export failed');
+    sendJson(res, 200, {
+      transactionTime: job.transactionTime,
+      request: `${fhirBaseUrl}/$export`,
+      requiresAccessToken: true,
+      output: job.types
+        .filter((type) => RESOURCE_TYPES.includes(type))
+        .map((type) => ({ type, url: `${origin}${bulkFilePathOf(id, type)}` })),
+      error: job.script.errorIssues
+        ? [{ type: 'OperationOutcome', url: `${origin}${bulkFilePathOf(id, 'OperationOutcome')}` }]
+        : [],
+    });
+  }
+
+  async function bulkFile(
+    id: string,
+    type: string,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<void> {
+    bulk.fileDownloads.push({ path: bulkFilePathOf(id, type), authorization: req.headers.authorization });
+    if (!isAuthorized(req)) return sendOutcome(res, 401, 'login', 'bearer token required');
+    const job = bulkJobs.get(id);
+    if (!job) return sendOutcome(res, 404, 'not-found', 'no such job');
+    if (job.script.unauthorizedOnce === type) {
+      job.script = { ...job.script, unauthorizedOnce: undefined };
+      return sendOutcome(res, 401, 'login', 'access token expired');
+    }
+    res.writeHead(200, { 'content-type': 'application/fhir+ndjson' });
+    if (type === 'OperationOutcome') {
+      for (const issue of job.script.errorIssues ?? [])
+        res.write(`${JSON.stringify({ resourceType: 'OperationOutcome', issue: [issue] })}\n`);
+      return void res.end();
+    }
+    const lines = options.bulkExport?.lines?.(type) ?? fixtureLines(job, type);
+    let last: string | null = null;
+    for (const line of lines) {
+      if (last !== null && !res.write(`${last}\n`)) await new Promise((resolve) => res.once('drain', resolve));
+      last = line;
+    }
+    if (last === null) return void res.end();
+    // A truncated file: the last line cut in the middle (the connection still closes cleanly).
+    res.end(job.script.truncate === type ? last.slice(0, Math.floor(last.length / 2)) : `${last}\n`);
+  }
+
+  function* fixtureLines(job: BulkJob, type: string): Iterable<string> {
+    for (const resource of fixtures.get(type) ?? []) {
+      if (job.since !== null && Date.parse(resource.meta.lastUpdated) < job.since) continue;
+      if (job.patients) {
+        const patient =
+          type === 'Patient'
+            ? resource.id
+            : (resource.subject?.reference ?? resource.patient?.reference ?? '').slice(8);
+        if (!job.patients.has(patient)) continue;
+      }
+      yield JSON.stringify(resource);
+    }
   }
 
   // RFC 6749 section 4.1.1/4.1.2 with SMART App Launch v2 section 2.1.5 (aud, PKCE S256 mandatory).
@@ -444,6 +670,14 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     setNextLinkOrigin(value) {
       nextLinkOrigin = value;
     },
+    bulk,
+    bulkNext(script) {
+      bulkScript = script;
+    },
+    bulkFilePath: bulkFilePathOf,
+    setExportOffered(offered) {
+      exportOffered = offered;
+    },
     close() {
       for (const res of hanging) res.destroy();
       hanging.clear();
@@ -451,6 +685,10 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
   };
+}
+
+function bulkFilePathOf(jobId: string, type: string): string {
+  return `${FHIR_BASE_PATH}/bulk-files/${jobId}/${type}.ndjson`;
 }
 
 function isHttpUrl(value: string): boolean {

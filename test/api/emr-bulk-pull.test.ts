@@ -1,0 +1,358 @@
+// The SMART backend pull over FHIR Bulk Data (issue #12 items 1-2) against the fake EHR, through the real app and
+// PostgreSQL: discovery from the CapabilityStatement, Group and system kick-off, 202 polling with Retry-After, the
+// manifest's error file (fail closed), a token that expires mid-download, a truncated NDJSON file (nothing saved),
+// the DELETE after success and failure, the search fallback, the binding 403 with zero calls, per-source identity,
+// the run's progress through GET /api/emr-sync/runs/{id}, and incremental `_since`.
+import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedId } from '@/lib/fhir/served-resource';
+import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
+import { startApp, type TestApp } from '../support/app';
+import { createTenant, createUser, TEST_PASSWORD, uid } from '../support/factories';
+import { signIn, type HttpClient } from '../support/http';
+
+const CLIENT_ID = 'bulk-client';
+const KEY_ID = 'bulk-key';
+const PARTNER_KEY = 'partner-key';
+const TYPES = 'Patient,Encounter,Observation,Condition,MedicationRequest,AllergyIntolerance';
+// From the fixtures: grp-north is pat-1 (pat-9 is inactive, pr-1 not a patient); "*" is everyone.
+const NORTH = { Patient: 1, Encounter: 2, Observation: 3, Condition: 1, MedicationRequest: 1, AllergyIntolerance: 1 };
+const ALL = { Patient: 2, Encounter: 4, Observation: 6, Condition: 3, MedicationRequest: 3, AllergyIntolerance: 2 };
+const INVALID = {
+  code: 'TRANSPORT_FAILED',
+  message: 'The EMR sent a resource that is not valid FHIR; nothing was saved',
+  correlationId: expect.any(String),
+};
+
+let emr: FakeEmr;
+let other: FakeEmr;
+let app: TestApp;
+const northClinics = Array.from({ length: 12 }, () => uid('clinic'));
+const allClinic = uid('clinic');
+const unboundClinic = uid('clinic');
+let nextNorth = 0;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('RS384', { extractable: true });
+  emr = await startFakeEmr({
+    clientId: CLIENT_ID,
+    publicKeyPem: await exportSPKI(pair.publicKey),
+    keyId: KEY_ID,
+    bulkExport: {},
+  });
+  // A second EHR (the partner API here) serving the same ids: its Patient/pat-1 is another patient.
+  other = await startFakeEmr({ apiKey: PARTNER_KEY, pageSize: 50 });
+  app = await startApp({
+    env: {
+      SMART_CLIENT_ID: CLIENT_ID,
+      SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey),
+      SMART_KEY_ID: KEY_ID,
+      EMR_VENDORS: JSON.stringify({
+        'smart-backend': {
+          tokenUrl: emr.tokenUrl,
+          fhirBaseUrl: emr.fhirBaseUrl,
+          groups: { ...Object.fromEntries(northClinics.map((id) => [id, 'grp-north'])), [allClinic]: '*' },
+        },
+      }),
+      PARTNER_API_URL: other.fhirBaseUrl,
+      PARTNER_API_KEY: PARTNER_KEY,
+      PARTNER_API_ACCOUNTS: JSON.stringify(Object.fromEntries(northClinics.map((id) => [id, `acct-${id}`]))),
+    },
+  });
+});
+afterAll(async () => {
+  await app?.stop();
+  await emr?.close();
+  await other?.close();
+});
+
+async function clinic(clinicId = northClinics[nextNorth++]!) {
+  const tenant = await createTenant(app.db, 'Bulk', { clinicId });
+  const user = await createUser(app.db, tenant);
+  const client = await signIn(app, user.email, TEST_PASSWORD);
+  const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+  expect(created.status).toBe(201);
+  return { clinicId, client, connectionId: created.body.connection.id as string };
+}
+
+const pull = (client: HttpClient, connectionId: string, since?: string) =>
+  client.post('/api/emr-sync/smart/pull', { connectionId, ...(since && { since }) });
+
+const storedCount = (clinicId: string) => app.db.fhirResource.count({ where: { clinicId } });
+const stagedCount = async (clinicId: string) => {
+  const runs = await app.db.syncRun.findMany({ where: { clinicId }, select: { id: true } });
+  return app.db.fhirStagedResource.count({ where: { syncRunId: { in: runs.map((r) => r.id) } } });
+};
+const lastJob = () => emr.bulk.jobs.at(-1)!;
+
+describe('SMART backend pull over FHIR Bulk Data', () => {
+  it('exports the bound Group, streams the files into the store and DELETEs the job', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    const [kickOffs, tokens] = [emr.bulk.kickOffs.length, emr.requests.token];
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      upserted: NORTH,
+      fhirStore: 'embedded',
+      syncRunId: expect.any(String),
+      nextSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const [kickOff] = emr.bulk.kickOffs.slice(kickOffs);
+    expect(kickOff).toMatchObject({ path: '/fhir/Group/grp-north/$export', prefer: 'respond-async' });
+    expect(kickOff!.accept).toBe('application/fhir+json');
+    expect(Object.fromEntries(kickOff!.query)).toEqual({ _type: TYPES });
+    expect(emr.requests.token - tokens).toBe(1);
+    // Every file with the bearer token, every job released.
+    const job = lastJob();
+    const files = emr.bulk.fileDownloads.filter((d) => d.path.includes(job));
+    expect(files).toHaveLength(6);
+    expect(files.every((d) => /^Bearer \S+$/.test(d.authorization ?? ''))).toBe(true);
+    expect(emr.bulk.deletes).toContain(job);
+
+    const rows = await app.db.fhirResource.findMany({ where: { clinicId } });
+    expect(rows).toHaveLength(9);
+    const patient = servedId(emr.fhirBaseUrl, 'pat-1');
+    // patientRef is the served patient id on every row, so `patient=` is an indexed equality.
+    expect(rows.every((r) => r.patientRef === patient && r.source === emr.fhirBaseUrl && r.versionId === 1)).toBe(true);
+    const observations = await client.get(`/api/fhir/Observation?patient=${patient}`);
+    expect(observations.status).toBe(200);
+    expect(observations.body.total).toBe(3);
+    expect(await stagedCount(clinicId)).toBe(0);
+
+    const run = await client.get(`/api/emr-sync/runs/${res.body.syncRunId}`);
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({
+      id: res.body.syncRunId,
+      connectionId,
+      kind: 'smart-backend',
+      status: 'succeeded',
+      progress: { phase: 'done', files: 6, filesDone: 6, resources: 9 },
+      counts: Object.fromEntries(
+        Object.entries(NORTH).map(([type, n]) => [type, { created: n, updated: 0, unchanged: 0 }]),
+      ),
+      error: null,
+      startedAt: expect.any(String),
+      finishedAt: expect.any(String),
+    });
+    // The cursor is the manifest's transactionTime (the EHR's clock).
+    expect((await app.db.syncRun.findUniqueOrThrow({ where: { id: res.body.syncRunId } })).cursor).toBe(
+      res.body.nextSince,
+    );
+
+    // Pulled again: nothing changes, every version stays 1.
+    const again = await pull(client, connectionId);
+    expect(again.body.upserted).toEqual(NORTH);
+    expect((await app.db.fhirResource.findMany({ where: { clinicId } })).every((r) => r.versionId === 1)).toBe(true);
+  });
+
+  it('uses the system-level $export for a "*" binding', async () => {
+    const { clinicId, client, connectionId } = await clinic(allClinic);
+    const kickOffs = emr.bulk.kickOffs.length;
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(res.body.upserted).toEqual(ALL);
+    expect(emr.bulk.kickOffs.slice(kickOffs).map((k) => k.path)).toEqual(['/fhir/$export']);
+    expect(await storedCount(clinicId)).toBe(20);
+  });
+
+  it('polls the status URL as Retry-After says until the manifest is ready', async () => {
+    const { client, connectionId } = await clinic();
+    emr.bulkNext({ pollsBeforeReady: 2, retryAfter: '1' });
+    const started = Date.now();
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(emr.bulk.pollsByJob[lastJob()]).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(emr.bulk.deletes).toContain(lastJob());
+  });
+
+  it('shows the running pull through GET /api/emr-sync/runs/{id}, to its clinic only', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ pollsBeforeReady: 3, retryAfter: '1' });
+    const pending = pull(client, connectionId);
+    let running: { id: string } | null = null;
+    for (let i = 0; i < 50 && !running; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      running = await app.db.syncRun.findFirst({ where: { clinicId, status: 'running' }, select: { id: true } });
+    }
+    expect(running).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 1200));
+    const during = await client.get(`/api/emr-sync/runs/${running!.id}`);
+    expect(during.status).toBe(200);
+    expect(during.body).toMatchObject({
+      status: 'running',
+      finishedAt: null,
+      progress: { phase: 'exporting', resources: 0, serverProgress: expect.stringContaining('exporting') },
+    });
+    const stranger = await clinic();
+    const foreign = await stranger.client.get(`/api/emr-sync/runs/${running!.id}`);
+    expect(foreign.status).toBe(404);
+    expect((await client.get('/api/emr-sync/runs/sr_missing')).status).toBe(404);
+
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect((await client.get(`/api/emr-sync/runs/${running!.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      progress: { phase: 'done', resources: 9 },
+    });
+  });
+
+  it('fails closed on an error file in the manifest: 502, nothing saved, the job DELETEd', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ errorIssues: [{ severity: 'error', code: 'processing', diagnostics: 'Patient pat-1 unreadable' }] });
+    const downloads = emr.bulk.fileDownloads.length;
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({
+      code: 'TRANSPORT_FAILED',
+      message: 'The EMR reported errors in its export; nothing was saved',
+      correlationId: expect.any(String),
+    });
+    expect(res.text).not.toContain('pat-1');
+    // Only the error file was read; no output file.
+    expect(emr.bulk.fileDownloads.slice(downloads).map((d) => d.path)).toEqual([
+      emr.bulkFilePath(lastJob(), 'OperationOutcome'),
+    ]);
+    expect(emr.bulk.deletes).toContain(lastJob());
+    expect(await storedCount(clinicId)).toBe(0);
+    const run = await client.get(
+      `/api/emr-sync/runs/${(await app.db.syncRun.findFirstOrThrow({ where: { clinicId } })).id}`,
+    );
+    expect(run.body).toMatchObject({
+      status: 'failed',
+      counts: { error: 'TRANSPORT_FAILED' },
+      error: 'The EMR reported errors in its export; nothing was saved',
+      progress: { phase: 'failed' },
+    });
+  });
+
+  it('goes on when the error file holds only warnings', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ errorIssues: [{ severity: 'warning', code: 'informational' }] });
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(await storedCount(clinicId)).toBe(9);
+  });
+
+  it('gets a fresh token when a file download answers 401, and retries it once', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ unauthorizedOnce: 'Observation' });
+    const tokens = emr.requests.token;
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(emr.requests.token - tokens).toBe(2);
+    const observationFile = emr.bulkFilePath(lastJob(), 'Observation');
+    const tries = emr.bulk.fileDownloads.filter((d) => d.path === observationFile);
+    expect(tries).toHaveLength(2);
+    expect(tries[0]!.authorization).not.toBe(tries[1]!.authorization);
+    expect(await storedCount(clinicId)).toBe(9);
+  });
+
+  it('saves nothing when an NDJSON file is truncated mid-line, and DELETEs the job', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ truncate: 'Observation' });
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual(INVALID);
+    expect(emr.bulk.deletes).toContain(lastJob());
+    expect(await storedCount(clinicId)).toBe(0);
+    // Patient and Encounter were staged before the Observation file failed: the staged rows are gone too.
+    expect(await stagedCount(clinicId)).toBe(0);
+    expect(await app.db.syncRun.findFirst({ where: { clinicId } })).toMatchObject({
+      status: 'failed',
+      error: INVALID.message,
+    });
+  });
+
+  it('DELETEs the job when the export itself fails', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ statusFailure: 500 });
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(502);
+    expect(res.body.message).toBe('The EMR could not be reached; try again later');
+    expect(emr.bulk.deletes).toContain(lastJob());
+    expect(await storedCount(clinicId)).toBe(0);
+  });
+
+  it("passes since as _since, and the last run's nextSince makes an incremental pull", async () => {
+    const { client, connectionId } = await clinic();
+    const first = await pull(client, connectionId, '2024-03-01');
+    expect(first.status).toBe(200);
+    expect(emr.bulk.kickOffs.at(-1)!.query.get('_since')).toBe('2024-03-01T00:00:00Z');
+    // pat-1's resources changed on or after 2024-03-01: enc-3, obs-4 and obs-5.
+    expect(first.body.upserted).toEqual({
+      Patient: 0,
+      Encounter: 1,
+      Observation: 2,
+      Condition: 0,
+      MedicationRequest: 0,
+      AllergyIntolerance: 0,
+    });
+    const next = await pull(client, connectionId, first.body.nextSince);
+    expect(next.status).toBe(200);
+    expect(emr.bulk.kickOffs.at(-1)!.query.get('_since')).toBe(first.body.nextSince);
+    expect(Object.values(next.body.upserted)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('falls back to the Group read and patient searches when the EHR offers no export', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.setExportOffered(false);
+    try {
+      const [kickOffs, searches] = [emr.bulk.kickOffs.length, emr.receivedSearches.length];
+      const res = await pull(client, connectionId);
+      expect(res.status).toBe(200);
+      expect(res.body.upserted).toEqual(NORTH);
+      expect(emr.bulk.kickOffs.length).toBe(kickOffs);
+      const seen = emr.receivedSearches.slice(searches);
+      expect(seen.map((s) => s.path)).toEqual(TYPES.split(',').map((t) => `/fhir/${t}`));
+      expect(seen.every((s) => (s.query.get('_id') ?? s.query.get('patient')) === 'pat-1')).toBe(true);
+      expect(await storedCount(clinicId)).toBe(9);
+      expect((await app.db.syncRun.findFirstOrThrow({ where: { clinicId } })).progress).toMatchObject({
+        phase: 'done',
+        files: 0,
+        resources: 9,
+      });
+    } finally {
+      emr.setExportOffered(true);
+    }
+  });
+
+  it('refuses an unbound clinic with 403 and zero calls', async () => {
+    const { clinicId, client, connectionId } = await clinic(unboundClinic);
+    const connections = emr.connections;
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      code: 'FORBIDDEN',
+      message: 'This clinic is not linked to that integration',
+      correlationId: expect.any(String),
+    });
+    expect(emr.connections).toBe(connections);
+    expect(await app.db.syncRun.count({ where: { clinicId } })).toBe(0);
+  });
+
+  it('keeps two sources apart: the same Patient id from two EHRs is two patients', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    expect((await pull(client, connectionId)).status).toBe(200);
+    const partner = await client.post('/api/emr-sync/partner/pull', { from: '2024-01-01', to: '2024-01-31' });
+    expect(partner.status).toBe(200);
+    const patients = await app.db.fhirResource.findMany({
+      where: { clinicId, resourceType: 'Patient' },
+      orderBy: { source: 'asc' },
+    });
+    expect(patients.map((p) => [p.source, p.resourceId, p.patientRef]).sort()).toEqual(
+      [
+        [emr.fhirBaseUrl, servedId(emr.fhirBaseUrl, 'pat-1'), servedId(emr.fhirBaseUrl, 'pat-1')],
+        [other.fhirBaseUrl, servedId(other.fhirBaseUrl, 'pat-1'), servedId(other.fhirBaseUrl, 'pat-1')],
+      ].sort(),
+    );
+    // Each source's observation points at its own patient, and `patient=` finds only that source's.
+    const fromOther = await client.get(`/api/fhir/Observation?patient=${servedId(other.fhirBaseUrl, 'pat-1')}`);
+    expect(fromOther.body.entry.map((e: { resource: { id: string } }) => e.resource.id)).toEqual([
+      servedId(other.fhirBaseUrl, 'obs-1'),
+    ]);
+    const fromEmr = await client.get(`/api/fhir/Observation?patient=${servedId(emr.fhirBaseUrl, 'pat-1')}`);
+    expect(fromEmr.body.total).toBe(3);
+  });
+});
