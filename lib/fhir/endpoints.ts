@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { BulkExportManifest } from './bulk-export/bulk-export-status';
-import { BulkExportQuery } from './bulk-export/start-bulk-export';
+import { BulkExportKickOffQuery, BulkExportParametersBody } from './bulk-export/start-bulk-export';
 import { FHIR_JSON, FHIR_NDJSON } from './fhir-json';
 import { FHIR_RESOURCE_TYPES } from './resource-registry';
 import { FhirSearchParams } from './search-resources';
@@ -51,16 +51,18 @@ export const readFhirResource = endpoint({
   response: Resource,
 });
 
-const exportCommon = {
+const exportKickOff = {
   ...fhir,
-  method: 'GET' as const,
   auth: 'session' as const,
   scope: 'patients:read' as const,
-  query: BulkExportQuery,
   successStatus: 202,
   errors: ['RATE_LIMITED' as const],
   response: Resource,
 };
+
+const exportCommon = { ...exportKickOff, method: 'GET' as const, query: BulkExportKickOffQuery };
+// Bulk Data v2: the kick-off may also be a POST with a FHIR Parameters body (_type, _since, _outputFormat).
+const exportByPost = { ...exportKickOff, method: 'POST' as const, body: BulkExportParametersBody };
 
 export const startSystemExport = endpoint({
   ...exportCommon,
@@ -74,6 +76,20 @@ export const startPatientExport = endpoint({
   path: '/api/fhir/Patient/$export',
   summary:
     'Bulk Data kick-off for the Patient compartment (Prefer: respond-async): 202 with Content-Location of the status URL',
+});
+
+export const startSystemExportByPost = endpoint({
+  ...exportByPost,
+  path: '/api/fhir/$export',
+  summary:
+    'Bulk Data kick-off by POST with a FHIR Parameters body (_type, _since, _outputFormat), as GET: 202 with Content-Location',
+});
+
+export const startPatientExportByPost = endpoint({
+  ...exportByPost,
+  path: '/api/fhir/Patient/$export',
+  summary:
+    'Bulk Data kick-off of the Patient compartment by POST with a FHIR Parameters body, as GET: 202 with Content-Location',
 });
 
 export const getBulkExportStatusEndpoint = endpoint({
@@ -120,6 +136,8 @@ export const fhirEndpoints = [
   readFhirResource,
   startSystemExport,
   startPatientExport,
+  startSystemExportByPost,
+  startPatientExportByPost,
   getBulkExportStatusEndpoint,
   cancelBulkExportEndpoint,
   getBulkExportFile,

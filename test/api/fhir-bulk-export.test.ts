@@ -38,8 +38,10 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function kickOff(client: HttpClient, url: string): Promise<string> {
-  const res = await client.get(url, { headers: { prefer: 'respond-async', accept: 'application/fhir+json' } });
+async function kickOff(client: HttpClient, url: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await client.get(url, {
+    headers: { prefer: 'respond-async', accept: 'application/fhir+json', ...headers },
+  });
   expect(res.status).toBe(202);
   const location = res.headers.get('content-location')!;
   expect(location).toMatch(new RegExp(`^${app.url}/api/fhir/bulk-status/bx_[A-Za-z0-9_-]{22}$`));
@@ -291,6 +293,94 @@ describe('kick-off refusals', () => {
       ],
     });
     expect(await app.db.bulkExportJob.count()).toBe(before);
+  });
+
+  it.each([
+    [
+      '_typeFilter=Patient%3Factive%3Dtrue',
+      '_typeFilter',
+      'is not supported (send Prefer: handling=lenient to have it ignored)',
+    ],
+    ['_elements=id', '_elements', 'is not supported (send Prefer: handling=lenient to have it ignored)'],
+    ['patient=Patient%2Fpat-1', 'patient', 'is not supported (send Prefer: handling=lenient to have it ignored)'],
+    [
+      'includeAssociatedData=LatestProvenanceResources',
+      'includeAssociatedData',
+      'is not supported (send Prefer: handling=lenient to have it ignored)',
+    ],
+    ['_format=csv', '_format', 'is not a Bulk Data export parameter'],
+  ])('refuses ?%s with 400 OperationOutcome naming it (the IG is strict by default)', async (query, name, text) => {
+    const before = await app.db.bulkExportJob.count();
+    const res = await admin.get(`/api/fhir/$export?${query}`, { headers: { prefer: 'respond-async' } });
+    expect(res.status).toBe(400);
+    expect(res.body.resourceType).toBe('OperationOutcome');
+    expect(res.body.issue[0].details.text).toBe('The export asks for a parameter this server does not support');
+    expect(res.body.issue[1]).toEqual({
+      severity: 'error',
+      code: 'invalid',
+      details: { text: `${name} ${text}` },
+      expression: [`query.${name}`],
+    });
+    expect(await app.db.bulkExportJob.count()).toBe(before);
+  });
+
+  it('ignores them under Prefer: handling=lenient and says so with a warning OperationOutcome in error[]', async () => {
+    const statusUrl = await kickOff(
+      admin,
+      '/api/fhir/$export?_type=Patient&_elements=id&_typeFilter=Patient%3Factive%3Dtrue',
+      {
+        prefer: 'respond-async, handling=lenient',
+      },
+    );
+    const res = await manifestOf(admin, statusUrl);
+    expect(res.body.output.map((o: { type: string; count: number }) => [o.type, o.count])).toEqual([['Patient', 2]]);
+    expect(res.body.error).toEqual([
+      { type: 'OperationOutcome', url: expect.stringMatching(/\/api\/fhir\/bulk-files\//) },
+    ]);
+    const warning = await admin.get(res.body.error[0].url);
+    expect(JSON.parse(warning.text.trim())).toEqual({
+      resourceType: 'OperationOutcome',
+      issue: ['_elements', '_typeFilter'].map((name) => ({
+        severity: 'warning',
+        code: 'not-supported',
+        details: { text: `The parameter ${name} is not supported and was ignored (Prefer: handling=lenient)` },
+        expression: [name],
+      })),
+    });
+  });
+
+  it('kicks off by POST with a FHIR Parameters body as it does by GET', async () => {
+    const res = await admin.post(
+      '/api/fhir/$export',
+      {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: '_type', valueString: 'Observation' },
+          { name: '_type', valueString: 'Patient' },
+          { name: '_since', valueInstant: '2026-02-01T00:00:00Z' },
+          { name: '_outputFormat', valueString: 'application/fhir+ndjson' },
+        ],
+      },
+      { headers: { prefer: 'respond-async', 'content-type': 'application/fhir+json' } },
+    );
+    expect(res.status).toBe(202);
+    const manifest = await manifestOf(admin, res.headers.get('content-location')!);
+    expect(manifest.body.output.map((o: { type: string; count: number }) => [o.type, o.count])).toEqual([
+      ['Observation', 1],
+    ]);
+    const patientLevel = await admin.post(
+      '/api/fhir/Patient/$export',
+      { resourceType: 'Parameters', parameter: [{ name: 'patient', valueReference: { reference: 'Patient/pat-1' } }] },
+      { headers: { prefer: 'respond-async', 'content-type': 'application/fhir+json' } },
+    );
+    expect(patientLevel.status).toBe(400);
+    expect(patientLevel.body.issue[1].expression).toEqual(['query.patient']);
+    const notParameters = await admin.post(
+      '/api/fhir/$export',
+      { resourceType: 'Bundle' },
+      { headers: { prefer: 'respond-async' } },
+    );
+    expect(notParameters.status).toBe(400);
   });
 
   it('limits a clinic to 5 unfinished exports (429 with Retry-After)', async () => {
