@@ -1,0 +1,312 @@
+// Posting 835s against a real PostgreSQL database (no app): the ledger stays balanced for any valid 835 and a
+// second copy changes nothing (property tests), the worked example of docs/remittances.md in cents, reversal then
+// corrected claim, PLB, the patient's bill, claim states, tenancy and the 422 reasons.
+import fs from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { setUpTwoClinicDb } from '@/test/support/test-db';
+import {
+  claimPayment,
+  createClaim,
+  interchangeOf,
+  remittanceArbitrary,
+  remittanceOf,
+  reversalOf,
+  x12Of,
+} from '@/test/support/remittances';
+import { ingestRemittance } from './ingest-remittance';
+
+const EMPTY_835 = fs.readFileSync('lib/x12/fixtures/835-empty.x12', 'utf8');
+const handle = setUpTwoClinicDb();
+const clock = () => new Date('2026-11-23T12:00:00Z');
+const deps = () => ({ db: handle.db, clock });
+const ingest = (clinicId: string, x12: string) =>
+  ingestRemittance(deps(), { clinicId, x12, source: 'upload', correlationId: 'test' });
+
+/** Everything a posting could touch, counted, plus each claim's amounts: equal snapshots mean nothing changed. */
+async function snapshot(clinicId: string) {
+  const { db } = handle;
+  const [ledger, entries, remittances, remittanceClaims, bills, events, transmissions, claims] = await Promise.all([
+    db.ledgerTransaction.count({ where: { clinicId } }),
+    db.ledgerEntry.count({ where: { transaction: { clinicId } } }),
+    db.remittance.count({ where: { clinicId } }),
+    db.remittanceClaim.count({ where: { clinicId } }),
+    db.patientBill.findMany({ where: { clinicId }, orderBy: { id: 'asc' } }),
+    db.claimEvent.count({ where: { clinicId } }),
+    db.claimTransmission.count({ where: { clinicId } }),
+    db.claim.findMany({
+      where: { clinicId },
+      orderBy: { id: 'asc' },
+      include: { lines: { orderBy: { position: 'asc' } } },
+    }),
+  ]);
+  return { ledger, entries, remittances, remittanceClaims, bills, events, transmissions, claims };
+}
+
+async function unbalancedTransactions(): Promise<unknown[]> {
+  return handle.db.$queryRawUnsafe(
+    `SELECT "transactionId", SUM("amountCents")::text AS s FROM "LedgerEntry" GROUP BY 1 HAVING SUM("amountCents") <> 0`,
+  );
+}
+
+async function accountBalance(clinicId: string, account: string, reference?: string): Promise<bigint> {
+  const rows = await handle.db.$queryRawUnsafe<{ s: bigint | null }[]>(
+    `SELECT SUM(e."amountCents")::bigint AS s FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
+     WHERE t."clinicId" = $1 AND e."account" = $2 AND ($3::text IS NULL OR t."reference" LIKE $3)`,
+    clinicId,
+    account,
+    reference ?? null,
+  );
+  return BigInt(rows[0]?.s ?? 0n);
+}
+
+describe('ingestRemittance properties', () => {
+  it('posts any valid 835 as balanced ledger transactions, era-clearing holding exactly BPR02; a second copy changes nothing', async () => {
+    const { north } = handle;
+    const claims = [await createClaim(handle.db, north), await createClaim(handle.db, north)];
+    await fc.assert(
+      fc.asyncProperty(remittanceArbitrary(claims.map((c) => c.id)), async (remittance) => {
+        const x12 = x12Of(remittance);
+        const first = await ingest(north.clinicId, x12);
+        expect(first.remittances).toHaveLength(1);
+        const posted = first.remittances[0]!;
+        expect(posted.duplicate).toBe(false);
+        expect(await unbalancedTransactions()).toEqual([]);
+        expect(await accountBalance(north.clinicId, 'assets:era-clearing', `remittance:${posted.remittanceId}%`)).toBe(
+          BigInt(remittance.paymentCents),
+        );
+
+        const before = await snapshot(north.clinicId);
+        const second = await ingest(north.clinicId, x12);
+        expect(second.remittances).toEqual([{ ...posted, duplicate: true }]);
+        expect(await snapshot(north.clinicId)).toEqual(before);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('ingestRemittance posting', () => {
+  it('posts the worked example: payment, CO, PR to a new bill, claim paid, lines paid, codes kept', async () => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north);
+    const remittance = remittanceOf([
+      claimPayment(claim.id, '1', [
+        {
+          procedureCode: '99213',
+          chargeCents: 15_000,
+          adjustments: [
+            ['CO', '45', 4_025],
+            ['PR', '1', 5_000],
+            ['PR', '2', 1_195],
+          ],
+        },
+        { procedureCode: '81002', chargeCents: 10_000, adjustments: [['CO', '45', 6_000]] },
+      ]),
+    ]);
+    expect(remittance.paymentCents).toBe(8_780);
+    const { remittances } = await ingest(north.clinicId, x12Of(remittance));
+    const ref = `remittance:${remittances[0]!.remittanceId}%`;
+    expect(await accountBalance(north.clinicId, 'assets:era-clearing', ref)).toBe(8_780n);
+    expect(await accountBalance(north.clinicId, 'expenses:contractual-adjustments', ref)).toBe(10_025n);
+    expect(await accountBalance(north.clinicId, 'assets:patient-receivable', ref)).toBe(6_195n);
+    expect(await accountBalance(north.clinicId, 'assets:claims-receivable', ref)).toBe(-25_000n);
+    // The charge is booked once, so the claim's receivable nets to zero.
+    expect(await accountBalance(north.clinicId, 'assets:claims-receivable', `claim:${claim.id}`)).toBe(25_000n);
+
+    const row = await db.claim.findUniqueOrThrow({
+      where: { id: claim.id },
+      include: { lines: { orderBy: { position: 'asc' } } },
+    });
+    expect(row).toMatchObject({
+      status: 'paid',
+      paidCents: 8_780n,
+      patientResponsibilityCents: 6_195n,
+      adjustmentCents: 10_025n,
+    });
+    expect(row.lines.map((l) => l.paidCents)).toEqual([4_780n, 4_000n]);
+    const bill = await db.patientBill.findFirstOrThrow({ where: { claimId: claim.id } });
+    expect(bill).toMatchObject({
+      clinicId: north.clinicId,
+      patientId: claim.patientId,
+      amountCents: 6_195,
+      status: 'open',
+    });
+    const stored = await db.remittanceClaim.findFirstOrThrow({ where: { claimId: claim.id } });
+    expect(stored.adjustments).toContainEqual({
+      group: 'CO',
+      reason: '45',
+      amountCents: 4_025,
+      description: 'Charge exceeds fee schedule/maximum allowable or contracted/legislated fee arrangement.',
+      line: 1,
+    });
+    expect(await db.claimTransmission.count({ where: { claimId: claim.id, kind: '835', direction: 'in' } })).toBe(1);
+  });
+
+  it('denies with CLP02 4 and keeps the CARC and RARC in words', async () => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north);
+    const remittance = remittanceOf([
+      claimPayment(claim.id, '4', [
+        { procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '50', 15_000]] },
+        { procedureCode: '81002', chargeCents: 10_000, adjustments: [['CO', '50', 10_000]] },
+      ]),
+    ]);
+    const x12 = x12Of(remittance)
+      .replace('NM1*QC', 'MOA***N130~\nNM1*QC')
+      .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 1}*`);
+    await ingest(north.clinicId, x12);
+    const row = await db.claim.findUniqueOrThrow({ where: { id: claim.id } });
+    expect(row.status).toBe('denied');
+    expect(row.statusReason).toBe(
+      "CO-50: These are non-covered services because this is not deemed a 'medical necessity' by the payer.",
+    );
+    const stored = await db.remittanceClaim.findFirstOrThrow({ where: { claimId: claim.id } });
+    expect(stored.adjustments).toContainEqual({
+      group: 'RARC',
+      reason: 'N130',
+      amountCents: 0,
+      description: 'Consult plan benefit documents/guidelines for information about restrictions for this service.',
+      line: null,
+    });
+  });
+
+  it('posts a reversal exactly opposite to what it names, then the corrected claim of the same 835 after it', async () => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north);
+    const original = claimPayment(claim.id, '1', [
+      {
+        procedureCode: '99213',
+        chargeCents: 15_000,
+        adjustments: [
+          ['CO', '45', 4_025],
+          ['PR', '1', 6_195],
+        ],
+      },
+      { procedureCode: '81002', chargeCents: 10_000, adjustments: [['CO', '45', 6_000]] },
+    ]);
+    await ingest(north.clinicId, x12Of(remittanceOf([original])));
+    const corrected = claimPayment(claim.id, '1', [
+      {
+        procedureCode: '99213',
+        chargeCents: 15_000,
+        adjustments: [
+          ['CO', '45', 4_025],
+          ['PR', '1', 3_195],
+        ],
+      },
+      { procedureCode: '81002', chargeCents: 10_000, adjustments: [['CO', '45', 6_000]] },
+    ]);
+    const second = remittanceOf([reversalOf(original), corrected], {
+      providerAdjustments: [
+        { reason: 'L6', reference: 'INT1', amountCents: -75 as never },
+        { reason: 'WO', reference: 'OVP9', amountCents: 1_500 as never },
+      ],
+    });
+    expect(second.paymentCents).toBe(3_000 + 75 - 1_500);
+    const { remittances } = await ingest(north.clinicId, x12Of(second));
+    const ref = `remittance:${remittances[0]!.remittanceId}%`;
+    expect(await accountBalance(north.clinicId, 'assets:era-clearing', ref)).toBe(BigInt(second.paymentCents));
+    expect(await accountBalance(north.clinicId, 'revenue:payer-interest', ref)).toBe(-75n);
+    expect(await accountBalance(north.clinicId, 'liabilities:payer-recoupments', ref)).toBe(1_500n);
+    const row = await db.claim.findUniqueOrThrow({
+      where: { id: claim.id },
+      include: { lines: { orderBy: { position: 'asc' } } },
+    });
+    expect(row).toMatchObject({
+      status: 'paid',
+      paidCents: BigInt(corrected.paidCents),
+      patientResponsibilityCents: 3_195n,
+    });
+    expect(row.lines.map((l) => l.paidCents)).toEqual([7_780n, 4_000n]);
+    expect((await db.patientBill.findFirstOrThrow({ where: { claimId: claim.id } })).amountCents).toBe(3_195);
+    const kinds = await db.claimEvent.findMany({
+      where: { claimId: claim.id },
+      orderBy: { at: 'asc' },
+      select: { kind: true, toStatus: true },
+    });
+    expect(kinds).toEqual([
+      { kind: 'payment', toStatus: 'paid' },
+      { kind: 'reversal', toStatus: 'accepted' },
+      { kind: 'payment', toStatus: 'paid' },
+    ]);
+  });
+
+  it('marks a claim partially paid when a line is denied', async () => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north);
+    await ingest(
+      north.clinicId,
+      x12Of(
+        remittanceOf([
+          claimPayment(claim.id, '1', [
+            { procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '45', 5_000]] },
+            { procedureCode: '81002', chargeCents: 10_000, adjustments: [['CO', '97', 10_000]] },
+          ]),
+        ]),
+      ),
+    );
+    expect((await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).status).toBe('partially_paid');
+  });
+
+  it('posts every 835 of an interchange', async () => {
+    const { north, db } = handle;
+    const [a, b] = [await createClaim(db, north), await createClaim(db, north)];
+    const lines = [
+      { procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '45', 5_000]] as [string, string, number][] },
+    ];
+    const both = interchangeOf([
+      remittanceOf([claimPayment(a.id, '1', lines)]),
+      remittanceOf([claimPayment(b.id, '1', lines)]),
+    ]);
+    const result = await ingest(north.clinicId, both);
+    expect(result.remittances.map((r) => [r.duplicate, r.claimsPosted])).toEqual([
+      [false, 1],
+      [false, 1],
+    ]);
+  });
+});
+
+describe('ingestRemittance refusals: 422 and nothing posted', () => {
+  it.each([
+    ['an empty 835 (no CLP)', () => EMPTY_835, /cannot be posted: 835 "0001" is empty/],
+    [
+      'an unbalanced 835',
+      (x12: string) => x12.replace('BPR*I*100*', 'BPR*I*101*'),
+      /does not balance: transaction rule/,
+    ],
+    ['text that is not X12', () => 'hello', /not X12/],
+  ])('refuses %s', async (_label, mangle, message) => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north);
+    const x12 = x12Of(
+      remittanceOf([claimPayment(claim.id, '1', [{ procedureCode: '99213', chargeCents: 10_000, adjustments: [] }])]),
+    );
+    const before = await snapshot(north.clinicId);
+    await expect(ingest(north.clinicId, mangle(x12))).rejects.toMatchObject({ code: 'UNPROCESSABLE', message });
+    expect(await snapshot(north.clinicId)).toEqual(before);
+  });
+
+  it("posts nothing for an 835 naming another clinic's claim, in either clinic, and says so without telling whose", async () => {
+    const { north, south, db } = handle;
+    const theirs = await createClaim(db, south);
+    const ours = await createClaim(db, north);
+    const lines = [{ procedureCode: '99213', chargeCents: 10_000, adjustments: [] }];
+    const beforeNorth = await snapshot(north.clinicId);
+    const beforeSouth = await snapshot(south.clinicId);
+    await expect(
+      ingest(north.clinicId, x12Of(remittanceOf([claimPayment(theirs.id, '1', lines)]))),
+    ).rejects.toMatchObject({
+      code: 'UNPROCESSABLE',
+      message: `The 835 names no claim of this clinic (CLP01 "${theirs.id}"); nothing was posted`,
+    });
+    await expect(
+      ingest(
+        north.clinicId,
+        x12Of(remittanceOf([claimPayment(ours.id, '1', lines), claimPayment('clm_nobody', '1', lines)])),
+      ),
+    ).rejects.toMatchObject({ code: 'UNPROCESSABLE', message: /not claims of this clinic \(CLP01 "clm_nobody"\)/ });
+    expect(await snapshot(north.clinicId)).toEqual(beforeNorth);
+    expect(await snapshot(south.clinicId)).toEqual(beforeSouth);
+  });
+});
