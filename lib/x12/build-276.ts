@@ -1,7 +1,13 @@
-// Writes a 005010X212 276 claim status request for one claim: payer (2100A), receiver (2100B, us), provider
-// (2100C, NPI), subscriber (2100D) and the claim (2200D: TRN trace, REF*1K, REF*EJ, AMT*T3, DTP*472). It does not
-// send it (the clearinghouse transport does) nor choose control numbers or the time.
-import { type InterchangeEnvelope } from './build-interchange';
+// Writes a 005010X212 276 claim status request for one claim, as the TR3's examples write it: payer (2000A/2100A),
+// information receiver, which is us (2000B/2100B), service provider (2000C/2100C, NPI), subscriber (2000D with its
+// DMG, 2100D) and the claim (2200D: TRN*1 trace, REF*1K, REF*EJ, AMT*T3, DTP*472). The patient is asked about as
+// the subscriber: the payer finds a dependant's claim by the subscriber's member id and the claim's identifiers.
+// It does not send it (the clearinghouse transport does) nor choose control numbers or the time.
+import { buildInterchange, type ElementValue, type InterchangeEnvelope } from './build-interchange';
+import { formatAmount } from './format-amount';
+import { organizationNm1, personNm1 } from './nm1';
+import { ccyymmdd, dateOrPeriod, hhmm } from './stamp';
+import { toD8 } from './to-d8';
 
 export type Build276Input = InterchangeEnvelope & {
   /** 2100A NM1*PR with PI. */
@@ -10,7 +16,7 @@ export type Build276Input = InterchangeEnvelope & {
   receiver: { id: string; name: string };
   /** 2100C NM1*1P with XX. */
   provider: { npi: string; name: string };
-  /** 2100D NM1*IL with MI, and DMG (birth date, sex F/M/U). */
+  /** 2100D NM1*IL with MI, and the 2000D DMG (birth date; sex F or M, none sent for U). */
   subscriber: {
     memberId: string;
     lastName: string;
@@ -27,15 +33,51 @@ export type Build276Input = InterchangeEnvelope & {
     payerClaimId?: string;
     /** AMT*T3: total submitted charges, integer cents. */
     totalChargeCents: number;
-    /** DTP*472 service dates, YYYY-MM-DD; RD8 always (the TR3's example form). `to` defaults to `from`. */
+    /** DTP*472 service dates, YYYY-MM-DD: D8 for one day, RD8 for a range. */
     serviceDates: { from: string; to?: string };
   };
-  /** 2200D TRN02, echoed by the 277; defaults to claim.claimId, so the answer names the claim. 1..50 characters. */
+  /** 2200D TRN02 and BHT03, echoed by the 277; defaults to claim.claimId, so the answer names the claim. 1..50. */
   traceNumber?: string;
 };
 
-/** Throws RangeError for a value holding a delimiter, a bad date, NPI or sex, or a charge not integer cents. */
+const TRACE_MAX = 50;
+const CLAIM_ID_MAX = 38; // CLM01, echoed in REF02 (which allows 50)
+
+/** Throws RangeError for a value holding a delimiter, a bad date or NPI, or a charge not integer cents. */
 export function build276(input: Build276Input): string {
-  void input;
-  throw new Error('not implemented');
+  const { payer, receiver, provider, subscriber, claim } = input;
+  const traceNumber = input.traceNumber ?? claim.claimId;
+  if (traceNumber.length < 1 || traceNumber.length > TRACE_MAX)
+    throw new RangeError('traceNumber must be 1..50 characters');
+  if (claim.claimId.length < 1 || claim.claimId.length > CLAIM_ID_MAX)
+    throw new RangeError('claim.claimId must be 1..38 characters');
+  if (!/^\d{10}$/.test(provider.npi)) throw new RangeError('provider.npi must be 10 digits');
+  if (!['F', 'M', 'U'].includes(subscriber.sex)) throw new RangeError('subscriber.sex must be F, M or U');
+
+  const body: ElementValue[][] = [
+    // BHT01 0010 information source, receiver, provider, subscriber, dependent; BHT02 13 request.
+    ['BHT', '0010', '13', traceNumber, ccyymmdd(input.createdAt), hhmm(input.createdAt)],
+    ['HL', '1', '', '20', '1'],
+    organizationNm1('PR', payer.name, 'PI', payer.id),
+    ['HL', '2', '1', '21', '1'],
+    organizationNm1('41', receiver.name, '46', receiver.id),
+    ['HL', '3', '2', '19', '1'],
+    organizationNm1('1P', provider.name, 'XX', provider.npi),
+    // 2000D: HL04 0, no dependent level follows; DMG03 allows F and M only.
+    ['HL', '4', '3', '22', '0'],
+    ['DMG', 'D8', toD8(subscriber.birthDate, 'subscriber.birthDate'), subscriber.sex === 'U' ? '' : subscriber.sex],
+    personNm1('IL', subscriber, 'MI', subscriber.memberId),
+    ['TRN', '1', traceNumber],
+  ];
+  if (claim.payerClaimId) body.push(['REF', '1K', claim.payerClaimId]);
+  body.push(
+    ['REF', 'EJ', claim.claimId],
+    ['AMT', 'T3', formatAmount(claim.totalChargeCents)],
+    ['DTP', '472', ...dateOrPeriod(claim.serviceDates, 'claim.serviceDates')],
+  );
+  return buildInterchange(
+    input,
+    { functionalId: 'HR', transactionSetId: '276', implementationReference: '005010X212' },
+    body,
+  );
 }
