@@ -2,7 +2,7 @@
 // kind bound as its own context, so a refresh token never passes as an access token): authorization codes,
 // access and refresh tokens, and bulk export job ids. Expiry is inside the sealed payload. What must be
 // single-use (codes, client assertion jti) or revocable (a deleted export) is tracked in a per-process memory
-// set: acceptable for a sandbox on one instance, and said so in docs/decisions.md's sandbox ruling.
+// set: acceptable for a sandbox served by one instance (with several, a code could be redeemed once per instance).
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
 import { requireSealKey, type Config } from '../config';
