@@ -1,6 +1,7 @@
 // The ERA ↔ deposit side of nightly reconciliation (DECISIONS "Money in"): per (clinic, trace), what the posted
 // 835s say was paid (BPR02, positive payments only) against what the bank credited under that railReference,
-// as of the end of the reconciled day. Three kinds of variance:
+// everything known when the job runs (re-running an old day sees ERAs that arrived since), aged against the
+// reconciled day. Three kinds of variance, each reported once its own date is on or before that day:
 //   era_without_deposit: an ERA whose deposit has not arrived 3 business days after its payment date (BPR16);
 //   deposit_without_era: a credit whose ERA has not arrived 3 business days after it was posted;
 //   amount_mismatch: both are there and the amounts disagree (raised at once: waiting cannot fix it).
@@ -25,11 +26,11 @@ export const REASSOCIATION_WAIT_BUSINESS_DAYS = 3;
 
 const PAIRS = `WITH era AS (
     SELECT "clinicId", "traceNumber" AS ref, SUM("paymentCents")::bigint AS cents, MIN("paymentDate") AS day
-    FROM "Remittance" WHERE "createdAt" < $1 AND "paymentCents" > 0 GROUP BY 1, 2
+    FROM "Remittance" WHERE "paymentCents" > 0 GROUP BY 1, 2
   ), dep AS (
     SELECT "clinicId", "railReference" AS ref, SUM("amountCents")::bigint AS cents,
       MIN(to_char("postedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS day
-    FROM "RailPosting" WHERE "direction" = 'credit' AND "postedAt" < $1 GROUP BY 1, 2
+    FROM "RailPosting" WHERE "direction" = 'credit' GROUP BY 1, 2
   )
   SELECT COALESCE(era."clinicId", dep."clinicId") AS "clinicId", COALESCE(era.ref, dep.ref) AS reference,
     era.cents AS "eraCents", dep.cents AS "depositCents", era.day AS "eraDay", dep.day AS "depositDay"
@@ -45,14 +46,12 @@ type Pair = {
   depositDay: string | null;
 };
 
-/**
- * Every unmatched pair as of `until` (`open`, whatever its age) and those old enough to report on `day` (`due`).
- */
+/** Every unmatched pair (`open`, whatever its age) and those old enough to report on `day` (`due`). */
 export async function findReassociationVariances(
   tx: Prisma.TransactionClient,
-  input: { day: string; until: Date },
+  input: { day: string },
 ): Promise<{ open: ReassociationVariance[]; due: ReassociationVariance[] }> {
-  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS, input.until);
+  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS);
   const open = pairs.map((pair): ReassociationVariance => {
     const eraCents = pair.eraCents === null ? null : BigInt(pair.eraCents);
     const depositCents = pair.depositCents === null ? null : BigInt(pair.depositCents);
@@ -61,8 +60,10 @@ export async function findReassociationVariances(
     const day = (kind === 'era_without_deposit' ? pair.eraDay : pair.depositDay) ?? input.day;
     return { clinicId: pair.clinicId, kind, reference: pair.reference, day, eraCents, depositCents };
   });
-  const due = open.filter(
-    (v) => v.kind === 'amount_mismatch' || addBusinessDays(v.day, REASSOCIATION_WAIT_BUSINESS_DAYS) <= input.day,
+  const due = open.filter((v) =>
+    v.kind === 'amount_mismatch'
+      ? v.day <= input.day
+      : addBusinessDays(v.day, REASSOCIATION_WAIT_BUSINESS_DAYS) <= input.day,
   );
   return { open, due };
 }

@@ -148,7 +148,7 @@ export async function reconcileDay(
           for (const v of found) await record({ ...v, day, kind: 'ledger_mismatch', reference: '' });
 
           // ERA ↔ deposit: rows whose pair has matched since are removed, whatever their day; the due ones recorded.
-          const reassociation = await findReassociationVariances(tx, { day, until: to });
+          const reassociation = await findReassociationVariances(tx, { day });
           const open = new Set(reassociation.open.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
           const recorded = await tx.reconciliationVariance.findMany({
             where: { kind: { in: [...REASSOCIATION_KINDS] } },
