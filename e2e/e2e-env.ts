@@ -30,5 +30,11 @@ export const E2E_ENV: Record<string, string> = {
       tokenUrl: `${FAKE_EMR}/oauth/token`,
       fhirBaseUrl: `${FAKE_EMR}/fhir`,
     },
+    // The app's own sandbox EHR (lib/sandbox-ehr), for e2e/emr-demo.spec.ts.
+    'generic-fhir': {
+      authorizeUrl: `${E2E_URL}/sandbox-ehr/authorize`,
+      tokenUrl: `${E2E_URL}/api/sandbox-ehr/token`,
+      fhirBaseUrl: `${E2E_URL}/api/sandbox-ehr/fhir`,
+    },
   }),
 };

@@ -2,6 +2,7 @@
 // staff user sees which client asks for which scopes, picks one of their clinic's synthetic patients as the
 // launch/patient context, and approves or denies; the form posts to /api/sandbox-ehr/authorize, which redirects
 // back to the client. A request with a wrong client or redirect_uri is shown here, never redirected.
+import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { getDeps } from '@/lib/deps';
@@ -11,6 +12,10 @@ import type { FhirResource } from '@/lib/fhir/types';
 import { clinicRecords } from '@/lib/sandbox-ehr/synthetic-records';
 
 export const dynamic = 'force-dynamic';
+
+// The staff pages' Referrer-Policy no-referrer makes a browser send `Origin: null` with a form POST, which our CSRF
+// check refuses; same-origin keeps the Origin on this page's one same-origin form and still sends nothing elsewhere.
+export const metadata: Metadata = { referrer: 'same-origin' };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

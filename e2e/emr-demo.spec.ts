@@ -1,0 +1,43 @@
+import { test, expect } from 'playwright/test';
+import { clinicRecords } from '../lib/sandbox-ehr/synthetic-records';
+
+// The sandbox demo end to end (issue #12): an admin creates a connection to the app's own sandbox EHR, connects
+// it by approving on the sandbox EHR's page with a patient in context, pulls, and sees the counts and the records.
+const patient = clinicRecords('clinic_north').byType.Patient[1]!;
+const [name] = patient.name as Array<{ family: string; given: string[] }>;
+
+test('an admin connects the sandbox EHR, approves with a patient, pulls and sees the resources', async ({ page }) => {
+  await page.goto('/login?callbackUrl=/settings/integrations');
+  await page.getByLabel('E-mail').fill('admin@northside.test');
+  await page.getByLabel('Password').fill('demo-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+
+  await page.getByLabel('EMR type').selectOption('generic-fhir');
+  await page.getByLabel(/^Name/).fill('Sandbox EHR demo');
+  await page.getByLabel(/^Client id/).fill('sandbox-ehr-demo');
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  const row = page.locator('tr[data-testid^="connection-"]', { hasText: 'Sandbox EHR demo' });
+  await expect(row.getByTestId('connection-status')).toHaveText('Pending');
+
+  // Connect: our authorize route sends the browser to the sandbox EHR's page.
+  await row.getByRole('link', { name: /^Connect / }).click();
+  await expect(page.getByRole('heading', { name: 'Authorize an application' })).toBeVisible();
+  await expect(page.getByText('sandbox-ehr-demo')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Requested scopes' })).toContainText('launch/patient');
+  await page.getByRole('radio', { name: new RegExp(patient.id) }).check();
+  await page.getByRole('button', { name: 'Approve' }).click();
+
+  await expect(page).toHaveURL(/\/settings\/integrations\?oauth=connected/);
+  const connected = page.locator('tr[data-testid^="connection-"]', { hasText: 'Sandbox EHR demo' });
+  await expect(connected.getByTestId('connection-status')).toContainText('Connected');
+
+  await connected.getByRole('button', { name: /^Pull now from / }).click();
+  await expect(connected.getByTestId('count-Patient')).toHaveText('1', { timeout: 30_000 });
+  await expect(connected.getByTestId('count-Observation')).not.toHaveText('0');
+
+  // The pulled patient is in the clinic's FHIR store.
+  const search = await page.request.get('/api/fhir/Patient?_count=100');
+  expect(search.status()).toBe(200);
+  expect(await search.text()).toContain(name!.family);
+});
