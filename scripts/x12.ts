@@ -1,12 +1,16 @@
 // Command-line X12 tools: `read-271 FILE [--dos YYYY-MM-DD] [--service-type CODE]` prints the eligibility result
 // as one JSON object (ELIGIBILITY.md); `read-835 FILE` prints the one remittance of the file (DECISIONS.md "Money
-// in"). Reading is lib/x12's; this file only handles arguments, files and exit codes.
+// in"); `read-999 FILE` and `read-277 FILE` print a 999 or a 277CA/277 (issue #13). Reading is lib/x12's; this file
+// only handles arguments, files and exit codes.
 import fs from 'node:fs';
+import { read277 } from '@/lib/x12/read-277';
 import { read835 } from '@/lib/x12/read-835';
+import { read999 } from '@/lib/x12/read-999';
 import { readEligibility } from '@/lib/x12/read-eligibility';
 import { X12ReadError } from '@/lib/x12/x12-read-error';
 
-const USAGE = 'usage: npm run --silent x12 -- read-271 FILE [--dos YYYY-MM-DD] [--service-type CODE] | read-835 FILE';
+const USAGE =
+  'usage: npm run --silent x12 -- read-271 FILE [--dos YYYY-MM-DD] [--service-type CODE] | read-835 FILE | read-999 FILE | read-277 FILE';
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
@@ -28,20 +32,28 @@ function readFile(file: string): string {
   }
 }
 
-/** Exit 2 with the reason when the file is not one readable, balanced 835. */
-function read835Command(file: string): void {
+/** Prints what `read` makes of the file; exit 2 with the reason when it is not a readable `kind`. */
+function readCommand(file: string, kind: string, read: (text: string) => unknown): void {
   const text = readFile(file);
   try {
-    process.stdout.write(`${JSON.stringify(read835(text))}\n`);
+    process.stdout.write(`${JSON.stringify(read(text))}\n`);
   } catch (error) {
-    if (error instanceof X12ReadError) fail(`not a readable 835: ${error.reason}`, 2);
+    if (error instanceof X12ReadError) fail(`not a readable ${kind}: ${error.reason}`, 2);
     throw error;
   }
 }
 
+// The one-file readers: an 835 must also balance (read835 checks the TR3's three rules).
+const READERS: Readonly<Record<string, [kind: string, read: (text: string) => unknown]>> = {
+  'read-835': ['835', read835],
+  'read-999': ['999', read999],
+  'read-277': ['277', read277],
+};
+
 function main(argv: string[]): void {
   const [command, file, ...rest] = argv;
-  if (command === 'read-835' && file && rest.length === 0) return read835Command(file);
+  const reader = command && Object.hasOwn(READERS, command) ? READERS[command] : undefined;
+  if (reader && file && rest.length === 0) return readCommand(file, ...reader);
   if (command !== 'read-271' || !file) fail(USAGE, 64);
   let dateOfService = today();
   let serviceTypeCode = '30';
