@@ -60,7 +60,13 @@ export async function submitClaim(
   const idempotencyKey = input.idempotencyKey ?? null;
   const now = deps.clock();
 
-  const { claim, patientId, isNew } = await claimToSubmit(deps, input);
+  // A used key is 409 whatever else is wrong: checked first, and again on a refusal, since the request that
+  // used it may have committed meanwhile (its claim then makes this one a duplicate, or no longer a draft).
+  await assertKeyUnused(deps, clinicId, idempotencyKey);
+  const { claim, patientId, isNew } = await claimToSubmit(deps, input).catch(async (error: unknown) => {
+    await assertKeyUnused(deps, clinicId, idempotencyKey);
+    throw error;
+  });
   const { clinic, patient } = await getBillingParties(db, clinicId, patientId);
   const { professionalClaim, issues } = await scrubStoredClaim(db, {
     clinicId,
@@ -71,6 +77,7 @@ export async function submitClaim(
     now,
   });
   if (issues.length > 0) {
+    await assertKeyUnused(deps, clinicId, idempotencyKey);
     throw new AppError('SCRUB_BLOCKED', 'The claim did not pass the scrubber; nothing was sent', { issues });
   }
 
@@ -206,13 +213,26 @@ export async function submitClaim(
     }, TRANSACTION_OPTIONS);
     return { ...toClaimView(stored), correlationId };
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used; nothing was created', {
-        cause: error,
-      });
-    }
+    if (isUniqueViolation(error)) throw keyReused(error);
+    if (isAppError(error) && error.code === 'UNPROCESSABLE') await assertKeyUnused(deps, clinicId, idempotencyKey);
     throw error;
   }
+}
+
+function keyReused(cause?: unknown): AppError {
+  return new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used; nothing was created', {
+    cause,
+  });
+}
+
+/** @throws IDEMPOTENCY_KEY_REUSED (409) when the clinic already used the key to submit. */
+async function assertKeyUnused(deps: Pick<Deps, 'db'>, clinicId: string, key: string | null): Promise<void> {
+  if (key === null) return;
+  const used = await deps.db.idempotencyKey.findUnique({
+    where: { clinicId_purpose_key: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key } },
+    select: { id: true },
+  });
+  if (used) throw keyReused();
 }
 
 /** The claim as it will be sent: the stored draft, or a new one from the body. */

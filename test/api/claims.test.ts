@@ -1,6 +1,7 @@
 // Claims over real HTTP and PostgreSQL: inline-create from dollars (exact cents), submitting a draft, the
 // eligibility precondition, single-use idempotency keys under a 50-way race, step-up, scopes and tenancy, and
-// the clinic's list (newest first, at most 100).
+// the clinic's list (newest first, at most 100). A claim now carries lines and diagnoses and is sent through the
+// sandbox clearinghouse (DECISIONS "Claims out"): test/api/claims-out.test.ts covers that part.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
@@ -37,6 +38,14 @@ async function recordEligibility(app: TestApp, clinicId: string, patientId: stri
   });
 }
 
+/** The demographics the scrubber needs, which the factory's patients lack. */
+async function completeDemographics(app: TestApp, patientId: string) {
+  await app.db.patient.update({
+    where: { id: patientId },
+    data: { gender: 'female', address: { line: ['10 Elm Street'], city: 'Albany', state: 'NY', postalCode: '12207' } },
+  });
+}
+
 /** A fresh Northside patient with an active eligibility check from just now. */
 async function eligiblePatient(app: TestApp): Promise<string> {
   const patient = await createPatient(app.db, {
@@ -44,12 +53,29 @@ async function eligiblePatient(app: TestApp): Promise<string> {
     clinicId: 'clinic_north',
     clinicName: 'Northside Clinic',
   });
+  await completeDemographics(app, patient.id);
   await recordEligibility(app, 'clinic_north', patient.id);
   return patient.id;
 }
 
-const NEEDS_ELIGIBILITY =
-  "An active eligibility check of the patient's coverage on file within the last 24 hours is required before a claim is submitted";
+/** One office visit line for the whole charge, so the lines' sum equals totalCharge. */
+const content = (chargeCents: number) => ({
+  diagnoses: ['J02.9'],
+  lines: [{ procedureCode: '99213', diagnosisPointers: [1], units: 1, chargeCents }],
+});
+
+const NEEDS_ELIGIBILITY = {
+  code: 'SCRUB_BLOCKED',
+  message: 'The claim did not pass the scrubber; nothing was sent',
+  correlationId: expect.any(String),
+  issues: [
+    {
+      path: 'coverage',
+      message: "An active eligibility check of the patient's coverage on file within the last 24 hours is required",
+      edit: 'eligibility-verified',
+    },
+  ],
+};
 
 const claimRows = (app: TestApp, where: { idempotencyKey?: string; patientId?: string }) =>
   app.db.claim.count({ where });
@@ -75,17 +101,39 @@ describe('POST /api/claims/submit', () => {
     const idempotencyKey = uid('key');
     const correlationId = uid('corr-claims');
     const res = await submit(
-      { patientId, totalCharge: 125.5, serviceDate: '2026-11-20', idempotencyKey },
+      { patientId, totalCharge: 125.5, serviceDate: '2026-11-20', idempotencyKey, ...content(12_550) },
       { 'x-correlation-id': correlationId },
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       claimId: expect.stringMatching(/^clm_[0-9a-f]{32}$/),
       patientId,
-      status: 'submitted',
+      // Sent: the sandbox clearinghouse's 999 and 277CA accepted it.
+      status: 'accepted',
       totalChargeCents: 12_550,
       paidCents: 0,
+      patientResponsibilityCents: 0,
+      adjustmentCents: 0,
       serviceDate: '2026-11-20',
+      placeOfService: '11',
+      diagnoses: ['J02.9'],
+      lines: [
+        {
+          position: 1,
+          procedureCode: '99213',
+          modifiers: [],
+          diagnosisPointers: [1],
+          units: 1,
+          chargeCents: 12_550,
+          serviceDate: null,
+          paidCents: 0,
+        },
+      ],
+      renderingNpi: null,
+      payerId: '60054',
+      payerName: 'Aetna',
+      memberId: expect.any(String),
+      statusReason: null,
       idempotencyKey,
       submittedAt: expect.any(String),
       createdAt: expect.any(String),
@@ -96,7 +144,7 @@ describe('POST /api/claims/submit', () => {
       clinicId: 'clinic_north',
       patientId,
       totalChargeCents: 12_550n,
-      status: 'submitted',
+      status: 'accepted',
       idempotencyKey,
       correlationId,
     });
@@ -113,7 +161,7 @@ describe('POST /api/claims/submit', () => {
     [1_000_000_000, 100_000_000_000],
   ])('converts totalCharge %j to %i cents exactly', async (totalCharge, cents) => {
     const patientId = await eligiblePatient(app);
-    const res = await submit({ patientId, totalCharge, serviceDate: '2026-11-20' });
+    const res = await submit({ patientId, totalCharge, serviceDate: '2026-11-20', ...content(cents) });
     expect(res.status).toBe(200);
     expect(res.body.totalChargeCents).toBe(cents);
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: res.body.claimId } })).totalChargeCents).toBe(
@@ -158,11 +206,11 @@ describe('POST /api/claims/submit', () => {
     expect(verify.body).toMatchObject({ eligible: true, status: 'active' });
     const res = await admin.post(
       '/api/claims/submit',
-      { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20' },
+      { patientId: 'pat_n_008', totalCharge: '250.00', serviceDate: '2026-11-20', ...content(25_000) },
       { headers: await stepUpHeader(app, 'admin@northside.test') },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ patientId: 'pat_n_008', status: 'submitted', totalChargeCents: 25_000 });
+    expect(res.body).toMatchObject({ patientId: 'pat_n_008', status: 'accepted', totalChargeCents: 25_000 });
   });
 
   it('accepts only a check of the coverage on file as it is at submit time: a mismatch does not count, a coverage change voids a match', async () => {
@@ -173,6 +221,7 @@ describe('POST /api/claims/submit', () => {
       { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' },
       { memberId: 'DEMO-ACTIVE-F1' },
     );
+    await completeDemographics(app, patient.id);
     const verify = async (memberId: string) => {
       const res = await admin.post('/api/eligibility/verify', {
         patientId: patient.id,
@@ -186,12 +235,16 @@ describe('POST /api/claims/submit', () => {
       expect(res.status, res.text).toBe(200);
       return res.body;
     };
-    const claim = () =>
-      admin.post(
+    // Each claim its own charge: the same lines twice would be a duplicate claim (a scrub edit of its own).
+    let cents = 8_000;
+    const claim = () => {
+      cents += 1;
+      return admin.post(
         '/api/claims/submit',
-        { patientId: patient.id, totalCharge: '80.00', serviceDate: '2026-11-20' },
+        { patientId: patient.id, totalCharge: (cents / 100).toFixed(2), serviceDate: '2026-11-20', ...content(cents) },
         { headers: adminStepUp },
       );
+    };
     const setCoverage = async (memberId: string) => {
       const res = await admin.request('PUT', `/api/patients/${patient.id}/coverage`, {
         json: { payerId: '60054', memberId },
@@ -203,11 +256,7 @@ describe('POST /api/claims/submit', () => {
     expect(await verify('DEMO-ACTIVE-F2')).toMatchObject({ status: 'active', coverageOnFile: 'mismatch' });
     const refused = await claim();
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({
-      code: 'UNPROCESSABLE',
-      message: NEEDS_ELIGIBILITY,
-      correlationId: expect.any(String),
-    });
+    expect(refused.body).toEqual(NEEDS_ELIGIBILITY);
     // The patient's own member id: a claim goes through.
     expect(await verify('DEMO-ACTIVE-F1')).toMatchObject({ status: 'active', coverageOnFile: 'match' });
     expect((await claim()).status).toBe(200);
@@ -238,8 +287,17 @@ describe('POST /api/claims/submit', () => {
   it('answers a reused idempotency key with 409 IDEMPOTENCY_KEY_REUSED and creates nothing more', async () => {
     const patientId = await eligiblePatient(app);
     const idempotencyKey = uid('key');
-    expect((await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey })).status).toBe(200);
-    const again = await submit({ patientId, totalCharge: 99, serviceDate: '2026-11-21', idempotencyKey });
+    expect(
+      (await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey, ...content(1_000) }))
+        .status,
+    ).toBe(200);
+    const again = await submit({
+      patientId,
+      totalCharge: 99,
+      serviceDate: '2026-11-21',
+      idempotencyKey,
+      ...content(9_900),
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({
       code: 'IDEMPOTENCY_KEY_REUSED',
@@ -254,7 +312,7 @@ describe('POST /api/claims/submit', () => {
     const idempotencyKey = uid('key');
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        submit({ patientId, totalCharge: '42.00', serviceDate: '2026-11-20', idempotencyKey }),
+        submit({ patientId, totalCharge: '42.00', serviceDate: '2026-11-20', idempotencyKey, ...content(4_200) }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
@@ -262,19 +320,29 @@ describe('POST /api/claims/submit', () => {
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await claimRows(app, { patientId })).toBe(1);
     expect(await app.db.idempotencyKey.count({ where: { clinicId: 'clinic_north', key: idempotencyKey } })).toBe(1);
+    const [claim] = await app.db.claim.findMany({ where: { patientId }, select: { id: true } });
+    expect(await app.db.claimTransmission.count({ where: { claimId: claim!.id, kind: '837P' } })).toBe(1);
   });
 
   it("keeps idempotency keys per clinic: Southside may use Northside's key", async () => {
     const idempotencyKey = uid('key');
     const northPatient = await eligiblePatient(app);
     expect(
-      (await submit({ patientId: northPatient, totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey })).status,
+      (
+        await submit({
+          patientId: northPatient,
+          totalCharge: 1,
+          serviceDate: '2026-11-20',
+          idempotencyKey,
+          ...content(100),
+        })
+      ).status,
     ).toBe(200);
     const south = await signIn(app, 'admin@southside.test');
     await recordEligibility(app, 'clinic_south', 'pat_s_007');
     const res = await south.post(
       '/api/claims/submit',
-      { patientId: 'pat_s_007', totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey },
+      { patientId: 'pat_s_007', totalCharge: 1, serviceDate: '2026-11-20', idempotencyKey, ...content(100) },
       { headers: await stepUpHeader(app, 'admin@southside.test') },
     );
     expect(res.status).toBe(200);
@@ -299,7 +367,13 @@ describe('POST /api/claims/submit', () => {
 
   it("ignores a clinicId in the body: the claim belongs to the caller's clinic", async () => {
     const patientId = await eligiblePatient(app);
-    const res = await submit({ patientId, totalCharge: 10, serviceDate: '2026-11-20', clinicId: 'clinic_south' });
+    const res = await submit({
+      patientId,
+      totalCharge: 10,
+      serviceDate: '2026-11-20',
+      clinicId: 'clinic_south',
+      ...content(1_000),
+    });
     expect(res.status).toBe(200);
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: res.body.claimId } })).clinicId).toBe('clinic_north');
   });
@@ -320,42 +394,35 @@ describe('POST /api/claims/submit', () => {
       clinicId: 'clinic_north',
       clinicName: 'Northside Clinic',
     });
+    await completeDemographics(app, patient.id);
     if (check) await recordEligibility(app, 'clinic_north', patient.id, check);
     const idempotencyKey = uid('key');
-    const res = await submit({ patientId: patient.id, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey });
+    const body = {
+      patientId: patient.id,
+      totalCharge: 10,
+      serviceDate: '2026-11-20',
+      idempotencyKey,
+      ...content(1_000),
+    };
+    const res = await submit(body);
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({
-      code: 'UNPROCESSABLE',
-      message: NEEDS_ELIGIBILITY,
-      correlationId: expect.any(String),
-    });
+    expect(res.body).toEqual(NEEDS_ELIGIBILITY);
     expect(await claimRows(app, { patientId: patient.id })).toBe(0);
     await recordEligibility(app, 'clinic_north', patient.id);
-    expect(
-      (await submit({ patientId: patient.id, totalCharge: 10, serviceDate: '2026-11-20', idempotencyKey })).status,
-    ).toBe(200);
+    expect((await submit(body)).status).toBe(200);
   });
 
   it("submits an existing draft once; a second submit is 422 and another clinic's claim is 404", async () => {
     const patientId = await eligiblePatient(app);
-    const claimId = uid('clm');
-    await app.db.claim.create({
-      data: {
-        id: claimId,
-        clinicId: 'clinic_north',
-        patientId,
-        totalChargeCents: 7_700n,
-        serviceDate: '2026-11-19',
-        status: 'draft',
-        correlationId: 'setup',
-      },
-    });
+    const draft = await billing.post('/api/claims', { patientId, serviceDate: '2026-11-19', ...content(7_700) });
+    expect(draft.status).toBe(201);
+    const claimId: string = draft.body.claimId;
     const res = await submit({ claimId, idempotencyKey: uid('key') });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       claimId,
       patientId,
-      status: 'submitted',
+      status: 'accepted',
       totalChargeCents: 7_700,
       serviceDate: '2026-11-19',
     });
@@ -409,7 +476,7 @@ describe('POST /api/claims/submit', () => {
 
   it('requires a step-up claim: 401 STEP_UP_REQUIRED without one, or with one minted for another user', async () => {
     const patientId = await eligiblePatient(app);
-    const body = { patientId, totalCharge: 10, serviceDate: '2026-11-20' };
+    const body = { patientId, totalCharge: 10, serviceDate: '2026-11-20', ...content(1_000) };
     const none = await billing.post('/api/claims/submit', body);
     expect(none.status).toBe(401);
     expect(none.body).toEqual({
@@ -500,7 +567,17 @@ describe('GET /api/claims', () => {
       status: 'submitted',
       totalChargeCents: 1104,
       paidCents: 0,
+      patientResponsibilityCents: 0,
+      adjustmentCents: 0,
       serviceDate: '2026-10-01',
+      placeOfService: '11',
+      diagnoses: [],
+      lines: [],
+      renderingNpi: null,
+      payerId: null,
+      payerName: null,
+      memberId: null,
+      statusReason: null,
       idempotencyKey: null,
       submittedAt: null,
       createdAt: new Date(Date.parse('2026-10-01T00:00:00Z') + 104 * 60_000).toISOString(),
