@@ -49,15 +49,18 @@ export function clinicTime(timeZone: string): ClinicTime {
     timeZoneName: 'short',
   });
   const asDate = (value: string | Date) => (value instanceof Date ? value : new Date(value));
+  // Newer ICU puts a narrow no-break space before AM/PM; a plain space reads the same and matches in every
+  // engine (server render and browser alike).
+  const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
   return {
     timeZone,
     today: () => clinicToday(new Date(), timeZone),
-    time: (instant) => timeFormat.format(asDate(instant)),
+    time: (instant) => plain(timeFormat.format(asDate(instant))),
     date: (value) =>
       typeof value === 'string' && CALENDAR_DATE.test(value)
         ? calendarFormat.format(new Date(`${value}T00:00:00Z`))
         : dateFormat.format(asDate(value)),
-    dateTime: (instant) => dateTimeFormat.format(asDate(instant)),
+    dateTime: (instant) => plain(dateTimeFormat.format(asDate(instant))),
   };
 }
 

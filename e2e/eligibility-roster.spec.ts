@@ -1,4 +1,5 @@
 import { test, expect } from 'playwright/test';
+import { clinicToday } from '../lib/time/clinic-day';
 
 // The demo day of Northside Clinic (DECISIONS "Demo tenant"): member ids choose the sandbox payer's answer.
 const EXPECTED_STATUS: Record<string, string> = {
@@ -23,8 +24,9 @@ test("the front desk checks today's roster and sees every status, the reasons an
   await expect(page).toHaveURL(/\/eligibility\/roster/);
   await expect(page.getByRole('heading', { name: 'Eligibility roster' })).toBeVisible();
 
-  // Today is the default day, with its ten appointments listed before any check.
-  await expect(page.getByLabel('Day')).toHaveValue(new Date().toISOString().slice(0, 10));
+  // Today at the clinic (Northside counts days in New York) is the default day, with its ten appointments listed
+  // before any check.
+  await expect(page.getByLabel('Day')).toHaveValue(clinicToday(new Date(), 'America/New_York'));
   const rows = page.locator('tbody tr');
   await expect(rows).toHaveCount(10);
   await expect(page.getByTestId('roster-row-pat_n_001')).toHaveAttribute('data-status', 'not-checked');

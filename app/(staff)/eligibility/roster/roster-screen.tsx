@@ -1,15 +1,26 @@
 'use client';
-// The roster screen: pick a day, list its appointments, run the check and watch results arrive (NDJSON), then
-// read status, network, copays, deductible remaining, prior authorization and what to do about unknowns.
+// The roster screen: pick a day (the clinic's today by default), list its appointments at clinic times, run the
+// check and watch results arrive (NDJSON), then read status, network, copays, deductible remaining, prior
+// authorization and what to do. "Needs attention" counts and filters the answers staff must act on before the
+// visit. Rows stack into labelled cards at phone width (no sideways scroll box).
 import { useEffect, useState } from 'react';
 import type { RosterResult, RosterSummary } from '@/lib/eligibility/check-roster';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError, type ApiErrorBody } from '@/components/api-error';
-import { describeApiError } from '@/components/describe-api-error';
+import { ErrorNote } from '@/components/error-note';
+import { useClinicTime } from '@/components/clinic-time';
 import { formatDollars } from '@/components/eligibility/format-dollars';
 import { networkLabel } from '@/components/eligibility/network-label';
 import { RejectionNote } from '@/components/eligibility/rejection-note';
 import { StatusBadge } from '@/components/eligibility/status-badge';
+import {
+  ATTENTION_LABEL,
+  attentionReasons,
+  coverageMismatchStep,
+  outOfNetworkStep,
+  priorAuthStep,
+} from '@/components/eligibility/needs-attention';
+import { serviceTypeList } from '@/components/eligibility/service-type-name';
 import { readNdjson } from './read-ndjson';
 
 type Appointment = {
@@ -28,21 +39,22 @@ type ProgressLine =
   | { type: 'summary'; summary: RosterSummary }
   | ({ type: 'error' } & ApiErrorBody);
 
+type Filter = 'all' | 'attention';
+
 const SKIP_WORDS: Record<string, string> = {
   NO_MEMBER_ID: 'Not checked: no insurance on file (self-pay). Ask for an insurance card or collect as self-pay.',
   NO_PAYER_ID: 'Not checked: no payer on file. Add the payer to the patient’s coverage and check again.',
 };
 
-// The appointments API and the demo schedule count days in UTC, so "today" is the UTC date.
-const todayUtc = () => new Date().toISOString().slice(0, 10);
-
 export function RosterScreen() {
-  const [date, setDate] = useState(todayUtc);
+  const clock = useClinicTime();
+  const [date, setDate] = useState(clock.today);
   const [appointments, setAppointments] = useState<Appointment[] | null>(null);
   const [results, setResults] = useState<(RosterResult | undefined)[]>([]);
   const [summary, setSummary] = useState<RosterSummary | null>(null);
   const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ cause: unknown; otherwise: string } | null>(null);
+  const [filter, setFilter] = useState<Filter>('all');
 
   useEffect(() => {
     let current = true;
@@ -52,12 +64,7 @@ export function RosterScreen() {
       },
       (failure: unknown) => {
         if (!current) return;
-        setError(
-          describeApiError(failure, {
-            withReference: true,
-            otherwise: 'The appointments could not be loaded. Reload the page.',
-          }),
-        );
+        setError({ cause: failure, otherwise: 'The appointments could not be loaded. Reload the page.' });
         // Refused (not lost on the way): the day has no list to wait for.
         if (failure instanceof ApiError) setAppointments([]);
       },
@@ -74,6 +81,7 @@ export function RosterScreen() {
     setResults([]);
     setSummary(null);
     setError(null);
+    setFilter('all');
   }
 
   async function runCheck() {
@@ -107,12 +115,7 @@ export function RosterScreen() {
         }
       });
     } catch (failure) {
-      setError(
-        describeApiError(failure, {
-          withReference: true,
-          otherwise: 'The connection was lost before every result arrived. Check again.',
-        }),
-      );
+      setError({ cause: failure, otherwise: 'The connection was lost before every result arrived. Check again.' });
     } finally {
       setRunning(false);
     }
@@ -120,6 +123,11 @@ export function RosterScreen() {
 
   const done = results.filter(Boolean).length;
   const total = appointments?.length ?? 0;
+  const attention = results.map((r) => attentionReasons(r?.result));
+  const attentionCount = attention.filter((reasons) => reasons.length > 0).length;
+  const shown = (appointments ?? [])
+    .map((appointment, index) => ({ appointment, index }))
+    .filter(({ index }) => filter === 'all' || attention[index]!.length > 0);
 
   return (
     <>
@@ -145,52 +153,75 @@ export function RosterScreen() {
           ) : null}
         </div>
       </div>
+      <p className="muted" data-testid="roster-day">
+        {clock.date(date)}
+        {date === clock.today() ? ' (today at the clinic)' : ''} · times in {clock.timeZone.replaceAll('_', ' ')}
+      </p>
 
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error.cause} otherwise={error.otherwise} /> : null}
 
       {summary ? (
-        <div className="card row" data-testid="summary" aria-label="Summary">
+        <div className="card fd-summary" data-testid="summary" role="group" aria-label="Summary">
           <Counter name="Total" value={summary.total} testId="summary-total" />
           <Counter name="Active" value={summary.active} testId="summary-active" />
           <Counter name="Inactive" value={summary.inactive} testId="summary-inactive" />
           <Counter name="Unknown" value={summary.unknown} testId="summary-unknown" />
           <Counter name="Skipped" value={summary.skipped} testId="summary-skipped" />
+          <Counter name="Needs attention" value={attentionCount} testId="summary-attention" />
         </div>
+      ) : null}
+
+      {done > 0 ? (
+        <fieldset className="fd-filter" aria-label="Show">
+          <legend>Show</legend>
+          <label>
+            <input type="radio" name="roster-filter" checked={filter === 'all'} onChange={() => setFilter('all')} />
+            All appointments ({total})
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="roster-filter"
+              checked={filter === 'attention'}
+              onChange={() => setFilter('attention')}
+            />
+            Needs attention ({attentionCount})
+          </label>
+        </fieldset>
       ) : null}
 
       {appointments === null ? <p className="muted">Loading appointments…</p> : null}
       {appointments?.length === 0 && !error ? <p className="muted">No appointments on this day.</p> : null}
-      {appointments?.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Patient</th>
-                <th scope="col">Status</th>
-                <th scope="col">Network</th>
-                <th scope="col">Copay (primary / specialist)</th>
-                <th scope="col">Deductible remaining</th>
-                <th scope="col">Prior authorization</th>
-                <th scope="col">What to do</th>
-              </tr>
-            </thead>
-            <tbody>
-              {appointments.map((appointment, index) => (
-                <RosterRow
-                  key={appointment.id}
-                  appointment={appointment}
-                  result={results[index]}
-                  pending={running && !results[index]}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {filter === 'attention' && shown.length === 0 && total > 0 ? (
+        <p className="muted" data-testid="nothing-needs-attention">
+          Nothing needs attention{running ? ' so far' : ''}.
+        </p>
+      ) : null}
+      {shown.length ? (
+        <table className="fd-stack" aria-label="Appointments and coverage">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Patient</th>
+              <th scope="col">Status</th>
+              <th scope="col">Network</th>
+              <th scope="col">Copay (primary / specialist)</th>
+              <th scope="col">Deductible remaining</th>
+              <th scope="col">Prior authorization</th>
+              <th scope="col">What to do</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map(({ appointment, index }) => (
+              <RosterRow
+                key={appointment.id}
+                appointment={appointment}
+                result={results[index]}
+                pending={running && !results[index]}
+              />
+            ))}
+          </tbody>
+        </table>
       ) : null}
     </>
   );
@@ -205,22 +236,26 @@ function RosterRow({
   result?: RosterResult;
   pending: boolean;
 }) {
+  const clock = useClinicTime();
   const fields = result?.result;
-  const time = new Date(appointment.start).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const reasons = attentionReasons(fields);
   return (
     <tr
       data-testid={`roster-row-${appointment.patientId}`}
       data-status={result ? (result.skipped ? 'skipped' : fields?.status) : pending ? 'pending' : 'not-checked'}
+      data-attention={reasons.length ? reasons.join(' ') : undefined}
     >
-      <td>{time}</td>
-      <td>
-        <div>{appointment.patientName}</div>
+      <td data-label="Time">{clock.time(appointment.start)}</td>
+      <td data-label="Patient">
+        <div>
+          <a href={`/patients/${encodeURIComponent(appointment.patientId)}`}>{appointment.patientName}</a>
+        </div>
         <div className="muted mono">
           {appointment.memberId ?? 'Self-pay'}
           {appointment.payerName ? ` · ${appointment.payerName}` : ''}
         </div>
       </td>
-      <td>
+      <td data-label="Status">
         {fields ? (
           <StatusBadge status={fields.status} />
         ) : result?.skipped ? (
@@ -232,30 +267,34 @@ function RosterRow({
         ) : (
           '—'
         )}
-        {fields?.cached ? (
-          <div className="muted">
-            from a check at {new Date(fields.verifiedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
-          </div>
+        {reasons.length ? (
+          <div className="fd-attention">Needs attention: {reasons.map((r) => ATTENTION_LABEL[r]).join(', ')}</div>
         ) : null}
+        {fields?.cached ? <div className="muted">from a check at {clock.time(fields.verifiedAt)}</div> : null}
       </td>
-      <td>{fields ? networkLabel(fields.network) : '—'}</td>
-      <td>{fields ? `${formatDollars(fields.copay.primaryCare)} / ${formatDollars(fields.copay.specialist)}` : '—'}</td>
-      <td>{fields ? formatDollars(fields.deductible.remaining) : '—'}</td>
-      <td>
+      <td data-label="Network">{fields ? networkLabel(fields.network) : '—'}</td>
+      <td data-label="Copay (primary / specialist)">
+        {fields ? `${formatDollars(fields.copay.primaryCare)} / ${formatDollars(fields.copay.specialist)}` : '—'}
+      </td>
+      <td data-label="Deductible remaining">{fields ? formatDollars(fields.deductible.remaining) : '—'}</td>
+      <td data-label="Prior authorization">
         {fields ? fields.priorAuthRequired ? <strong>Required</strong> : 'Not flagged' : '—'}
-        {fields?.priorAuthCodes.length ? <div className="muted mono">{fields.priorAuthCodes.join(', ')}</div> : null}
+        {fields?.priorAuthCodes.length ? <div className="muted">{serviceTypeList(fields.priorAuthCodes)}</div> : null}
       </td>
-      <td>
+      <td data-label="What to do">
         {fields?.rejection ? <RejectionNote rejection={fields.rejection} /> : null}
         {fields?.status === 'inactive' ? (
           <div>
-            Coverage is not active on this date{fields.coverageEnd ? ` (ended ${fields.coverageEnd})` : ''}. Ask for
-            current insurance or collect as self-pay.
+            Coverage is not active on this date{fields.coverageEnd ? ` (ended ${clock.date(fields.coverageEnd)})` : ''}.
+            Ask for current insurance or collect as self-pay.
           </div>
         ) : null}
         {fields?.status === 'unknown' && !fields.rejection ? (
           <div>The payer sent no coverage status. Confirm coverage with the payer by phone.</div>
         ) : null}
+        {reasons.includes('out-of-network') ? <div>{outOfNetworkStep()}</div> : null}
+        {reasons.includes('prior-auth') && fields ? <div>{priorAuthStep(fields)}</div> : null}
+        {reasons.includes('coverage-mismatch') ? <div>{coverageMismatchStep()}</div> : null}
         {result?.skipped ? <div>{SKIP_WORDS[result.skipReason ?? ''] ?? 'Not checked.'}</div> : null}
       </td>
     </tr>
@@ -266,7 +305,7 @@ function Counter({ name, value, testId }: { name: string; value: number; testId:
   return (
     <div>
       <div className="muted">{name}</div>
-      <strong data-testid={testId} style={{ fontSize: '1.5rem' }}>
+      <strong data-testid={testId} className="fd-count">
         {value}
       </strong>
     </div>

@@ -1,18 +1,28 @@
 'use client';
-// The verify form and its result. The form validates with the route's own schema, so the messages are the
-// API's; picking one of today's appointments fills in what the schedule knows (the date of birth is typed).
-// When the member id or payer checked is not the patient's coverage on file, the result says so and offers to
-// make it the coverage on file (PUT /api/patients/{id}/coverage; claims:write), which claims need.
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+// The verify form and its result, side by side on wide screens. Picking one of today's appointments (the
+// clinic's today) or a patient from the search fills the form from the patient record: name, date of birth and
+// coverage on file (GET /api/patients/{id}), the provider from the appointment or the clinic's billing
+// provider. The payer is picked from the payer directory (or typed, for a payer it does not list). The result
+// takes focus and is announced; an unknown or inactive answer shows the reason and the next step instead of a
+// benefit grid, and flags on an active one (out of network, prior authorization) get next steps in words.
+// When the member id or payer checked is not the patient's coverage on file, the result offers to make it so
+// (PUT /api/patients/{id}/coverage; claims:write), which claims need.
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { VerifyEligibilityBody } from '@/lib/eligibility/verify-eligibility-body';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
+import { PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
+import { clinicDateOf } from '@/lib/time/clinic-day';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
-import { describeApiError } from '@/components/describe-api-error';
+import { ErrorNote } from '@/components/error-note';
+import { describeIssue, issueField } from '@/components/describe-api-error';
+import { useClinicTime } from '@/components/clinic-time';
 import { formatDollars } from '@/components/eligibility/format-dollars';
 import { networkLabel } from '@/components/eligibility/network-label';
 import { RejectionNote } from '@/components/eligibility/rejection-note';
 import { StatusBadge } from '@/components/eligibility/status-badge';
+import { attentionReasons, outOfNetworkStep, priorAuthStep } from '@/components/eligibility/needs-attention';
+import { serviceTypeList, serviceTypeName } from '@/components/eligibility/service-type-name';
 
 type Appointment = {
   id: string;
@@ -23,6 +33,14 @@ type Appointment = {
   payerId: string | null;
   payerName: string | null;
   providerNpi: string | null;
+};
+
+type PatientSummary = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  birthDate: string;
+  coverage: { payerId: string; payerName: string | null; memberId: string; groupNumber: string | null } | null;
 };
 
 type Form = {
@@ -38,7 +56,6 @@ type Form = {
   dos: string;
 };
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 const EMPTY: Form = {
   patientId: '',
   firstName: '',
@@ -52,187 +69,454 @@ const EMPTY: Form = {
   dos: '',
 };
 
+const OTHER_PAYER = '__other';
+
 // X12 service type codes with X12's own meanings (DECISIONS).
-const SERVICE_TYPES = [
-  ['30', '30 · Health benefit plan coverage'],
-  ['1', '1 · Medical care'],
-  ['98', '98 · Professional (physician) visit, office'],
-  ['5', '5 · Diagnostic lab'],
-  ['AL', 'AL · Vision (optometry)'],
-] as const;
+const SERVICE_TYPES = ['30', '1', '98', 'MH', '5', 'AL'] as const;
 
 const FIELDS: { name: keyof Form; label: string; type?: string; hint?: string }[] = [
-  { name: 'patientId', label: 'Patient id' },
-  { name: 'firstName', label: 'First name (as on the plan)' },
-  { name: 'lastName', label: 'Last name (as on the plan)' },
+  { name: 'patientId', label: 'Patient id', hint: 'Filled in when you pick an appointment or a patient' },
+  { name: 'firstName', label: 'First name (as on the card)' },
+  { name: 'lastName', label: 'Last name (as on the card)' },
   { name: 'dob', label: 'Date of birth', type: 'date' },
   { name: 'memberId', label: 'Member id' },
-  { name: 'payerName', label: 'Payer name', hint: 'e.g. Aetna; the payer id is looked up unless you give one' },
-  { name: 'payerId', label: 'Payer id (optional)' },
-  { name: 'npi', label: 'Rendering provider NPI' },
-  { name: 'dos', label: 'Date of service (empty: today)', type: 'date' },
 ];
 
-export function VerifyScreen() {
+export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }) {
+  const clock = useClinicTime();
   const [appointments, setAppointments] = useState<Appointment[]>([]);
+  const [clinicNpi, setClinicNpi] = useState('');
   const [form, setForm] = useState<Form>(EMPTY);
   const [issues, setIssues] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<EligibilityResult | null>(null);
   // What the shown result asked about: the coverage a "use as coverage on file" would store.
-  const [asked, setAsked] = useState<{ patientId: string; memberId: string } | null>(null);
+  const [asked, setAsked] = useState<{ patientId: string; memberId: string; dos: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [filled, setFilled] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const [payerMode, setPayerMode] = useState<'directory' | 'other'>('directory');
+  const resultRef = useRef<HTMLElement>(null);
+  // The clinic's NPI as soon as it is known, for a fill that started before it arrived (the effect above fills
+  // it into the form when it arrives later).
+  const clinicNpiRef = useRef('');
 
   useEffect(() => {
-    // The list only fills the form in: without it the form is typed by hand, so a failure shows nothing.
-    apiFetch<{ appointments: Appointment[] }>(`/api/appointments?date=${todayUtc()}`).then(
+    // The lists only fill the form in: without them the form is typed by hand, so a failure shows nothing.
+    apiFetch<{ appointments: Appointment[] }>('/api/appointments').then(
       (body) => setAppointments(body.appointments),
+      () => undefined,
+    );
+    apiFetch<{ billingProvider: { npi: string | null } }>('/api/clinic').then(
+      (clinic) => {
+        const npi = clinic.billingProvider.npi ?? '';
+        clinicNpiRef.current = npi;
+        setClinicNpi(npi);
+        setForm((f) => (f.npi ? f : { ...f, npi }));
+      },
       () => undefined,
     );
   }, []);
 
-  function pick(id: string) {
-    const a = appointments.find((x) => x.id === id);
-    if (!a) return;
-    // The schedule shows "First Last"; the first word is taken as the first name (staff can correct it).
-    const [first = '', ...rest] = a.patientName.split(' ');
-    setForm({
+  useEffect(() => {
+    if (initialPatientId) void fillFromPatient(initialPatientId, {});
+    // Only the page's own patient, once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initialPatientId]);
+
+  useEffect(() => {
+    if (!result) return;
+    // The result takes focus (and the screen scrolls to it on a narrow screen); the live region says it.
+    resultRef.current?.focus();
+    resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [result]);
+
+  /** Fills the form from the patient record; the appointment's own data when the record cannot be read. */
+  async function fillFromPatient(patientId: string, from: { appointment?: Appointment }) {
+    const a = from.appointment;
+    // Built when the answer is in: the clinic's NPI may have arrived in the meantime.
+    const base = (): Form => ({
       ...EMPTY,
-      patientId: a.patientId,
-      firstName: first,
-      lastName: rest.join(' '),
-      memberId: a.memberId ?? '',
-      payerName: a.payerName ?? '',
-      payerId: a.payerId ?? '',
-      npi: a.providerNpi ?? '',
-      dos: a.start.slice(0, 10),
+      patientId,
+      npi: a?.providerNpi ?? clinicNpiRef.current,
+      dos: a ? clinicDateOf(new Date(a.start), clock.timeZone) : '',
     });
     setIssues({});
     setResult(null);
+    setError(null);
+    try {
+      const patient = await apiFetch<PatientSummary>(`/api/patients/${encodeURIComponent(patientId)}`);
+      setForm({
+        ...base(),
+        firstName: patient.firstName,
+        lastName: patient.lastName,
+        dob: patient.birthDate,
+        memberId: patient.coverage?.memberId ?? '',
+        payerId: patient.coverage?.payerId ?? '',
+        payerName: patient.coverage?.payerName ?? payerNameOf(patient.coverage?.payerId) ?? '',
+      });
+      setFilled(
+        patient.coverage
+          ? `Filled in from ${patient.firstName} ${patient.lastName}'s record and coverage on file.`
+          : `Filled in from ${patient.firstName} ${patient.lastName}'s record. No coverage on file (self-pay): enter the card's member id and payer.`,
+      );
+    } catch {
+      // Without patients:read (or the record unreachable): what the schedule knows; the date of birth is typed.
+      const [first = '', ...rest] = (a?.patientName ?? '').split(' ');
+      setForm({
+        ...base(),
+        firstName: first,
+        lastName: rest.join(' '),
+        memberId: a?.memberId ?? '',
+        payerName: a?.payerName ?? '',
+        payerId: a?.payerId ?? '',
+      });
+      setFilled(a ? 'Filled in from the appointment. Enter the date of birth as on the card.' : null);
+    }
   }
+
+  function pickAppointment(id: string) {
+    const a = appointments.find((x) => x.id === id);
+    if (a) void fillFromPatient(a.patientId, { appointment: a });
+  }
+
+  function pickPayer(value: string) {
+    if (value === OTHER_PAYER) {
+      setForm({ ...form, payerName: '', payerId: '' });
+      setPayerMode('other');
+      return;
+    }
+    const payer = PAYER_DIRECTORY.find((p) => p.payerId === value);
+    setPayerMode('directory');
+    if (payer) setForm({ ...form, payerName: payer.name, payerId: payer.payerId });
+  }
+  const listedPayer = PAYER_DIRECTORY.find((p) => p.payerId === form.payerId);
+  const showOtherPayer = payerMode === 'other' || (!!form.payerId && !listedPayer);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     setResult(null);
+    setAnnouncement('');
     const body = {
       ...Object.fromEntries(Object.entries(form).filter(([, v]) => v.trim() !== '')),
       explain: true,
     };
     const parsed = VerifyEligibilityBody.safeParse(body);
     if (!parsed.success) {
-      setIssues(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      setIssues(
+        Object.fromEntries(
+          parsed.error.issues.map((i) => [String(i.path[0]), describeIssue(String(i.path[0]), i.message)]),
+        ),
+      );
+      setAnnouncement('Check the fields marked in the form.');
       return;
     }
     setIssues({});
     setBusy(true);
     try {
-      setResult(await apiFetch<EligibilityResult>('/api/eligibility/verify', { method: 'POST', json: body }));
-      setAsked({ patientId: parsed.data.patientId, memberId: parsed.data.memberId });
+      const answer = await apiFetch<EligibilityResult>('/api/eligibility/verify', { method: 'POST', json: body });
+      const dos = parsed.data.dos ?? clock.today();
+      setAsked({ patientId: parsed.data.patientId, memberId: parsed.data.memberId, dos });
+      setResult(answer);
+      setAnnouncement(announce(answer));
     } catch (failure) {
       if (failure instanceof ApiError) {
         setIssues(
-          Object.fromEntries((failure.body.issues ?? []).map((i) => [i.path.replace(/^body\./, ''), i.message])),
+          Object.fromEntries(
+            (failure.body.issues ?? []).map((i) => [issueField(i.path), describeIssue(i.path, i.message)]),
+          ),
         );
       }
-      setError(
-        describeApiError(failure, { withReference: true, otherwise: 'The check could not be sent. Try again.' }),
-      );
+      setError(failure);
     } finally {
       setBusy(false);
     }
   }
 
+  const input = (name: keyof Form, label: string, options: { type?: string; hint?: string } = {}) => (
+    <div key={name}>
+      <label htmlFor={`verify-${name}`}>{label}</label>
+      <input
+        id={`verify-${name}`}
+        type={options.type ?? 'text'}
+        value={form[name]}
+        autoComplete="off"
+        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+        aria-invalid={issues[name] ? true : undefined}
+        aria-describedby={
+          [options.hint ? `verify-${name}-hint` : '', issues[name] ? `verify-${name}-error` : '']
+            .filter(Boolean)
+            .join(' ') || undefined
+        }
+      />
+      {options.hint ? (
+        <div id={`verify-${name}-hint`} className="muted">
+          {options.hint}
+        </div>
+      ) : null}
+      {issues[name] ? (
+        <div id={`verify-${name}-error`} className="error" data-testid={`verify-${name}-error`}>
+          {issues[name]}
+        </div>
+      ) : null}
+    </div>
+  );
+
   return (
-    <>
-      <form className="card" onSubmit={submit} noValidate>
-        {appointments.length ? (
-          <>
-            <label htmlFor="verify-appointment">Fill in from today&apos;s appointment</label>
-            <select id="verify-appointment" defaultValue="" onChange={(e) => pick(e.target.value)}>
-              <option value="" disabled>
-                Choose an appointment…
-              </option>
-              {appointments.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {new Date(a.start).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })} · {a.patientName}
-                  {a.memberId ? '' : ' (self-pay)'}
-                </option>
-              ))}
-            </select>
-          </>
-        ) : null}
-        {FIELDS.map((f) => (
-          <div key={f.name}>
-            <label htmlFor={`verify-${f.name}`}>{f.label}</label>
-            <input
-              id={`verify-${f.name}`}
-              type={f.type ?? 'text'}
-              value={form[f.name]}
-              onChange={(e) => setForm({ ...form, [f.name]: e.target.value })}
-              aria-invalid={issues[f.name] ? true : undefined}
-              aria-describedby={issues[f.name] ? `verify-${f.name}-error` : undefined}
-            />
-            {f.hint ? <div className="muted">{f.hint}</div> : null}
-            {issues[f.name] ? (
-              <div id={`verify-${f.name}-error`} className="error">
-                {issues[f.name]}
-              </div>
-            ) : null}
-          </div>
-        ))}
-        <label htmlFor="verify-serviceType">Service type</label>
-        <select
-          id="verify-serviceType"
-          value={form.serviceType}
-          onChange={(e) => setForm({ ...form, serviceType: e.target.value })}
-        >
-          {SERVICE_TYPES.map(([code, label]) => (
-            <option key={code} value={code}>
-              {label}
+    <div className="fd-verify">
+      <div>
+        <PatientPicker
+          appointments={appointments}
+          onAppointment={pickAppointment}
+          onPatient={(id) => void fillFromPatient(id, {})}
+        />
+        <form className="card" onSubmit={submit} noValidate aria-label="Eligibility check">
+          {filled ? (
+            <p className="muted" data-testid="verify-filled">
+              {filled}
+            </p>
+          ) : null}
+          {FIELDS.map((f) => input(f.name, f.label, { type: f.type, hint: f.hint }))}
+          <label htmlFor="verify-payer">Payer</label>
+          <select
+            id="verify-payer"
+            value={showOtherPayer ? OTHER_PAYER : (listedPayer?.payerId ?? '')}
+            onChange={(e) => pickPayer(e.target.value)}
+            aria-invalid={issues.payerName || issues.payerId ? true : undefined}
+            aria-describedby={issues.payerName ? 'verify-payerName-error' : undefined}
+          >
+            <option value="" disabled>
+              Choose the payer…
             </option>
-          ))}
-        </select>
-        <div style={{ marginTop: '1rem' }}>
-          <button type="submit" disabled={busy}>
-            {busy ? 'Checking…' : 'Check eligibility'}
+            {PAYER_DIRECTORY.map((p) => (
+              <option key={p.payerId} value={p.payerId}>
+                {p.name} ({p.payerId})
+              </option>
+            ))}
+            <option value={OTHER_PAYER}>Another payer (enter its name and payer id)</option>
+          </select>
+          {!showOtherPayer && issues.payerName ? (
+            <div id="verify-payerName-error" className="error">
+              {issues.payerName}
+            </div>
+          ) : null}
+          {showOtherPayer ? (
+            <>
+              {input('payerName', 'Payer name')}
+              {input('payerId', 'Payer id', { hint: 'The electronic payer id on the card or from the clearinghouse' })}
+            </>
+          ) : null}
+          {input('npi', 'Rendering provider NPI', {
+            hint: clinicNpi ? `The clinic's billing provider is ${clinicNpi}` : undefined,
+          })}
+          {input('dos', 'Date of service', {
+            type: 'date',
+            hint: `Empty: today at the clinic (${clock.date(clock.today())})`,
+          })}
+          <label htmlFor="verify-serviceType">Service type</label>
+          <select
+            id="verify-serviceType"
+            value={form.serviceType}
+            onChange={(e) => setForm({ ...form, serviceType: e.target.value })}
+          >
+            {SERVICE_TYPES.map((code) => (
+              <option key={code} value={code}>
+                {serviceTypeName(code)}
+              </option>
+            ))}
+          </select>
+          <div className="fd-actions">
+            <button type="submit" disabled={busy}>
+              {busy ? 'Checking…' : 'Check eligibility'}
+            </button>
+          </div>
+          {error ? <ErrorNote error={error} otherwise="The check could not be sent. Try again." /> : null}
+        </form>
+      </div>
+      <div>
+        {/* Always present, so screen readers hear each new answer. */}
+        <p role="status" aria-live="polite" className="fd-visually-hidden" data-testid="verify-announcement">
+          {announcement}
+        </p>
+        {result && asked ? <ResultCard ref={resultRef} result={result} asked={asked} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function PatientPicker({
+  appointments,
+  onAppointment,
+  onPatient,
+}: {
+  appointments: Appointment[];
+  onAppointment: (id: string) => void;
+  onPatient: (id: string) => void;
+}) {
+  const clock = useClinicTime();
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<PatientSummary[] | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+
+  async function search(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const q = query.trim();
+    const params = new URLSearchParams({ limit: '10' });
+    // A date searches birth dates, something with digits member ids, anything else names.
+    if (/^\d{4}-\d{2}-\d{2}$/.test(q)) params.set('birthDate', q);
+    else if (/\d/.test(q)) params.set('memberId', q);
+    else if (q) params.set('name', q);
+    try {
+      setFound((await apiFetch<{ patients: PatientSummary[] }>(`/api/patients?${params}`)).patients);
+    } catch (error) {
+      setFound(null);
+      setFailure(error);
+    }
+  }
+
+  return (
+    <div className="card">
+      {appointments.length ? (
+        <>
+          <label htmlFor="verify-appointment">Fill in from today&apos;s appointment</label>
+          <select id="verify-appointment" defaultValue="" onChange={(e) => onAppointment(e.target.value)}>
+            <option value="" disabled>
+              Choose an appointment…
+            </option>
+            {appointments.map((a) => (
+              <option key={a.id} value={a.id}>
+                {clock.time(a.start)} · {a.patientName}
+                {a.memberId ? '' : ' (self-pay)'}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : (
+        <p className="muted">No appointments today at the clinic.</p>
+      )}
+      <form onSubmit={search} role="search" aria-label="Find a patient">
+        <label htmlFor="verify-patient-search">Or find a patient</label>
+        <div className="fd-inline">
+          <input
+            id="verify-patient-search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Name, date of birth (YYYY-MM-DD) or member id"
+            autoComplete="off"
+          />
+          <button type="submit" className="secondary">
+            Find
           </button>
         </div>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
       </form>
-      {result ? <ResultCard result={result} asked={asked} /> : null}
-    </>
+      {failure ? <ErrorNote error={failure} otherwise="The search could not be sent. Try again." /> : null}
+      {found ? (
+        found.length ? (
+          <ul className="fd-picklist" aria-label="Patients found">
+            {found.map((p) => (
+              <li key={p.id}>
+                <button type="button" className="secondary" onClick={() => onPatient(p.id)}>
+                  {p.firstName} {p.lastName} · born {clock.date(p.birthDate)}
+                  {p.coverage ? ` · ${p.coverage.payerName ?? p.coverage.payerId}` : ' · self-pay'}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No patient of the clinic matches.</p>
+        )
+      ) : null}
+    </div>
   );
 }
 
 function ResultCard({
+  ref,
   result,
   asked,
 }: {
+  ref: Ref<HTMLElement>;
   result: EligibilityResult;
-  asked: { patientId: string; memberId: string } | null;
+  asked: { patientId: string; memberId: string; dos: string };
 }) {
+  const clock = useClinicTime();
+  const reasons = attentionReasons(result);
+  return (
+    <section
+      ref={ref}
+      tabIndex={-1}
+      className="card fd-result"
+      aria-labelledby="verify-result-heading"
+      data-testid="verify-result"
+      data-status={result.status}
+    >
+      <h2 id="verify-result-heading">
+        Result: <StatusBadge status={result.status} />
+      </h2>
+      <p className="muted">
+        {result.mode === 'sandbox' ? 'Sandbox answer (demo payer). ' : ''}
+        {payerNameOf(result.payerId) ?? 'Payer'} ({result.payerId}) · member {result.memberId} · date of service{' '}
+        {clock.date(asked.dos)} · checked {clock.dateTime(result.verifiedAt)}
+        {result.cached ? ' (a check from the last 24 hours; the payer was not asked again)' : ''}
+      </p>
+      {result.status === 'unknown' ? (
+        <div data-testid="verify-next-step">
+          {result.rejection ? (
+            <RejectionNote rejection={result.rejection} />
+          ) : (
+            <p>
+              The payer sent no coverage status. <strong>Next step:</strong> confirm coverage with the payer by phone.
+            </p>
+          )}
+        </div>
+      ) : null}
+      {result.status === 'inactive' ? (
+        <div data-testid="verify-next-step">
+          <p>
+            Coverage is not active on {clock.date(asked.dos)}
+            {result.coverageEnd ? `: it ended ${clock.date(result.coverageEnd)}` : ''}.
+          </p>
+          <p>
+            <strong>Next step:</strong> ask the patient for their current insurance card and check it, or collect as
+            self-pay.
+          </p>
+        </div>
+      ) : null}
+      {result.status === 'active' && (reasons.includes('out-of-network') || reasons.includes('prior-auth')) ? (
+        <div data-testid="verify-next-step">
+          <h3>Next steps</h3>
+          <ul>
+            {reasons.includes('out-of-network') ? <li>{outOfNetworkStep()}</li> : null}
+            {reasons.includes('prior-auth') ? <li>{priorAuthStep(result)}</li> : null}
+          </ul>
+        </div>
+      ) : null}
+      <CoverageOnFileNote result={result} asked={asked} />
+      {/* Benefits only for an active answer: an unknown or inactive one has none to show, only defaults. */}
+      {result.status === 'active' ? <BenefitTable result={result} /> : null}
+    </section>
+  );
+}
+
+function BenefitTable({ result }: { result: EligibilityResult }) {
+  const clock = useClinicTime();
   const evidence = result.evidence ?? {};
-  const priorAuth = result.priorAuthRequired
-    ? `Required${result.priorAuthCodes.length ? ` (${result.priorAuthCodes.join(', ')})` : ''}`
-    : result.priorAuthCodes.length
-      ? `Flagged for ${result.priorAuthCodes.join(', ')}`
+  const priorAuth = result.priorAuthCodes.length
+    ? `${result.priorAuthRequired ? 'Required' : 'Flagged'} for ${serviceTypeList(result.priorAuthCodes)}`
+    : result.priorAuthRequired
+      ? 'Required'
       : 'Not flagged';
+  const coverage = `${result.coverageStart ? clock.date(result.coverageStart) : 'start not stated'} to ${
+    result.coverageEnd ? clock.date(result.coverageEnd) : 'no end date'
+  }`;
   // Each row names the evidence keys behind it (lib/x12's field paths).
   const rows: { label: string; value: ReactNode; keys: string[] }[] = [
-    { label: 'Status', value: <StatusBadge status={result.status} />, keys: ['status', 'rejection'] },
     { label: 'Member', value: `${result.memberName ?? '—'} · ${result.memberId}`, keys: ['memberName', 'memberId'] },
     { label: 'Plan', value: result.planName ?? '—', keys: ['planName'] },
     { label: 'Group', value: result.groupNumber ?? '—', keys: ['groupNumber'] },
-    {
-      label: 'Coverage',
-      value: `${result.coverageStart ?? 'not stated'} to ${result.coverageEnd ?? 'open-ended'}`,
-      keys: ['coverageStart', 'coverageEnd'],
-    },
+    { label: 'Coverage', value: coverage, keys: ['coverageStart', 'coverageEnd'] },
     { label: 'Network', value: networkLabel(result.network), keys: ['network'] },
     {
       label: 'Deductible (individual)',
@@ -266,40 +550,30 @@ function ResultCard({
     { label: 'Prior authorization', value: priorAuth, keys: ['priorAuthRequired', 'priorAuthCodes'] },
   ];
   return (
-    <section className="card" aria-label="Eligibility result" data-testid="verify-result" data-status={result.status}>
-      <h2>Result</h2>
-      <p className="muted">
-        {result.mode === 'sandbox' ? 'Sandbox answer (demo payer). ' : ''}
-        Payer {result.payerId} · checked {new Date(result.verifiedAt).toLocaleString()}
-        {result.cached ? ' (a check from the last 24 hours; the payer was not asked again)' : ''}
-      </p>
-      {result.rejection ? <RejectionNote rejection={result.rejection} /> : null}
-      <CoverageOnFileNote result={result} asked={asked} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Value</th>
-              <th scope="col">From the payer&apos;s answer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                <td>{row.value}</td>
-                <td className="mono">
-                  {[...new Set(row.keys.flatMap((key) => evidence[key] ?? []))].map((segment) => (
-                    <div key={segment}>{segment}</div>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <table className="fd-stack" aria-label="Benefits">
+      <thead>
+        <tr>
+          <th scope="col">Benefit</th>
+          <th scope="col">Value</th>
+          <th scope="col">From the payer&apos;s answer</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.label}>
+            <th scope="row" data-label="Benefit">
+              {row.label}
+            </th>
+            <td data-label="Value">{row.value}</td>
+            <td className="mono fd-evidence" data-label="From the payer">
+              {[...new Set(row.keys.flatMap((key) => evidence[key] ?? []))].map((segment) => (
+                <div key={segment}>{segment}</div>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -318,7 +592,7 @@ function CoverageOnFileNote({
   result: EligibilityResult;
   asked: { patientId: string; memberId: string } | null;
 }) {
-  const [state, setState] = useState<{ busy: boolean; saved: boolean; error: string | null }>({
+  const [state, setState] = useState<{ busy: boolean; saved: boolean; error: unknown }>({
     busy: false,
     saved: false,
     error: null,
@@ -335,14 +609,7 @@ function CoverageOnFileNote({
       await apiFetch(`/api/patients/${encodeURIComponent(asked.patientId)}/coverage`, { method: 'PUT', json: body });
       setState({ busy: false, saved: true, error: null });
     } catch (failure) {
-      setState({
-        busy: false,
-        saved: false,
-        error: describeApiError(failure, {
-          withReference: true,
-          otherwise: 'The coverage could not be saved. Try again.',
-        }),
-      });
+      setState({ busy: false, saved: false, error: failure });
     }
   }
   if (result.coverageOnFile === 'match' || state.saved) {
@@ -357,14 +624,25 @@ function CoverageOnFileNote({
       <p>{COVERAGE_ON_FILE_TEXT[result.coverageOnFile]}</p>
       {asked ? (
         <button type="button" onClick={saveAsCoverage} disabled={state.busy}>
-          {state.busy ? 'Saving…' : `Make member ${asked.memberId} with payer ${result.payerId} the coverage on file`}
+          {state.busy ? 'Saving…' : `Update coverage on file: member ${asked.memberId}, payer ${result.payerId}`}
         </button>
       ) : null}
-      {state.error ? (
-        <p role="alert" className="error">
-          {state.error}
-        </p>
-      ) : null}
+      {state.error ? <ErrorNote error={state.error} otherwise="The coverage could not be saved. Try again." /> : null}
     </div>
   );
+}
+
+function payerNameOf(payerId: string | undefined | null): string | null {
+  return PAYER_DIRECTORY.find((p) => p.payerId === payerId)?.name ?? null;
+}
+
+/** One sentence a screen reader says when the answer arrives. */
+function announce(result: EligibilityResult): string {
+  const status = { active: 'Active', inactive: 'Inactive', unknown: 'Unknown' }[result.status];
+  const parts = [`Eligibility result: ${status}.`];
+  if (result.status === 'unknown') parts.push(result.rejection ? `${result.rejection.reason}.` : 'No status sent.');
+  if (result.status === 'active' && result.network === 'OUT') parts.push('Out of network.');
+  if (result.priorAuthRequired) parts.push('Prior authorization required.');
+  if (result.coverageOnFile !== 'match') parts.push('Not the coverage on file.');
+  return parts.join(' ');
 }

@@ -1,0 +1,335 @@
+'use client';
+// One patient's record for the front desk: who they are, the coverage on file (and, for a user with
+// claims:write, a form to change it), the eligibility checks already stored, newest first, and appointments.
+// Dates of birth and dates of service are calendar dates; times are the clinic's.
+import Link from 'next/link';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { PatientDetail } from '@/lib/patients/get-patient';
+import { PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
+import { apiFetch } from '@/components/api-fetch';
+import { ApiError } from '@/components/api-error';
+import { ErrorNote } from '@/components/error-note';
+import { describeIssue, issueField } from '@/components/describe-api-error';
+import { useClinicTime } from '@/components/clinic-time';
+import { StatusBadge } from '@/components/eligibility/status-badge';
+import { networkLabel } from '@/components/eligibility/network-label';
+
+const RELATIONSHIP: Record<string, string> = { '18': 'Self', '01': 'Spouse', '19': 'Child', G8: 'Other' };
+const COVERAGE_CHECKED: Record<string, string> = {
+  match: 'Coverage on file',
+  mismatch: 'Not the coverage on file',
+  none: 'No coverage on file then',
+};
+
+export function PatientRecord({ patientId, canEditCoverage }: { patientId: string; canEditCoverage: boolean }) {
+  const clock = useClinicTime();
+  // When it was read, to split appointments into upcoming and past.
+  const [patient, setPatient] = useState<(PatientDetail & { readAt: number }) | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [editing, setEditing] = useState(false);
+
+  const load = useCallback(
+    () =>
+      apiFetch<PatientDetail>(`/api/patients/${encodeURIComponent(patientId)}`).then(
+        (detail) => setPatient({ ...detail, readAt: Date.now() }),
+        (failure: unknown) => setError(failure),
+      ),
+    [patientId],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (error) {
+    return (
+      <>
+        <h1>Patient</h1>
+        <ErrorNote error={error} otherwise="The patient could not be loaded. Reload the page." />
+        <p>
+          <Link href="/patients">Back to patients</Link>
+        </p>
+      </>
+    );
+  }
+  if (!patient) {
+    return (
+      <>
+        <h1>Patient</h1>
+        <p className="muted">Loading the patient…</p>
+      </>
+    );
+  }
+  const address = patient.address;
+  const upcoming = patient.appointments.filter((a) => Date.parse(a.start) >= patient.readAt).reverse();
+  const past = patient.appointments.filter((a) => Date.parse(a.start) < patient.readAt);
+  return (
+    <>
+      <p>
+        <Link href="/patients">Patients</Link> ›
+      </p>
+      <h1>
+        {patient.firstName} {patient.lastName}
+      </h1>
+      <div className="fd-actions">
+        <Link className="fd-button-link" href={`/eligibility/verify?patientId=${encodeURIComponent(patient.id)}`}>
+          Verify eligibility
+        </Link>
+      </div>
+
+      <section className="card" aria-labelledby="patient-demographics">
+        <h2 id="patient-demographics">Demographics</h2>
+        <dl className="fd-facts">
+          <dt>Date of birth</dt>
+          <dd>{clock.date(patient.birthDate)}</dd>
+          <dt>Sex</dt>
+          <dd>{patient.gender ?? '—'}</dd>
+          <dt>Phone</dt>
+          <dd>{patient.phone ?? '—'}</dd>
+          <dt>Address</dt>
+          <dd>
+            {address
+              ? [address.line.join(', '), address.city, [address.state, address.postalCode].filter(Boolean).join(' ')]
+                  .filter(Boolean)
+                  .join(', ')
+              : '—'}
+          </dd>
+          <dt>Patient id</dt>
+          <dd className="mono">{patient.id}</dd>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="patient-coverage" data-testid="coverage-on-file">
+        <h2 id="patient-coverage">Coverage on file</h2>
+        {patient.coverage ? (
+          <dl className="fd-facts">
+            <dt>Payer</dt>
+            <dd>
+              {patient.coverage.payerName ?? '—'} <span className="muted mono">({patient.coverage.payerId})</span>
+            </dd>
+            <dt>Member id</dt>
+            <dd className="mono">{patient.coverage.memberId}</dd>
+            <dt>Group number</dt>
+            <dd className="mono">{patient.coverage.groupNumber ?? '—'}</dd>
+            <dt>Patient is the subscriber&apos;s</dt>
+            <dd>
+              {RELATIONSHIP[patient.coverage.relationship] ?? patient.coverage.relationship}
+              {patient.subscriber ? ` (subscriber ${patient.subscriber.firstName} ${patient.subscriber.lastName})` : ''}
+            </dd>
+          </dl>
+        ) : (
+          <p>No coverage on file: the patient is self-pay until a card is added.</p>
+        )}
+        {canEditCoverage ? (
+          editing ? (
+            <CoverageForm
+              patient={patient}
+              onCancel={() => setEditing(false)}
+              onSaved={() => {
+                setEditing(false);
+                void load();
+              }}
+            />
+          ) : (
+            <button type="button" className="secondary" onClick={() => setEditing(true)}>
+              {patient.coverage ? 'Change coverage on file' : 'Add coverage on file'}
+            </button>
+          )
+        ) : (
+          <p className="muted">Changing the coverage on file needs the claims:write scope.</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="patient-checks">
+        <h2 id="patient-checks">Eligibility history</h2>
+        {patient.eligibilityChecks.length ? (
+          <table className="fd-stack" aria-labelledby="patient-checks">
+            <thead>
+              <tr>
+                <th scope="col">Checked</th>
+                <th scope="col">Date of service</th>
+                <th scope="col">Status</th>
+                <th scope="col">Payer and member id</th>
+                <th scope="col">Network</th>
+                <th scope="col">Notes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {patient.eligibilityChecks.map((check) => (
+                <tr key={check.id}>
+                  <td data-label="Checked">{clock.dateTime(check.checkedAt)}</td>
+                  <td data-label="Date of service">{clock.date(check.dateOfService)}</td>
+                  <td data-label="Status">
+                    <StatusBadge status={check.status} />
+                  </td>
+                  <td data-label="Payer and member id">
+                    {check.payerId} <span className="mono">{check.memberId ?? '—'}</span>
+                    {check.coverageOnFile ? (
+                      <div className="muted">{COVERAGE_CHECKED[check.coverageOnFile] ?? check.coverageOnFile}</div>
+                    ) : null}
+                  </td>
+                  <td data-label="Network">{check.network ? networkLabel(check.network) : '—'}</td>
+                  <td data-label="Notes">
+                    {check.rejectionReason ?? (check.priorAuthRequired ? 'Prior authorization required' : '')}
+                    {check.mode === 'sandbox' ? <div className="muted">Sandbox answer</div> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">No eligibility checks yet.</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="patient-appointments">
+        <h2 id="patient-appointments">Appointments</h2>
+        {patient.appointments.length ? (
+          <>
+            <AppointmentList title="Upcoming" items={upcoming} />
+            <AppointmentList title="Past" items={past} />
+          </>
+        ) : (
+          <p className="muted">No appointments.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+function AppointmentList({ title, items }: { title: string; items: PatientDetail['appointments'] }) {
+  const clock = useClinicTime();
+  if (!items.length) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <ul className="fd-plain-list">
+        {items.map((a) => (
+          <li key={a.id}>
+            {clock.date(a.start)}, {clock.time(a.start)}
+            {a.reason ? ` · ${a.reason}` : ''}
+            {a.providerName ? <span className="muted"> · {a.providerName}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** Replaces the coverage on file (payer from the directory or typed, member id, group number). */
+function CoverageForm({
+  patient,
+  onCancel,
+  onSaved,
+}: {
+  patient: PatientDetail;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const [payerId, setPayerId] = useState(patient.coverage?.payerId ?? '');
+  const [memberId, setMemberId] = useState(patient.coverage?.memberId ?? '');
+  const [groupNumber, setGroupNumber] = useState(patient.coverage?.groupNumber ?? '');
+  const [issues, setIssues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const listed = PAYER_DIRECTORY.some((p) => p.payerId === payerId);
+  const [other, setOther] = useState(!!payerId && !listed);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setIssues({});
+    try {
+      await apiFetch(`/api/patients/${encodeURIComponent(patient.id)}/coverage`, {
+        method: 'PUT',
+        json: { payerId, memberId, ...(groupNumber.trim() ? { groupNumber } : {}) },
+      });
+      onSaved();
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.body.issues) {
+        setIssues(
+          Object.fromEntries(failure.body.issues.map((i) => [issueField(i.path), describeIssue(i.path, i.message)])),
+        );
+      }
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fieldError = (name: string) =>
+    issues[name] ? (
+      <div id={`coverage-${name}-error`} className="error">
+        {issues[name]}
+      </div>
+    ) : null;
+
+  return (
+    <form onSubmit={save} noValidate aria-label="Change coverage on file">
+      <label htmlFor="coverage-payer">Payer</label>
+      <select
+        id="coverage-payer"
+        value={other ? '__other' : payerId}
+        onChange={(e) => {
+          const value = e.target.value;
+          setOther(value === '__other');
+          setPayerId(value === '__other' ? '' : value);
+        }}
+      >
+        <option value="" disabled>
+          Choose the payer…
+        </option>
+        {PAYER_DIRECTORY.map((p) => (
+          <option key={p.payerId} value={p.payerId}>
+            {p.name} ({p.payerId})
+          </option>
+        ))}
+        <option value="__other">Another payer (enter its payer id)</option>
+      </select>
+      {other ? (
+        <>
+          <label htmlFor="coverage-payerId">Payer id</label>
+          <input
+            id="coverage-payerId"
+            value={payerId}
+            onChange={(e) => setPayerId(e.target.value)}
+            aria-invalid={issues.payerId ? true : undefined}
+            aria-describedby={issues.payerId ? 'coverage-payerId-error' : undefined}
+          />
+        </>
+      ) : null}
+      {fieldError('payerId')}
+      <label htmlFor="coverage-memberId">Member id</label>
+      <input
+        id="coverage-memberId"
+        value={memberId}
+        autoComplete="off"
+        onChange={(e) => setMemberId(e.target.value)}
+        aria-invalid={issues.memberId ? true : undefined}
+        aria-describedby={issues.memberId ? 'coverage-memberId-error' : undefined}
+      />
+      {fieldError('memberId')}
+      <label htmlFor="coverage-groupNumber">Group number (optional)</label>
+      <input
+        id="coverage-groupNumber"
+        value={groupNumber}
+        autoComplete="off"
+        onChange={(e) => setGroupNumber(e.target.value)}
+        aria-invalid={issues.groupNumber ? true : undefined}
+        aria-describedby={issues.groupNumber ? 'coverage-groupNumber-error' : undefined}
+      />
+      {fieldError('groupNumber')}
+      <p className="muted">Claims need an active eligibility check of the new coverage: check it again after saving.</p>
+      <div className="fd-actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save coverage on file'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+      {error ? <ErrorNote error={error} otherwise="The coverage could not be saved. Try again." /> : null}
+    </form>
+  );
+}

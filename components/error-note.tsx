@@ -1,0 +1,13 @@
+// An API failure as staff read it: the plain sentence (describe-api-error.ts), and the reference id small
+// beside it, for support to look the request up. Announced as an alert.
+import { describeApiErrorParts } from './describe-api-error';
+
+export function ErrorNote({ error, otherwise, testId }: { error: unknown; otherwise?: string; testId?: string }) {
+  const { text, reference } = describeApiErrorParts(error, { otherwise });
+  return (
+    <p role="alert" className="error" data-testid={testId}>
+      {text}
+      {reference ? <small className="error-reference"> Reference: {reference}</small> : null}
+    </p>
+  );
+}
