@@ -10,8 +10,6 @@ import { MAX_INTERCHANGE_LENGTH } from '../x12/read-interchange';
 import { checkInterchange } from './ingest-remittance';
 import { postRemittance } from './post-remittance';
 
-export const ERA_EVENT_TYPE = 'era.received';
-
 export const EraReceivedData = z.object({
   x12: z.string().min(1, 'x12 must hold the 835 interchange').max(MAX_INTERCHANGE_LENGTH, 'x12 is larger than 1 MiB'),
 });
