@@ -126,6 +126,16 @@ const PROBES: Record<string, Probe[]> = {
   'GET /api/fhir/bulk-status/{jobId}': [{ path: `/api/fhir/bulk-status/${N.job}`, expect: 'denied' }],
   'DELETE /api/fhir/bulk-status/{jobId}': [{ path: `/api/fhir/bulk-status/${N.job}`, expect: 'denied' }],
   'GET /api/fhir/bulk-files/{fileId}': [{ path: `/api/fhir/bulk-files/${N.file}`, expect: 'denied' }],
+  'POST /api/fhir/$export': [
+    { path: '/api/fhir/$export', json: { resourceType: 'Parameters' }, expect: 'own-data-only' },
+  ],
+  'POST /api/fhir/Patient/$export': [
+    { path: '/api/fhir/Patient/$export', json: { resourceType: 'Parameters' }, expect: 'own-data-only' },
+  ],
+  'POST /api/emr-sync/connections/{id}/pull': [
+    { path: `/api/emr-sync/connections/${N.connection}/pull`, json: {}, expect: 'denied' },
+  ],
+  'POST /api/sandbox-ehr/authorize': [{ path: '/api/sandbox-ehr/authorize', json: {}, expect: 'own-data-only' }],
 };
 
 const MARKERS = [
