@@ -85,6 +85,17 @@ const PROBES: Record<string, Probe[]> = {
     { path: '/api/claims', expect: 'own-data-only' },
     { path: '/api/claims?patientId=pat_n_001', expect: 'denied' },
   ],
+  'POST /api/claims': [{ path: '/api/claims', json: { patientId: 'pat_n_001', serviceDate: today }, expect: 'denied' }],
+  'GET /api/claims/{id}': [{ path: `/api/claims/${N.claim}`, expect: 'denied' }],
+  'PATCH /api/claims/{id}': [{ path: `/api/claims/${N.claim}`, json: { placeOfService: '22' }, expect: 'denied' }],
+  'POST /api/claims/{id}/scrub': [{ path: `/api/claims/${N.claim}/scrub`, expect: 'denied' }],
+  'GET /api/claims/scrub-edits': [{ path: '/api/claims/scrub-edits', expect: 'own-data-only' }],
+  'GET /api/claims/{id}/status': [
+    { path: `/api/claims/${N.claim}/status`, expect: 'denied' },
+    { path: `/api/claims/${N.claim}/status?refresh=true`, expect: 'denied' },
+  ],
+  'POST /api/claims/{id}/appeal': [{ path: `/api/claims/${N.claim}/appeal`, json: { reason: 'x' }, expect: 'denied' }],
+  'GET /api/claims/{id}/transmissions': [{ path: `/api/claims/${N.claim}/transmissions`, expect: 'denied' }],
   'POST /api/settlement/instructions': [
     {
       path: '/api/settlement/instructions',
