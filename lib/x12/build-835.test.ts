@@ -182,6 +182,16 @@ describe('build835', () => {
     expect(read835(text).paymentCents).toBe(0);
   });
 
+  it('writes the claim statement dates only when a line has no service date, and needs them then', () => {
+    const undated = { ...denied, lines: [{ ...denied.lines[0]!, serviceDate: undefined }] };
+    const text = build835({ ...remittance, claims: [undated], providerAdjustments: [] });
+    expect(text).toContain('NM1*QC*1*DOE*TIMMY****MI*W987654321~\nDTM*232*20250303~\nDTM*233*20250304~\nSVC*');
+    const { statementFrom: _from, ...withoutDates } = undated;
+    expect(() => build835({ ...remittance, claims: [withoutDates], providerAdjustments: [] })).toThrow(
+      new RangeError('claims[0].statementFrom is required when a line has no serviceDate'),
+    );
+  });
+
   it('puts up to six reason/amount pairs of one group in one CAS', () => {
     const adjustments: Adjustment835[] = Array.from({ length: 7 }, (_, i) => ({
       group: 'CO',

@@ -1,6 +1,6 @@
 // Writes a 005010X221A1 835 health care claim payment/advice, as the TR3's examples write it: BPR (payment), TRN*1
-// (trace), N1*PR payer and N1*PE payee, LX, then per claim CLP, CAS, NM1*QC, DTM*232, and per line SVC, DTM*472,
-// CAS; PLB last. BPR02 is computed from the claims and PLBs, and every balancing rule is checked before a byte is
+// (trace), N1*PR payer and N1*PE payee, LX, then per claim CLP, CAS, NM1*QC (DTM*232/233 only when a line has no
+// date), and per line SVC, DTM*472, CAS; PLB last. BPR02 is computed from the claims and PLBs, and every balancing rule is checked before a byte is
 // written, so what this writes read835 reads back to the same numbers. Production never builds an 835 (payers
 // do); the sandbox clearinghouse's remittances and the tests do.
 import { MAX_AMOUNT_CENTS } from '../money/cents';
@@ -45,8 +45,12 @@ export type Claim835 = {
   facilityCode?: string;
   /** NM1*QC with MI. */
   patient: { lastName: string; firstName: string; memberId: string };
-  /** DTM*232 claim statement period start, YYYY-MM-DD. */
-  statementFrom: string;
+  /**
+   * DTM*232 claim statement period start, YYYY-MM-DD: written only when the claim has no lines or a line has no
+   * serviceDate (then it is required). A professional claim's dates travel on its lines (2110 DTM*472), and the TR3
+   * says not to send a situational segment it does not require.
+   */
+  statementFrom?: string;
   /** DTM*233, when the period has an end other than its start. */
   statementTo?: string;
   /** Claim-level CAS (loop 2100). */
@@ -116,10 +120,14 @@ export function build835(input: Build835Input): string {
       ],
       ...casSegments(claim.adjustments),
       personNm1('QC', claim.patient, 'MI', claim.patient.memberId),
-      ['DTM', '232', toD8(claim.statementFrom, `claims[${i}].statementFrom`)],
     );
-    if (claim.statementTo !== undefined && claim.statementTo !== claim.statementFrom)
-      detail.push(['DTM', '233', toD8(claim.statementTo, `claims[${i}].statementTo`)]);
+    if (claim.lines.length === 0 || claim.lines.some((line) => line.serviceDate === undefined)) {
+      if (claim.statementFrom === undefined)
+        throw new RangeError(`claims[${i}].statementFrom is required when a line has no serviceDate`);
+      detail.push(['DTM', '232', toD8(claim.statementFrom, `claims[${i}].statementFrom`)]);
+      if (claim.statementTo !== undefined && claim.statementTo !== claim.statementFrom)
+        detail.push(['DTM', '233', toD8(claim.statementTo, `claims[${i}].statementTo`)]);
+    }
     claim.lines.forEach((line, j) => {
       detail.push([
         'SVC',
