@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { centsToNumber } from '../money/cents-to-number';
 import { CLAIM_STATUSES, type ClaimStatus } from './claim-states';
 
-export { CLAIM_STATUSES, type ClaimStatus };
+export { CLAIM_STATUSES };
 
 export const ClaimLineView = z.object({
   /** LX01, from 1. */

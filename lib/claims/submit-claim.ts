@@ -32,8 +32,6 @@ import { enqueueSandboxRemittance } from './sandbox-remittance';
 import { scrubStoredClaim } from './scrub-stored-claim';
 import { takeControlNumber } from './take-control-numbers';
 
-export { SubmitClaimBody };
-
 export const ClaimSubmitted = ClaimView.extend({ correlationId: z.string() });
 export type ClaimSubmitted = z.infer<typeof ClaimSubmitted>;
 
