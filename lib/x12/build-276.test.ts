@@ -85,6 +85,31 @@ describe('build276', () => {
     ]);
   });
 
+  it('asks about a dependent patient on its own level (2000E) with the DMG there, as the golden file', () => {
+    const dependent: Build276Input = {
+      ...request,
+      interchangeControlNumber: 502,
+      groupControlNumber: 502,
+      transactionControlNumber: '0002',
+      createdAt: new Date('2025-04-01T09:35:00Z'),
+      patient: { lastName: 'DOE', firstName: 'TIMMY', birthDate: '2015-06-07', sex: 'M' },
+    };
+    const text = build276(dependent);
+    expect(text).toBe(golden('276-dependent.x12'));
+    const read = read276(text);
+    expect([read.patient, read.subscriber]).toEqual([
+      dependent.patient,
+      { memberId: 'W987654321', lastName: 'DOE', firstName: 'JOHN', middleName: 'Q', birthDate: '', sex: 'U' },
+    ]);
+    const answer = build277({ ...paidAnswer, request: read });
+    expect(answer).toContain(
+      'HL*4*3*22*1~\nNM1*IL*1*DOE*JOHN*Q***MI*W987654321~\nHL*5*4*23~\nNM1*QC*1*DOE*TIMMY~\nTRN*2*',
+    );
+    expect(read277(answer).claims.map((claim) => [claim.claimId, claim.statusCategory])).toEqual([
+      ['clm_1b2c3d4e5f60718293a4b5c6d7e8f90a', 'F1'],
+    ]);
+  });
+
   it.each([
     ['a bad NPI', { provider: { npi: '12345', name: 'X' } }, 'provider.npi must be 10 digits'],
     [

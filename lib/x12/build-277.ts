@@ -1,6 +1,7 @@
 // Writes a 005010X212 277 claim status response for one claim: the sandbox payer's answer to a 276. Levels as the
-// TR3's examples: 20 payer (2100A), 21 receiver (2100B), 19 provider (2100C), 22 subscriber (2100D), then the
-// claim status tracking loop 2200D with TRN*2 (the 276's trace echoed), STC, REF*1K, REF*EJ and DTP*472.
+// TR3's examples: 20 payer (2100A), 21 receiver (2100B), 19 provider (2100C), 22 subscriber (2100D), 23 dependent
+// (2100E) when the 276 asked about one, then the claim status tracking loop (2200D or 2200E) with TRN*2 (the 276's
+// trace echoed), STC, REF*1K, REF*EJ and DTP*472.
 // Production never builds a 277: payers do.
 import { buildInterchange, type ElementValue, type InterchangeEnvelope } from './build-interchange';
 import type { Build276Input } from './build-276';
@@ -12,7 +13,7 @@ import { toD8 } from './to-d8';
 
 export type Build277Input = InterchangeEnvelope & {
   /** The request being answered (read276's result): its payer, receiver, provider, subscriber and claim are echoed. */
-  request: Pick<Build276Input, 'payer' | 'receiver' | 'provider' | 'subscriber' | 'claim' | 'traceNumber'>;
+  request: Pick<Build276Input, 'payer' | 'receiver' | 'provider' | 'subscriber' | 'patient' | 'claim' | 'traceNumber'>;
   /** BHT03: our reference for this response, 1..50 characters. */
   referenceId: string;
   status: {
@@ -41,7 +42,7 @@ const REFERENCE_ID_MAX = 50;
  */
 export function build277(input: Build277Input): string {
   const { request, status } = input;
-  const { claim, subscriber } = request;
+  const { claim, subscriber, patient } = request;
   if (input.referenceId.length < 1 || input.referenceId.length > REFERENCE_ID_MAX)
     throw new RangeError('referenceId must be 1..50 characters');
   const payerClaimId = status.payerClaimId ?? claim.payerClaimId;
@@ -56,8 +57,10 @@ export function build277(input: Build277Input): string {
     organizationNm1('41', request.receiver.name, '46', request.receiver.id),
     ['HL', '3', '2', '19', '1'],
     organizationNm1('1P', request.provider.name, 'XX', request.provider.npi),
-    ['HL', '4', '3', '22', '0'],
+    ['HL', '4', '3', '22', patient ? '1' : '0'],
     personNm1('IL', subscriber, 'MI', subscriber.memberId),
+    // 2000E/2100E: the dependent patient, named without an id (NM108/NM109 are not used there).
+    ...(patient ? [['HL', '5', '4', '23'], personNm1('QC', patient)] : []),
     ['TRN', '2', request.traceNumber ?? claim.claimId],
     // STC03 (action) and STC07 (payment method) are not used in the X212 2200D.
     [

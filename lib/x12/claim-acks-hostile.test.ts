@@ -19,7 +19,7 @@ const readers: [string, (text: string) => unknown, string[]][] = [
     read277,
     ['277ca-accepted-and-rejected.x12', '277ca-pipes-line-level.x12', '277-subscriber-and-dependent.x12'],
   ],
-  ['read276', read276, ['276-claim.x12']],
+  ['read276', read276, ['276-claim.x12', '276-dependent.x12']],
 ];
 const cases = readers.flatMap(([name, read, files]) => files.map((file) => [name, file, read] as const));
 

@@ -11,7 +11,10 @@ const fail = (reason: string): never => {
   throw new X12ReadError('unreadable', reason);
 };
 
-/** Throws X12ReadError('unreadable') for anything but one 276 claim status request in build-276.ts's shape. */
+/**
+ * Throws X12ReadError('unreadable') for anything but one 276 claim status request in build-276.ts's shape. When a
+ * dependent is the patient, the subscriber's birth date and sex were not sent: they read back as '' and U.
+ */
 export function read276(x12: string): Build276Input {
   const interchange = readInterchange(x12);
   const group = interchange.groups.length === 1 ? interchange.groups[0]! : fail('expected one functional group');
@@ -37,9 +40,19 @@ export function read276(x12: string): Build276Input {
   const receiver = take('NM1', '41');
   take('HL');
   const provider = take('NM1', '1P');
-  take('HL');
-  const dmg = take('DMG', 'D8');
-  const subscriber = take('NM1', 'IL');
+  const hasPatientLevel = element(take('HL'), 4) === '1';
+  let dmg: Segment;
+  let subscriber: Segment;
+  let patientName: Segment | null = null;
+  if (hasPatientLevel) {
+    subscriber = take('NM1', 'IL');
+    take('HL');
+    dmg = take('DMG', 'D8');
+    patientName = take('NM1', 'QC');
+  } else {
+    dmg = take('DMG', 'D8');
+    subscriber = take('NM1', 'IL');
+  }
   const trn = take('TRN', '1');
   const payerClaimId = isNext('REF', '1K') ? element(take('REF', '1K'), 2) : '';
   const claimId = element(take('REF', 'EJ'), 2);
@@ -47,8 +60,7 @@ export function read276(x12: string): Build276Input {
   const dtp = take('DTP', '472');
   take('SE');
 
-  const sex = element(dmg, 3);
-  const middleName = element(subscriber, 5);
+  const demographics = { birthDate: fromD8(element(dmg, 2)), sex: readSex(element(dmg, 3)) };
   const isa = interchange.isa;
   return {
     interchangeControlNumber: Number(interchange.controlNumber),
@@ -61,14 +73,13 @@ export function read276(x12: string): Build276Input {
     payer: { id: element(payer, 9), name: element(payer, 3) },
     receiver: { id: element(receiver, 9), name: element(receiver, 3) },
     provider: { npi: element(provider, 9), name: element(provider, 3) },
+    // The DMG is the patient's: the subscriber's birth date and sex are not sent when a dependent is the patient.
     subscriber: {
       memberId: element(subscriber, 9),
-      lastName: element(subscriber, 3),
-      firstName: element(subscriber, 4),
-      ...(middleName === '' ? {} : { middleName }),
-      birthDate: fromD8(element(dmg, 2)),
-      sex: sex === 'F' || sex === 'M' ? sex : 'U',
+      ...personName(subscriber),
+      ...(patientName ? { birthDate: '', sex: 'U' as const } : demographics),
     },
+    ...(patientName ? { patient: { ...personName(patientName), ...demographics } } : {}),
     claim: {
       claimId,
       ...(payerClaimId === '' ? {} : { payerClaimId }),
@@ -77,6 +88,15 @@ export function read276(x12: string): Build276Input {
     },
     traceNumber: element(trn, 2),
   };
+}
+
+function personName(nm1: Segment): { lastName: string; firstName: string; middleName?: string } {
+  const middleName = element(nm1, 5);
+  return { lastName: element(nm1, 3), firstName: element(nm1, 4), ...(middleName === '' ? {} : { middleName }) };
+}
+
+function readSex(value: string): 'F' | 'M' | 'U' {
+  return value === 'F' || value === 'M' ? value : 'U';
 }
 
 function fromD8(value: string): string {
