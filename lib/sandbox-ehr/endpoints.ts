@@ -5,11 +5,13 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { FHIR_JSON, FHIR_NDJSON } from '../fhir/fhir-json';
 import { SandboxFileParams, SandboxJobParams } from './sandbox-bulk-export';
-import { SandboxResourceType, SandboxSearchQuery } from './search-sandbox-fhir';
+import { SandboxSearchQuery } from './search-sandbox-fhir';
 
 const tags = ['sandbox-ehr'];
 const fhir = { tags, errorFormat: 'operation-outcome' as const, produces: FHIR_JSON };
 const Resource = z.looseObject({ resourceType: z.string() });
+// Path segments are checked by the domain after the sandbox check, so production answers 404 to any of them.
+const TypeSegment = z.string().min(1).max(64);
 const ehrBearer = ['UNAUTHENTICATED' as const, 'FORBIDDEN' as const, 'NOT_FOUND' as const];
 
 export const sandboxSmartConfigurationEndpoint = endpoint({
@@ -61,7 +63,7 @@ export const sandboxSearchEndpoint = endpoint({
   auth: 'public',
   summary:
     'Sandbox EHR (sandbox only): search by patient, _id, _lastUpdated, _count (Bearer access token; a patient must be named)',
-  params: z.object({ type: SandboxResourceType }),
+  params: z.object({ type: TypeSegment }),
   query: SandboxSearchQuery,
   errors: ehrBearer,
   response: Resource,
@@ -73,7 +75,7 @@ export const sandboxReadEndpoint = endpoint({
   path: '/api/sandbox-ehr/fhir/{type}/{id}',
   auth: 'public',
   summary: 'Sandbox EHR (sandbox only): read one resource or a Group (Bearer access token)',
-  params: z.object({ type: SandboxResourceType, id: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/) }),
+  params: z.object({ type: TypeSegment, id: z.string().min(1).max(64) }),
   errors: ehrBearer,
   response: Resource,
 });

@@ -26,9 +26,7 @@ import {
 import type { ClinicRecords } from './synthetic-records';
 
 export const SandboxJobParams = z.object({ job: z.string().min(1).max(4096) });
-export const SandboxFileParams = SandboxJobParams.extend({
-  type: z.enum([...SYNC_RESOURCE_TYPES, 'OperationOutcome']),
-});
+export const SandboxFileParams = SandboxJobParams.extend({ type: z.string().min(1).max(64) });
 
 const SUPPORTED = new Set(['_type', '_since', '_outputFormat']);
 const OUTPUT_FORMATS = ['application/fhir+ndjson', 'application/ndjson', 'ndjson'];

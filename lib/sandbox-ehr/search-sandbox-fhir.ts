@@ -4,7 +4,7 @@
 // Group/{id}/$export. Returns FHIR values; the edge sends them.
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
+import { SYNC_RESOURCE_TYPES, type FhirResource } from '../fhir/types';
 import {
   findGroup,
   isVisibleTo,
@@ -24,7 +24,7 @@ export const SandboxSearchQuery = z.record(z.string(), z.union([z.string().max(2
 const DEFAULT_COUNT = 50;
 const MAX_COUNT = 100;
 
-type SearchInput = { type: SyncResourceType; query: Record<string, string | string[]>; authorization: string | null };
+type SearchInput = { type: string; query: Record<string, string | string[]>; authorization: string | null };
 
 const list = (value: string | string[] | undefined) =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -33,15 +33,17 @@ const invalid = (path: string, message: string) =>
 
 export async function searchSandboxFhir(deps: SandboxDeps, input: SearchInput): Promise<unknown> {
   requireSandbox(deps.config);
+  const type = SANDBOX_SEARCH_TYPES.find((t) => t === input.type);
+  if (!type) throw new AppError('NOT_FOUND', `${input.type} is not searched here`);
   const token = requireAccessToken(deps, input.authorization);
-  requireScopeFor(token, input.type);
+  requireScopeFor(token, type);
   const patients = new Set(
     list(input.query.patient)
       .flatMap((v) => v.split(','))
       .map((v) => v.replace(/^Patient\//, '')),
   );
   const ids = new Set(list(input.query._id).flatMap((v) => v.split(',')));
-  if (input.type === 'Patient' && patients.size) throw invalid('patient', 'Patient is searched by _id');
+  if (type === 'Patient' && patients.size) throw invalid('patient', 'Patient is searched by _id');
   // A patient token's search is its own compartment; a backend token must say which patients.
   if (token.patient) {
     if ([...patients].some((p) => p !== token.patient))
@@ -57,7 +59,7 @@ export async function searchSandboxFhir(deps: SandboxDeps, input: SearchInput): 
   const offset = Math.max(0, Number(input.query._offset ?? 0) || 0);
 
   const matches = (await recordsFor(deps, token))
-    .flatMap((records) => records.byType[input.type])
+    .flatMap((records) => records.byType[type])
     .filter((resource) => isVisibleTo(token, resource))
     .filter((resource) => !patients.size || patients.has(patientIdOf(resource) ?? ''))
     .filter((resource) => !ids.size || ids.has(resource.id))
@@ -91,17 +93,19 @@ export async function searchSandboxFhir(deps: SandboxDeps, input: SearchInput): 
 
 export async function readSandboxFhir(
   deps: SandboxDeps,
-  input: { type: z.infer<typeof SandboxResourceType>; id: string; authorization: string | null },
+  input: { type: string; id: string; authorization: string | null },
 ): Promise<FhirResource> {
   requireSandbox(deps.config);
+  const known = SandboxResourceType.safeParse(input.type);
+  if (!known.success || !/^[A-Za-z0-9\-.]{1,64}$/.test(input.id)) throw new AppError('NOT_FOUND', 'No such resource');
   const token = requireAccessToken(deps, input.authorization);
-  if (input.type === 'Group') {
+  if (known.data === 'Group') {
     requireBackendToken(token);
     const records = await findGroup(deps.db, input.id);
     if (!records) throw new AppError('NOT_FOUND', 'No such Group');
     return records.group;
   }
-  const type = input.type;
+  const type = known.data;
   requireScopeFor(token, type);
   const found = (await recordsFor(deps, token))
     .flatMap((records) => records.byType[type])

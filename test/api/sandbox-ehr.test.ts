@@ -361,6 +361,8 @@ describe('FHIR access', () => {
   it('makes a backend token name its patients, and pages with _count and next links', async () => {
     const accessToken = await backendToken();
     expect((await get(`${fhir}/Observation`, accessToken)).status).toBe(400);
+    expect((await get(`${fhir}/Practitioner?patient=x`, accessToken)).status).toBe(404);
+    expect((await get(`${fhir}/Group?patient=x`, accessToken)).status).toBe(404);
     const group = await get(`${fhir}/Group/${sandboxGroupId('clinic_north')}`, accessToken);
     expect(group.status).toBe(200);
     expect(group.body.member).toHaveLength(20);
@@ -469,6 +471,8 @@ describe('production', () => {
       ['POST', `${at}/token`],
       ['GET', `${at}/fhir/Patient?patient=x`],
       ['GET', `${at}/fhir/Patient/x`],
+      ['GET', `${at}/fhir/NotAType`],
+      ['GET', `${at}/fhir/NotAType/not_an_id`],
       ['GET', `${at}/fhir/Group/${group}/$export`],
       ['GET', `${at}/bulk-status/x`],
       ['GET', `${at}/bulk-files/x/Patient`],
