@@ -126,9 +126,13 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
 
   useEffect(() => {
     if (!result) return;
-    // The result takes focus (and the screen scrolls to it on a narrow screen); the live region says it.
-    resultRef.current?.focus();
-    resultRef.current?.scrollIntoView({ block: 'nearest' });
+    // The result takes focus and the live region says it. The page scrolls only when the result's top is out of
+    // sight (under the form on a narrow screen), and then to that top, not to wherever focus would put it.
+    const section = resultRef.current;
+    if (!section) return;
+    section.focus({ preventScroll: true });
+    const top = section.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight - 80) section.scrollIntoView({ block: 'start' });
   }, [result]);
 
   /** Fills the form from the patient record; the appointment's own data when the record cannot be read. */

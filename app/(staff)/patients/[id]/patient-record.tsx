@@ -14,7 +14,12 @@ import { useClinicTime } from '@/components/clinic-time';
 import { StatusBadge } from '@/components/eligibility/status-badge';
 import { networkLabel } from '@/components/eligibility/network-label';
 
-const RELATIONSHIP: Record<string, string> = { '18': 'Self', '01': 'Spouse', '19': 'Child', G8: 'Other' };
+const RELATIONSHIP: Record<string, string> = {
+  '18': 'Self (the patient is the subscriber)',
+  '01': 'Spouse',
+  '19': 'Child',
+  G8: 'Other',
+};
 const COVERAGE_CHECKED: Record<string, string> = {
   match: 'Coverage on file',
   mismatch: 'Not the coverage on file',
@@ -111,7 +116,7 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
             <dd className="mono">{patient.coverage.memberId}</dd>
             <dt>Group number</dt>
             <dd className="mono">{patient.coverage.groupNumber ?? '—'}</dd>
-            <dt>Patient is the subscriber&apos;s</dt>
+            <dt>Relationship to subscriber</dt>
             <dd>
               {RELATIONSHIP[patient.coverage.relationship] ?? patient.coverage.relationship}
               {patient.subscriber ? ` (subscriber ${patient.subscriber.firstName} ${patient.subscriber.lastName})` : ''}
