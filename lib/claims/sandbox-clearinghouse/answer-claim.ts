@@ -1,7 +1,7 @@
 // The sandbox clearinghouse's answer to an 837P: a real 999 and 277CA, and for an accepted claim the 835 its payer
 // sends later, chosen by the subscriber's member id (DECISIONS "Claims out"): DEMO-CH-REJECT… is accepted by the
-// 999 and rejected by the 277CA; DEMO-CH-ERRORS… gets a 999 E (accepted with errors) and an accepted 277CA;
-// DEMO-CH-DENY… is accepted and its remittance denies it (CO-50); anything else is accepted and paid less a
+// 999 and rejected by the 277CA; DEMO-CH-ERRORS… gets a 999 E (accepted with errors) and an accepted 277CA, and is
+// later paid like any other; DEMO-CH-DENY… is accepted and its remittance denies it (CO-50); anything else is accepted and paid less a
 // contractual adjustment. Pure: the clock and control numbers come in, so the same input gives the same bytes.
 import { createHash } from 'node:crypto';
 import { build277ca } from '../../x12/build-277ca';
@@ -52,7 +52,7 @@ export function scenarioFor(memberId: string): SandboxScenario {
 
 /** What the sandbox payer allows of each line: 80% of the charge, the rest a CO-45 contractual adjustment. */
 const ALLOWED_PERCENT = 80;
-/** The copay (PR-3) the sandbox takes from the first line's allowed amount, at most that amount: $20.00. */
+/** The copay (PR-3) the sandbox takes from the lines' allowed amounts in line order: $20.00 a claim at most. */
 const COPAY_CENTS = 2000;
 
 /** The sandbox payer's 1000A: an address and technical contact, as the 835 TR3 requires. */
