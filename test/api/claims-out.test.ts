@@ -671,3 +671,50 @@ describe('claims in production without a clearinghouse', () => {
     expect((await client.get(`/api/claims/${claimId}/status`)).status).toBe(200);
   });
 });
+
+describe('claims on the embedded PGlite database (one connection)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp({ database: 'pglite' });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('verifies, drafts, scrubs and submits a demo patient through the sandbox clearinghouse, and the 835 pays it', async () => {
+    const admin = await signIn(app, 'admin@northside.test');
+    const verify = await admin.post('/api/eligibility/verify', {
+      patientId: 'pat_n_001',
+      firstName: 'Avery',
+      lastName: 'Northside001',
+      dob: '1971-02-11',
+      memberId: 'DEMO-ACTIVE-N001',
+      payerName: 'Aetna',
+      npi: '1234567893',
+    });
+    expect(verify.status, verify.text).toBe(200);
+    const draft = await admin.post('/api/claims', claimBody('pat_n_001'));
+    expect(draft.status, draft.text).toBe(201);
+    const claimId = draft.body.claimId;
+    expect((await admin.post(`/api/claims/${claimId}/scrub`)).body).toEqual({ issues: [] });
+    const res = await admin.post(
+      '/api/claims/submit',
+      { claimId, idempotencyKey: uid('key') },
+      { headers: await stepUpHeaderFor(admin) },
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe('accepted');
+    const paid = await until(
+      async () => (await admin.get(`/api/claims/${claimId}`)).body,
+      (claim) => claim.status !== 'accepted',
+    );
+    expect(['paid', 'partially_paid']).toContain(paid.status);
+  });
+});
+
+/** A step-up claim through the real route (the PGlite app's database is not the test's to read). */
+async function stepUpHeaderFor(client: HttpClient): Promise<Record<string, string>> {
+  const res = await client.post('/api/auth/step-up', { factor: 'password', password: 'demo-password-1' });
+  expect(res.status, res.text).toBe(200);
+  return { 'x-svc-step-up': res.body.stepUpToken };
+}
