@@ -191,7 +191,8 @@ export function build835(input: Build835Input): string {
   ];
   return buildInterchange(
     input,
-    { functionalId: 'HP', transactionSetId: '835', implementationReference: '005010X221A1' },
+    // ST03 is not used in the 835 TR3 (its examples send ST*835*{control number} only).
+    { functionalId: 'HP', transactionSetId: '835', implementationReference: '005010X221A1', writesSt03: false },
     body,
   );
 }

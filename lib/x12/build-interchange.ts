@@ -16,7 +16,14 @@ export type InterchangeEnvelope = {
   createdAt: Date;
 };
 
-export type TransactionSetSpec = { functionalId: string; transactionSetId: string; implementationReference: string };
+export type TransactionSetSpec = {
+  functionalId: string;
+  transactionSetId: string;
+  /** GS08, and ST03 unless `writesSt03` is false. */
+  implementationReference: string;
+  /** False for a guide that does not use ST03: the 835's (005010X221A1). */
+  writesSt03?: boolean;
+};
 
 // We always write the common delimiters; readers take them from the ISA anyway.
 const ELEMENT = '*';
@@ -69,7 +76,8 @@ export function buildInterchange(
     envelope.usageIndicator ?? 'P',
     COMPONENT,
   ].join(ELEMENT);
-  const transaction = [['ST', spec.transactionSetId, tcn, spec.implementationReference], ...body];
+  const st03 = spec.writesSt03 === false ? '' : spec.implementationReference;
+  const transaction = [['ST', spec.transactionSetId, tcn, st03], ...body];
   const lines = [
     isa,
     segment([
