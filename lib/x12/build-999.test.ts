@@ -83,6 +83,24 @@ describe('build999', () => {
     expect(read999(build999({ ...partial, sets: [errorSet!, partial.sets[0]!] })).groupStatus).toBe('E');
   });
 
+  it('writes a composite IK401 (element:component) and reads back its element position', () => {
+    const text = build999({
+      ...partial,
+      sets: [
+        {
+          ...partial.sets[1]!,
+          errors: [
+            { segmentId: 'CLM', position: 22, code: '8', element: { position: 5, componentPosition: 2, code: '7' } },
+          ],
+        },
+      ],
+    });
+    expect(text).toContain('IK3*CLM*22**8~\nIK4*5:2**7~\nIK5*R*5~');
+    expect(read999(text).sets[0]!.errors).toEqual([
+      { segmentId: 'CLM', position: 22, code: '8', elementPosition: 5, elementCode: '7' },
+    ]);
+  });
+
   it('writes AK902 from the received group count when it differs from the sets acknowledged', () => {
     const text = build999({ ...accepted, received: { ...accepted.received, transactionSetCount: 3 } });
     expect(text).toContain('AK9*A*3*1*1~');
