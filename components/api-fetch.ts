@@ -1,9 +1,10 @@
 // The browser's one way to call our /api routes, for every screen and the sign-in and sign-out forms: a JSON or
 // form body in; the parsed JSON, or the Response itself for a streamed body, out; any non-2xx answer thrown as
 // ApiError. A route answering STEP_UP_REQUIRED opens the step-up prompt (components/step-up-prompt.ts) and is
-// sent once more after the user confirms; without a prompt, or when the user cancels, that error is thrown too.
+// sent once more after the user confirms; without a prompt that error is thrown too, and when the user cancels,
+// StepUpCancelled (a screen shows nothing for it: isStepUpCancelled).
 import { ApiError, type ApiErrorBody } from './api-error';
-import { requestStepUp } from './step-up-prompt';
+import { hasStepUpPrompt, requestStepUp, StepUpCancelled } from './step-up-prompt';
 
 type ApiFetchOptions = Omit<RequestInit, 'body'> & {
   /** Sent as the JSON body. */
@@ -12,6 +13,8 @@ type ApiFetchOptions = Omit<RequestInit, 'body'> & {
   form?: Record<string, string>;
   /** false: never prompt for a step-up (the step-up dialog's own calls). Default true. */
   stepUp?: boolean;
+  /** What a step-up would confirm, shown in the dialog: "Remove passkey 'YubiKey'". */
+  stepUpDescription?: string;
   /** true: resolve the Response itself once its status is known, for a body read as it arrives (NDJSON). */
   stream?: boolean;
 };
@@ -24,7 +27,12 @@ export async function apiFetch(path: string, options: ApiFetchOptions = {}): Pro
   let response = await send(path, options);
   if (response.status === 401 && options.stepUp !== false) {
     const error = await readErrorBody(response.clone());
-    if (error.code === 'STEP_UP_REQUIRED' && (await requestStepUp())) response = await send(path, options);
+    if (error.code === 'STEP_UP_REQUIRED') {
+      if (!(await requestStepUp({ description: options.stepUpDescription }))) {
+        // No prompt registered: the server's own error. Cancelled by the user: not an error at all.
+        if (hasStepUpPrompt()) throw new StepUpCancelled(error.correlationId);
+      } else response = await send(path, options);
+    }
   }
   if (!response.ok) {
     const retryAfter = response.headers.get('retry-after');
@@ -35,7 +43,7 @@ export async function apiFetch(path: string, options: ApiFetchOptions = {}): Pro
 }
 
 function send(path: string, options: ApiFetchOptions): Promise<Response> {
-  const { json, form, stepUp: _stepUp, stream: _stream, headers, ...init } = options;
+  const { json, form, stepUp: _stepUp, stepUpDescription: _description, stream: _stream, headers, ...init } = options;
   const merged = new Headers(headers);
   if (!merged.has('accept')) merged.set('accept', 'application/json');
   if (json !== undefined) merged.set('content-type', 'application/json');

@@ -2,7 +2,8 @@
 // The one step-up prompt: a modal dialog that re-authenticates with the account's factors (authenticator code or
 // backup code, password, passkey) through POST /api/auth/step-up. Render <StepUpDialog /> once on a screen; it
 // registers itself as the step-up prompt (components/step-up-prompt.ts), so any apiFetch call answered
-// STEP_UP_REQUIRED opens it and is retried after the user confirms.
+// STEP_UP_REQUIRED opens it and is retried after the user confirms. It says what is being confirmed when the
+// caller passed a description (apiFetch's stepUpDescription); Cancel and Escape end it without an error.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { apiFetch } from './api-fetch';
@@ -21,10 +22,11 @@ export function StepUpDialog() {
   const [factor, setFactor] = useState<Factor>('password');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [description, setDescription] = useState<string | null>(null);
 
   useEffect(
     () =>
-      registerStepUpPrompt(async () => {
+      registerStepUpPrompt(async (request) => {
         let available: StepUpFactors = { factors: ['password'], defaultFactor: 'password' };
         try {
           available = await apiFetch<StepUpFactors>('/api/auth/step-up', { stepUp: false });
@@ -34,6 +36,7 @@ export function StepUpDialog() {
         setFactors(available.factors);
         setFactor(available.defaultFactor);
         setError(null);
+        setDescription(request.description ?? null);
         dialog.current?.showModal();
         return new Promise<boolean>((resolve) => {
           settle.current = resolve;
@@ -85,10 +88,28 @@ export function StepUpDialog() {
   }
 
   return (
-    <dialog ref={dialog} aria-labelledby="step-up-title" onCancel={() => finish(false)}>
+    <dialog
+      ref={dialog}
+      aria-labelledby="step-up-title"
+      aria-describedby="step-up-what"
+      onCancel={(event) => {
+        // Escape: close through finish() so the waiting call learns it was cancelled.
+        event.preventDefault();
+        if (!busy) finish(false);
+      }}
+    >
       <form onSubmit={submit} noValidate>
         <h2 id="step-up-title">Confirm it&apos;s you</h2>
-        <p className="muted">This action needs a fresh confirmation. It lasts 5 minutes.</p>
+        <p id="step-up-what">
+          {description ? (
+            <>
+              To confirm: <strong data-testid="step-up-description">{description}</strong>.{' '}
+            </>
+          ) : (
+            'This action needs a fresh confirmation. '
+          )}
+          <span className="muted">A confirmation lasts 5 minutes.</span>
+        </p>
         {factors.length > 1 && (
           <fieldset>
             <legend>Confirm with</legend>

@@ -44,6 +44,8 @@ export const AuditList = z.object({
   entries: z.array(AuditEntry),
   /** The action names this clinic's log holds, for a filter (phi.read included when any PHI read is logged). */
   actions: z.array(z.string()),
+  /** The clinic's IANA time zone: `day` is read in it, and a screen shows times in it. */
+  timeZone: z.string(),
 });
 export type AuditList = z.infer<typeof AuditList>;
 
@@ -123,5 +125,5 @@ export async function listAudit(
 
   const actions = auditActions.map((a) => a.action);
   if (anyPhi) actions.push(PHI_READ_ACTION);
-  return { entries, actions: actions.sort() };
+  return { entries, actions: actions.sort(), timeZone: clinic.timeZone };
 }

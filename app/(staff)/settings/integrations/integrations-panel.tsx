@@ -1,21 +1,39 @@
 'use client';
 // The integrations screen's client side: everything goes through /api/emr-sync, as an integrator would call it.
+// Each connection says what state it is in and what the operator must do next; "Connect" and "Pull now" appear
+// only when they can work, and a pull shows its progress (the connection list's lastRun, polled while the pull
+// runs) and then its result.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
 
+type LastRun = {
+  id: string;
+  status: string;
+  progress: { phase?: string; files?: number; filesDone?: number; resources?: number } | null;
+  counts: Record<string, unknown> | null;
+  error: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+};
 type Connection = {
   id: string;
+  name: string | null;
   vendor: 'generic-fhir' | 'browser-oauth' | 'smart-backend' | 'partner-api';
-  status: 'pending' | 'connected' | 'needs-registration';
+  status: 'pending' | 'connected' | 'needs-registration' | 'needs-authorization';
+  lastError: string | null;
   canAuthorize: boolean;
   hasClientId: boolean;
   fhirBaseUrl: string | null;
   connectedAt: string | null;
+  lastRun: LastRun | null;
 };
 type PullResult = { upserted: Record<string, number>; fhirStore: string; range?: { from: string; to: string } };
+
+/** How often the list is read again while a pull runs, to show its progress. */
+const PROGRESS_POLL_MS = 1500;
 
 const VENDORS: Record<Connection['vendor'], string> = {
   'generic-fhir': 'SMART on FHIR server',
@@ -27,6 +45,24 @@ const STATUS: Record<Connection['status'], string> = {
   pending: 'Pending',
   connected: 'Connected',
   'needs-registration': 'Needs registration',
+  'needs-authorization': 'Connect again',
+};
+// needs-registration is an expected step, not a failure (SPEC): neutral, like pending.
+const STATUS_CLASS: Record<Connection['status'], string> = {
+  pending: 'status-unknown',
+  connected: 'status-active',
+  'needs-registration': 'status-unknown',
+  'needs-authorization': 'status-inactive',
+};
+const PHASES: Record<string, string> = {
+  starting: 'Starting',
+  discovery: 'Asking the EHR what it offers',
+  exporting: 'The EHR is preparing the export',
+  downloading: 'Downloading',
+  searching: 'Reading resources',
+  committing: 'Saving',
+  done: 'Done',
+  failed: 'Failed',
 };
 const BROWSER_VENDORS = new Set(['generic-fhir', 'browser-oauth']);
 
@@ -78,7 +114,7 @@ function ErrorMessage({ error }: { error: unknown }) {
 
 function Counts({ result, label }: { result: PullResult; label: string }) {
   return (
-    <div className="table-wrap" aria-live="polite">
+    <div aria-live="polite">
       <table aria-label={label}>
         <caption className="muted">
           {label}: stored in the {result.fhirStore} FHIR store
@@ -150,24 +186,22 @@ export function IntegrationsPanel() {
         {connections === null && !listError && <p className="muted">Loading…</p>}
         {connections?.length === 0 && <p className="muted">No connections yet.</p>}
         {connections && connections.length > 0 && (
-          <div className="table-wrap">
-            <table aria-label="EMR connections">
-              <thead>
-                <tr>
-                  <th scope="col">EMR</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">FHIR server</th>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {connections.map((c) => (
-                  <ConnectionRow key={c.id} connection={c} onChange={load} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <table aria-label="EMR connections" className="admin-list">
+            <thead>
+              <tr>
+                <th scope="col">EMR</th>
+                <th scope="col">Status</th>
+                <th scope="col">FHIR server</th>
+                <th scope="col">Client id</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {connections.map((c) => (
+                <ConnectionRow key={c.id} connection={c} onChange={load} />
+              ))}
+            </tbody>
+          </table>
         )}
       </section>
       <CreateConnection onCreated={load} />
@@ -176,11 +210,32 @@ export function IntegrationsPanel() {
   );
 }
 
+/** What the operator must do for a connection that cannot pull yet, in words. */
+function nextStep(c: Connection): string | null {
+  if (c.status === 'needs-authorization')
+    return `${c.lastError ?? 'The EHR no longer accepts this connection.'} Connect again to renew access.`;
+  if (c.vendor === 'smart-backend' && c.status !== 'connected')
+    return 'Waiting for the operator to link this clinic to the SMART Backend Services registration (EMR_VENDORS groups).';
+  if (c.vendor === 'partner-api') return 'Pulls for the partner API run from the partner pull below.';
+  if (!c.hasClientId) return 'Register this app with the EMR, then save the client id it issues.';
+  if (!c.canAuthorize) return "The EMR's endpoints are not configured on this server; ask the operator.";
+  if (c.status === 'pending') return 'Connect to sign in at the EMR and grant access.';
+  return null;
+}
+
+/** Pull now works for a connected browser connection and a bound (connected) smart-backend one. */
+const canPull = (c: Connection) =>
+  c.status === 'connected' && (BROWSER_VENDORS.has(c.vendor) || c.vendor === 'smart-backend');
+
 function ConnectionRow({ connection: c, onChange }: { connection: Connection; onChange: () => Promise<void> }) {
   const [error, setError] = useState<unknown>(null);
   const [pull, setPull] = useState<PullResult | null>(null);
+  const [progress, setProgress] = useState<LastRun | null>(null);
   const [busy, setBusy] = useState(false);
-  const label = `${VENDORS[c.vendor]} ${c.id}`;
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const title = c.name ?? VENDORS[c.vendor];
+  const label = c.name ? `${c.name} (${c.id})` : `${VENDORS[c.vendor]} ${c.id}`;
+  const step = nextStep(c);
 
   async function saveClientId(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -194,45 +249,88 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
     await onChange();
   }
 
+  async function rename(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
+    try {
+      await apiFetch(`/api/emr-sync/connections/${c.id}`, { method: 'PATCH', json: { name } });
+      setError(null);
+    } catch (failure) {
+      return setError(failure);
+    }
+    await onChange();
+  }
+
+  async function remove() {
+    try {
+      await apiFetch(`/api/emr-sync/connections/${c.id}`, { method: 'DELETE' });
+    } catch (failure) {
+      setConfirmDelete(false);
+      return setError(failure);
+    }
+    await onChange();
+  }
+
   async function runPull(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const since = String(new FormData(event.currentTarget).get('since') ?? '').trim();
+    const previousRun = c.lastRun?.id;
     setBusy(true);
+    setPull(null);
+    setProgress(null);
+    setError(null);
+    // While the POST runs, the list's lastRun of this connection is its progress (the run id comes only with
+    // the answer).
+    const timer = window.setInterval(async () => {
+      const listed = await apiFetch<{ connections: Connection[] }>('/api/emr-sync/connections').catch(() => null);
+      const run = listed?.connections.find((x) => x.id === c.id)?.lastRun;
+      if (run && run.id !== previousRun) setProgress(run);
+    }, PROGRESS_POLL_MS);
     try {
-      setPull(
-        await apiFetch<PullResult>('/api/emr-sync/smart/pull', {
-          method: 'POST',
-          json: { connectionId: c.id, ...(since && { since }) },
-        }),
-      );
-      setError(null);
+      const query = since ? `?${new URLSearchParams({ since })}` : '';
+      setPull(await apiFetch<PullResult>(`/api/emr-sync/connections/${c.id}/pull${query}`, { method: 'POST' }));
     } catch (failure) {
-      setPull(null);
       setError(failure);
     } finally {
+      window.clearInterval(timer);
+      setProgress(null);
       setBusy(false);
     }
+    await onChange();
   }
 
   return (
     <tr data-testid={`connection-${c.id}`}>
-      <td>
-        {VENDORS[c.vendor]}
+      <th scope="row" data-label="EMR">
+        {title}
+        <div className="muted">{c.name ? VENDORS[c.vendor] : null}</div>
         <div className="muted mono">{c.id}</div>
+        <details className="integration-rename">
+          <summary>Rename</summary>
+          <form onSubmit={rename}>
+            <label htmlFor={`name-${c.id}`}>Name</label>
+            <input id={`name-${c.id}`} name="name" defaultValue={c.name ?? ''} maxLength={100} autoComplete="off" />
+            <button type="submit" className="secondary" aria-label={`Save name for ${label}`}>
+              Save name
+            </button>
+          </form>
+        </details>
+      </th>
+      <td data-label="Status">
+        <span data-testid="connection-status" className={STATUS_CLASS[c.status]}>
+          {STATUS[c.status]}
+          {c.connectedAt && c.status === 'connected' && (
+            <span className="muted"> since {new Date(c.connectedAt).toLocaleString()}</span>
+          )}
+        </span>
+        {step && <p className="muted integration-step">{step}</p>}
       </td>
-      <td
-        data-testid="connection-status"
-        className={
-          c.status === 'connected' ? 'status-active' : c.status === 'pending' ? 'status-unknown' : 'status-inactive'
-        }
-      >
-        {STATUS[c.status]}
-        {c.connectedAt && <div className="muted">since {new Date(c.connectedAt).toLocaleString()}</div>}
-      </td>
-      <td>{c.fhirBaseUrl ?? <span className="muted">as configured for the vendor</span>}</td>
-      <td>
+      <td data-label="FHIR server">{c.fhirBaseUrl ?? <span className="muted">as configured for the vendor</span>}</td>
+      <td data-label="Client id">
         {c.hasClientId ? (
           'Registered'
+        ) : c.vendor === 'smart-backend' || c.vendor === 'partner-api' ? (
+          <span className="muted">Not needed</span>
         ) : (
           <form onSubmit={saveClientId} className="row">
             <div>
@@ -245,23 +343,31 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
           </form>
         )}
       </td>
-      <td>
+      <td data-label="Actions">
         {BROWSER_VENDORS.has(c.vendor) &&
           (c.canAuthorize ? (
             // A full page navigation: the authorize route answers with a redirect to the EMR.
             <a
               href={`/api/emr-sync/authorize?connectionId=${encodeURIComponent(c.id)}`}
-              aria-label={`Connect ${label}`}
+              aria-label={`${c.status === 'needs-authorization' ? 'Connect again' : c.status === 'connected' ? 'Reconnect' : 'Connect'} ${label}`}
             >
-              {c.status === 'connected' ? 'Reconnect' : 'Connect'}
+              {c.status === 'needs-authorization'
+                ? 'Connect again'
+                : c.status === 'connected'
+                  ? 'Reconnect'
+                  : 'Connect'}
             </a>
           ) : (
             <span className="muted">{c.hasClientId ? 'EMR endpoints not configured' : 'Add the client id first'}</span>
           ))}
-        {c.vendor === 'smart-backend' && (
+        {canPull(c) && (
           <form onSubmit={runPull}>
-            <label htmlFor={`since-${c.id}`}>Changed since (optional, ISO-8601)</label>
-            <input id={`since-${c.id}`} name="since" placeholder="2024-06-01T00:00:00Z" />
+            {c.vendor === 'smart-backend' && (
+              <>
+                <label htmlFor={`since-${c.id}`}>Changed since (optional, ISO-8601)</label>
+                <input id={`since-${c.id}`} name="since" placeholder="2024-06-01T00:00:00Z" />
+              </>
+            )}
             <p>
               <button type="submit" disabled={busy} aria-label={`Pull now from ${label}`}>
                 {busy ? 'Pulling…' : 'Pull now'}
@@ -269,10 +375,71 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
             </p>
           </form>
         )}
+        <div aria-live="polite" data-testid="pull-progress">
+          {busy && <PullProgress run={progress} />}
+        </div>
         <ErrorMessage error={error} />
         {pull && <Counts result={pull} label="Pull result" />}
+        {!busy && !pull && c.lastRun && c.lastRun.finishedAt && <LastRunSummary run={c.lastRun} />}
+        {confirmDelete ? (
+          <p className="row">
+            <span>Delete {title}? Its tokens are removed; pulled records stay.</span>
+            <button type="button" className="secondary" onClick={remove} aria-label={`Yes, delete ${label}`}>
+              Yes, delete
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirmDelete(false)}>
+              Keep it
+            </button>
+          </p>
+        ) : (
+          <p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setConfirmDelete(true)}
+              aria-label={`Delete ${label}`}
+            >
+              Delete
+            </button>
+          </p>
+        )}
       </td>
     </tr>
+  );
+}
+
+function PullProgress({ run }: { run: LastRun | null }) {
+  const p = run?.progress;
+  if (!p) return <p className="muted">Pull started…</p>;
+  const phase = PHASES[p.phase ?? ''] ?? p.phase ?? 'Working';
+  const files = p.files ? `, ${p.filesDone ?? 0} of ${p.files} files` : '';
+  return (
+    <p className="muted">
+      {phase}
+      {files}, {p.resources ?? 0} resources so far
+    </p>
+  );
+}
+
+function LastRunSummary({ run }: { run: LastRun }) {
+  const when = new Date(run.finishedAt ?? run.startedAt).toLocaleString();
+  if (run.status === 'failed')
+    return (
+      <p className="muted">
+        Last pull {when} failed{run.error ? `: ${run.error}` : ''}.
+      </p>
+    );
+  const total = Object.values(run.counts ?? {}).reduce<number>((sum, c) => {
+    if (c && typeof c === 'object') {
+      const t = c as { created?: number; updated?: number; unchanged?: number };
+      return sum + (t.created ?? 0) + (t.updated ?? 0) + (t.unchanged ?? 0);
+    }
+    return sum;
+  }, 0);
+  return (
+    <p className="muted">
+      Last pull {when}: {total} resources.
+    </p>
   );
 }
 
@@ -284,10 +451,16 @@ function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
     const data = new FormData(form);
     const clientId = String(data.get('clientId') ?? '').trim();
     const fhirBaseUrl = String(data.get('fhirBaseUrl') ?? '').trim();
+    const name = String(data.get('name') ?? '').trim();
     try {
       await apiFetch('/api/emr-sync/connections', {
         method: 'POST',
-        json: { vendor: data.get('vendor'), ...(clientId && { clientId }), ...(fhirBaseUrl && { fhirBaseUrl }) },
+        json: {
+          vendor: data.get('vendor'),
+          ...(name && { name }),
+          ...(clientId && { clientId }),
+          ...(fhirBaseUrl && { fhirBaseUrl }),
+        },
       });
       setError(null);
     } catch (failure) {
@@ -308,6 +481,8 @@ function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
             </option>
           ))}
         </select>
+        <label htmlFor="connection-name">Name (optional, e.g. &ldquo;Epic production&rdquo;)</label>
+        <input id="connection-name" name="name" maxLength={100} autoComplete="off" />
         <label htmlFor="clientId">Client id (optional: add it later if the EMR has not issued one yet)</label>
         <input id="clientId" name="clientId" autoComplete="off" />
         <label htmlFor="fhirBaseUrl">FHIR base URL (optional: for a server not configured for its vendor)</label>

@@ -1,6 +1,6 @@
 'use client';
-// The security screen's sections: two-step verification (enrol with a locally rendered QR code, backup codes shown
-// once, turn off after a step-up) and passkeys (list, add, remove). Every change goes through apiFetch, so a
+// The security screen's sections: password change (ends your other sessions), two-step verification (enrol with a
+// locally rendered QR code, backup codes shown once, turn off after a step-up) and passkeys (list, add, remove). Every change goes through apiFetch, so a
 // STEP_UP_REQUIRED answer opens the layout's <StepUpDialog /> and the call is retried once confirmed.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
@@ -12,6 +12,11 @@ import {
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { signOut } from '@/components/sign-out';
+import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { PasswordSection } from './password-section';
+
+/** The sentence for a failed change; a cancelled step-up is no failure, so it says nothing. */
+const failureOf = (error: unknown): string | null => (isStepUpCancelled(error) ? null : describeApiError(error));
 
 type Status = { mfaEnabled: boolean; backupCodesRemaining: number; passkeyCount: number };
 type Passkey = {
@@ -75,6 +80,7 @@ export function SecuritySettings() {
         </p>
       )}
       {sessionEnded && <SessionEnded message={sessionEnded} />}
+      {!sessionEnded && <PasswordSection />}
       {status && !sessionEnded && <MfaSection status={status} onSessionEnded={setSessionEnded} />}
       {status && <PasskeySection passkeys={passkeys} onChanged={reload} disabled={!!sessionEnded} />}
     </>
@@ -143,10 +149,14 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
     setBusy(true);
     setError(null);
     try {
-      await apiFetch('/api/auth/mfa', { method: 'POST', json: { action: 'disable', token } });
+      await apiFetch('/api/auth/mfa', {
+        method: 'POST',
+        json: { action: 'disable', token },
+        stepUpDescription: 'Turn off two-step verification',
+      });
       onSessionEnded('Two-step verification is off. Every session of your account has ended, this one too.');
     } catch (err) {
-      setError(describeApiError(err));
+      setError(failureOf(err));
     } finally {
       setBusy(false);
     }
@@ -292,20 +302,18 @@ function PasskeySection({
     try {
       const { options } = await apiFetch<{ options: PublicKeyCredentialCreationOptionsJSON }>(
         '/api/auth/webauthn/register',
-        {
-          method: 'POST',
-          json: { step: 'options' },
-        },
+        { method: 'POST', json: { step: 'options' }, stepUpDescription: 'Add a passkey' },
       );
       const response = await startRegistration({ optionsJSON: options });
       await apiFetch('/api/auth/webauthn/register', {
         method: 'POST',
         json: { step: 'verify', response, ...(name ? { name } : {}) },
+        stepUpDescription: 'Add a passkey',
       });
       formElement.reset();
       await onChanged();
     } catch (err) {
-      setError(describeApiError(err));
+      setError(failureOf(err));
     } finally {
       setBusy(false);
     }
@@ -315,10 +323,13 @@ function PasskeySection({
     setBusy(true);
     setError(null);
     try {
-      await apiFetch(`/api/auth/webauthn/credentials/${encodeURIComponent(passkey.id)}`, { method: 'DELETE' });
+      await apiFetch(`/api/auth/webauthn/credentials/${encodeURIComponent(passkey.id)}`, {
+        method: 'DELETE',
+        stepUpDescription: `Remove passkey '${passkeyLabel(passkey)}'`,
+      });
       await onChanged();
     } catch (err) {
-      setError(describeApiError(err));
+      setError(failureOf(err));
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,105 @@
+'use client';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { ApiError } from '@/components/api-error';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+
+const MIN_CHARS = 12;
+
+export function AcceptForm() {
+  const token = useSearchParams().get('token') ?? '';
+  const [busy, setBusy] = useState(false);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [email, setEmail] = useState<string | null>(null);
+
+  if (!token)
+    return (
+      <p role="alert" className="error">
+        This page needs the link from your invitation e-mail; ask your clinic admin to send it again.
+      </p>
+    );
+
+  if (email)
+    return (
+      <p role="status">
+        Your password is set. <a href={`/login`}>Sign in as {email}</a>.
+      </p>
+    );
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password') ?? '');
+    const confirm = String(form.get('confirm') ?? '');
+    setFailure(null);
+    setPasswordError(password.length >= MIN_CHARS ? null : `Use at least ${MIN_CHARS} characters`);
+    setConfirmError(confirm === password ? null : 'Type the same password twice');
+    if (password.length < MIN_CHARS || confirm !== password) return;
+    setBusy(true);
+    try {
+      const answer = await apiFetch<{ email: string }>('/api/users/invitations/accept', {
+        method: 'POST',
+        json: { token, password },
+        stepUp: false,
+      });
+      setEmail(answer.email);
+    } catch (error) {
+      const issue = error instanceof ApiError ? error.body.issues?.find((i) => i.path === 'body.password') : undefined;
+      if (issue) setPasswordError(issue.message);
+      else setFailure(describeApiError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <label htmlFor="password">New password</label>
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        aria-invalid={passwordError ? true : undefined}
+        aria-describedby={passwordError ? 'password-help password-error' : 'password-help'}
+      />
+      <p id="password-help" className="muted">
+        At least {MIN_CHARS} characters; a phrase is easiest to remember.
+      </p>
+      {passwordError && (
+        <p id="password-error" className="error">
+          {passwordError}
+        </p>
+      )}
+      <label htmlFor="confirm">New password again</label>
+      <input
+        id="confirm"
+        name="confirm"
+        type="password"
+        autoComplete="new-password"
+        required
+        aria-invalid={confirmError ? true : undefined}
+        aria-describedby={confirmError ? 'confirm-error' : undefined}
+      />
+      {confirmError && (
+        <p id="confirm-error" className="error">
+          {confirmError}
+        </p>
+      )}
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      <p>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Set password'}
+        </button>
+      </p>
+    </form>
+  );
+}
