@@ -14,6 +14,7 @@ import { getBillingParties, getClinicClaim, type ClinicClaim } from './claim-rec
 import { recordClaimEvent, transitionClaim } from './claim-states';
 import { CLAIM_STATUSES } from './claim-view';
 import { describe277Status } from './describe-277-status';
+import { enqueueSandboxRemittance } from './sandbox-remittance';
 import { takeControlNumber } from './take-control-numbers';
 
 export const ClaimStatusQuery = z.object({
@@ -196,6 +197,14 @@ async function refreshStatus(
         correlationId: input.correlationId,
         ...(answer.accepted ? {} : { set: { statusReason: `Rejected by the payer (277): ${detail.words}` } }),
       }));
+    // As on submit: a sandbox claim the payer accepted is paid or denied later by the sandbox payer's 835.
+    if (moved && answer?.accepted && clearinghouse.mode === 'sandbox')
+      await enqueueSandboxRemittance(tx, {
+        clinicId: input.clinicId,
+        claimId: claim.id,
+        correlationId: input.correlationId,
+        now: deps.clock(),
+      });
     if (!moved)
       await recordClaimEvent(tx, {
         clinicId: input.clinicId,
