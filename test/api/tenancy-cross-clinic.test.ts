@@ -81,6 +81,15 @@ const PROBES: Record<string, Probe[]> = {
       expect: 'denied',
     },
   ],
+  'GET /api/patients': [
+    { path: '/api/patients?limit=100', expect: 'own-data-only' },
+    { path: '/api/patients?name=Northside001', expect: 'own-data-only' },
+    { path: '/api/patients?memberId=DEMO-ACTIVE-N001', expect: 'own-data-only' },
+  ],
+  'GET /api/patients/{id}': [{ path: '/api/patients/pat_n_001', expect: 'denied' }],
+  'GET /api/clinic': [{ path: '/api/clinic', expect: 'own-data-only' }],
+  // Southside's own zone again: the PATCH can only ever reach the caller's clinic.
+  'PATCH /api/clinic': [{ path: '/api/clinic', json: { timeZone: 'America/Los_Angeles' }, expect: 'own-data-only' }],
   'GET /api/claims': [
     { path: '/api/claims', expect: 'own-data-only' },
     { path: '/api/claims?patientId=pat_n_001', expect: 'denied' },
