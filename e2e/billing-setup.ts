@@ -1,6 +1,7 @@
 // What the billing browser tests set up through the API before a user opens a screen: signed-in pages, an
 // eligibility check of a patient's coverage on file (claims need an active one from the last 24 hours, and billing
 // staff cannot check eligibility, so an admin does), and claims created and submitted as the billing user.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type Page } from 'playwright/test';
 
 export const PASSWORD = 'demo-password-1';
@@ -58,4 +59,22 @@ export async function submitClaimThroughApi(
   });
   expect(submitted.status(), `POST /api/claims/submit: ${await submitted.text()}`).toBe(200);
   return { claimId, status: (await submitted.json()).status };
+}
+
+/**
+ * At phone width (390 px) the page has no sideways scrolling (tables become cards) and axe finds no serious or
+ * critical violation. Restores the viewport it found.
+ */
+export async function expectPhoneFriendly(page: Page) {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${page.url()} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    page.url(),
+  ).toEqual([]);
+  if (before) await page.setViewportSize(before);
 }

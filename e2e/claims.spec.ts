@@ -3,7 +3,7 @@
 // 277CA on the claim's timeline. A claim needs an active eligibility check of the coverage on file from the last
 // 24 hours, and billing staff cannot check eligibility: the admin checks pat_n_001 through the API first.
 import { test, expect } from 'playwright/test';
-import { PASSWORD, signIn, signedInPage, verifyCoverageOnFile } from './billing-setup';
+import { expectPhoneFriendly, PASSWORD, signIn, signedInPage, verifyCoverageOnFile } from './billing-setup';
 
 const PATIENT = 'pat_n_001';
 
@@ -77,4 +77,11 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
   // The work queue lists it.
   await page.goto('/claims');
   await expect(page.getByTestId(`claim-row-${claimId}`)).toContainText('$155.50');
+  await expectPhoneFriendly(page);
+  await page.goto(`/claims/${claimId}`);
+  await expect(page.getByTestId('claim-timeline')).toBeVisible();
+  await expectPhoneFriendly(page);
+  await page.goto('/claims/new');
+  await expect(page.getByTestId('claim-editor')).toBeVisible();
+  await expectPhoneFriendly(page);
 });

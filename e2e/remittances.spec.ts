@@ -11,7 +11,13 @@
 import { test, expect } from 'playwright/test';
 import { answerClaim } from '../lib/claims/sandbox-clearinghouse/answer-claim';
 import { clinicToday } from '../lib/time/clinic-day';
-import { signIn, signedInPage, submitClaimThroughApi, verifyCoverageOnFile } from './billing-setup';
+import {
+  expectPhoneFriendly,
+  signIn,
+  signedInPage,
+  submitClaimThroughApi,
+  verifyCoverageOnFile,
+} from './billing-setup';
 
 const PAID_PATIENT = 'pat_n_007';
 const DENIED_PATIENT = 'pat_n_008';
@@ -116,4 +122,10 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
   await expect(bill).toBeVisible();
   await expect(bill).toContainText('Patient responsibility on claim');
   await expect(bill.getByTestId('bill-amount')).toContainText('$');
+  await expectPhoneFriendly(page);
+  for (const path of ['/remittances', posted[0]!, '/denials', '/settlement', '/reconciliation']) {
+    await page.goto(path);
+    await expect(page.locator('h1')).toBeVisible();
+    await expectPhoneFriendly(page);
+  }
 });
