@@ -199,3 +199,30 @@ test("a role without the scope reads a plain refusal: the front desk can't open 
   await page.goto('/patients/pat_n_001');
   await expect(page.getByTestId('coverage-on-file')).toContainText('needs the claims:write scope');
 });
+
+test('clinic settings: a save asks for a step-up, field errors are sentences next to their fields', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@northside.test');
+  await page.goto('/settings/clinic');
+  await expect(page.getByLabel("The clinic's time zone")).toHaveValue('America/New_York');
+  await page.getByLabel('Tax id (EIN)').fill('12');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('clinic-taxId-error')).toHaveText('Enter the tax id: 9 digits');
+  await expect(page.getByLabel('Tax id (EIN)')).toHaveAttribute('aria-invalid', 'true');
+
+  // Corrected (and a name change), it saves within the claim's five minutes, with no second prompt.
+  await page.getByLabel('Tax id (EIN)').fill('123456789');
+  await page.getByLabel('Name', { exact: true }).fill('Northside Clinic Billing Office');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByTestId('clinic-settings-status')).toContainText('Saved.');
+  await page.getByLabel('Name', { exact: true }).fill('Northside Clinic Billing');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByTestId('clinic-settings-status')).toContainText('Saved.');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Northside Clinic Billing');
+});
