@@ -10,7 +10,7 @@ import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, type TestTenant } from '../support/factories';
 import { claimPayment, createClaim, remittanceOf, x12Of, type LineSpec } from '../support/remittances';
 
-const ERA_SECRET = 'test-era-secret';
+const ERA_SECRET = TEST_SECRETS.WEBHOOK_SECRET_ERA;
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const lines: LineSpec[] = [{ procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '45', 5_000]] }];
 
@@ -264,7 +264,7 @@ describe('POST /api/webhooks/era and reassociation', () => {
 describe('POST /api/webhooks/era without WEBHOOK_SECRET_ERA', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startApp({ database: 'pglite' });
+    app = await startApp({ database: 'pglite', env: { WEBHOOK_SECRET_ERA: undefined } });
   });
   afterAll(async () => {
     await app?.stop();

@@ -22,6 +22,7 @@ export const TEST_SECRETS = {
   WEBHOOK_SECRET_EMR: 'test-emr-secret',
   WEBHOOK_SECRET_TRANSFER: 'test-transfer-secret',
   WEBHOOK_SECRET_BANKING: 'test-banking-secret',
+  WEBHOOK_SECRET_ERA: 'test-era-secret',
 } as const;
 
 export type TestApp = {
