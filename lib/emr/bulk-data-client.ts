@@ -39,8 +39,8 @@ export type BulkExportInput = {
   /** FHIR instant or date: only resources changed since (`_since`). */
   since?: string;
   tokens: BulkTokens;
-  /** Called with each parsed NDJSON line of an output file of `type` (awaited: the download waits for it). */
-  onResource(resource: unknown, type: string): Promise<void>;
+  /** Called with each parsed NDJSON line of an output file (and its text; awaited: the download waits for it). */
+  onResource(resource: unknown, line: string): Promise<void>;
   onProgress?(progress: BulkProgress): void;
   log?: Log;
   /** Injected by tests. */
@@ -230,7 +230,9 @@ async function readOutputFile(
   item: z.infer<typeof FileItem>,
   withToken: boolean,
 ): Promise<void> {
-  await streamLines(input, base, item, withToken, MAX_FILE_BYTES, (value) => input.onResource(value, item.type));
+  await streamLines(input, base, item, withToken, MAX_FILE_BYTES, (value, _where, line) =>
+    input.onResource(value, line),
+  );
 }
 
 async function streamLines(
@@ -239,7 +241,7 @@ async function streamLines(
   item: z.infer<typeof FileItem>,
   withToken: boolean,
   maxBodyBytes: number,
-  onLine: (value: unknown, where: string) => Promise<void>,
+  onLine: (value: unknown, where: string, line: string) => Promise<void>,
 ): Promise<void> {
   const url = new URL(item.url);
   const where = loggableUrl(url);
@@ -270,7 +272,7 @@ async function streamLines(
         // A line cut short (a truncated file) lands here: the whole pull fails, nothing is saved.
         throw invalidResource({ url: where, line: lineNumber, problem: 'NDJSON line is not JSON' }, error);
       }
-      await onLine(value, where);
+      await onLine(value, where, line);
     }
   } catch (error) {
     if (error instanceof NdjsonLineTooLong) {

@@ -34,6 +34,8 @@ const DEFAULT_TOKEN_SECONDS = 300;
 
 /** SMART system scopes (v1 syntax, which SMART v2 servers also accept): read access to the six sync types. */
 export const BACKEND_SERVICES_SCOPE = SYNC_RESOURCE_TYPES.map((type) => `system/${type}.read`).join(' ');
+/** With a Group binding the Group itself is read (`Group/{id}`, `Group/{id}/$export`): EHRs want its scope too. */
+export const GROUP_SCOPE = 'system/Group.read';
 
 const Since = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
   message: 'since must be an ISO-8601 date or instant with a zone',
@@ -95,7 +97,7 @@ export async function pullSmartBackend(
       clientId: smart.clientId,
       privateKeyPem: smart.privateKeyPem,
       keyId: smart.keyId,
-      scope: BACKEND_SERVICES_SCOPE,
+      scope: groupId === ALL_PATIENTS ? BACKEND_SERVICES_SCOPE : `${BACKEND_SERVICES_SCOPE} ${GROUP_SCOPE}`,
       clock: deps.clock,
     }),
   );
@@ -119,7 +121,7 @@ export async function pullSmartBackend(
           types: SYNC_RESOURCE_TYPES,
           ...(input.since && { since: input.since }),
           tokens,
-          onResource: (resource) => pull.add(resource),
+          onResource: (resource, json) => pull.add(resource, { json }),
           onProgress: (progress) =>
             pull.progress(
               progress.phase === 'exporting'

@@ -42,8 +42,11 @@ type PullRun = {
 
 /** What a reader is handed: where resources go, and how it reports where it is. */
 export type PullContext = {
-  /** Validates and stages one resource; throws AppError TRANSPORT_FAILED for one that is not valid FHIR. */
-  add(resource: unknown): Promise<void>;
+  /**
+   * Validates and stages one resource; throws AppError TRANSPORT_FAILED for one that is not valid FHIR. `json`, the
+   * text it was parsed from, lets the control-character check look at the text once instead of walking the value.
+   */
+  add(resource: unknown, from?: { json: string }): Promise<void>;
   progress(update: Partial<Omit<RunProgress, 'resources'>>): void;
 };
 type Read = (pull: PullContext) => Promise<{ nextSince?: string } | void>;
@@ -51,6 +54,9 @@ type Read = (pull: PullContext) => Promise<{ nextSince?: string } | void>;
 // FHIR R4 strings exclude control characters other than tab, CR and LF; PostgreSQL's jsonb cannot hold U+0000.
 // A resource carrying one is not valid FHIR: refused as a bad answer from the EMR, before anything is written.
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+// JSON text cannot carry a raw control character inside a string (JSON.parse refuses it), only as a \u00XX escape:
+// text without `\u000`/`\u001` parses to a value without one, and the walk is skipped.
+const POSSIBLE_CONTROL_ESCAPE = /\\u00[01]/i;
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const SYNC_TYPES = new Set<string>(SYNC_RESOURCE_TYPES);
 // The screen polls; the row is rewritten at most this often while a pull runs (and at every phase change).
@@ -65,7 +71,7 @@ function hasForbiddenControl(value: unknown): boolean {
 }
 
 /** One of the six sync types with a FHIR id and no forbidden control character; anything else is refused. */
-function validResource(value: unknown): FhirResource {
+function validResource(value: unknown, json?: string): FhirResource {
   const resource = value as Partial<FhirResource> | null;
   const ok =
     !!resource &&
@@ -76,7 +82,7 @@ function validResource(value: unknown): FhirResource {
     typeof resource.id === 'string' &&
     FHIR_ID.test(resource.id) &&
     (resource.meta === undefined || (typeof resource.meta === 'object' && !Array.isArray(resource.meta))) &&
-    !hasForbiddenControl(resource);
+    ((json !== undefined && !POSSIBLE_CONTROL_ESCAPE.test(json)) || !hasForbiddenControl(resource));
   if (!ok) throw new AppError('TRANSPORT_FAILED', 'The EMR sent a resource that is not valid FHIR; nothing was saved');
   return resource as FhirResource;
 }
@@ -121,8 +127,8 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
   const sink = openPullSink(deps, { clinicId: run.clinicId, syncRunId, sourceBaseUrl: run.sourceBaseUrl });
   try {
     const answer = await read({
-      async add(value) {
-        await sink.add(validResource(value));
+      async add(value, from) {
+        await sink.add(validResource(value, from?.json));
         progress.resources += 1;
         saveProgress(false);
       },

@@ -276,3 +276,92 @@ describe('embeddedFhirStore read and search', () => {
     });
   });
 });
+
+describe('embeddedFhirStore.commitStaged (a pull staged by lib/emr/stage-resources.ts)', () => {
+  const source = 'https://emr.example/fhir';
+  async function stage(clinicId: string, syncRunId: string, resources: FhirResource[], at: Date) {
+    const { openPullSink } = await import('@/lib/emr/stage-resources');
+    const store = embeddedFhirStore(db, { clock: () => at });
+    const sink = openPullSink(
+      { db, clock: () => at, fhirStore: store },
+      { clinicId, syncRunId, sourceBaseUrl: source },
+    );
+    for (const resource of resources) await sink.add(resource);
+    return sink;
+  }
+
+  it('commits the newest staged copy of each resource with upsertMany semantics, then empties the staging', async () => {
+    const clinicId = newClinic();
+    const first = new Date('2026-02-03T04:05:06.789Z');
+    const sink = await stage(
+      clinicId,
+      `run_${clinicId}_1`,
+      [patient('p1'), observation('o1', 'p1'), patient('p1', 'Later')],
+      first,
+    );
+    expect((await sink.commit()).byType).toEqual({
+      Patient: { created: 1, updated: 0, unchanged: 0 },
+      Observation: { created: 1, updated: 0, unchanged: 0 },
+    });
+    const rows = await db.fhirResource.findMany({ where: { clinicId }, orderBy: { resourceType: 'asc' } });
+    expect(rows.map((r) => [r.resourceType, r.resourceId, r.patientRef, r.versionId])).toEqual([
+      ['Observation', servedId(source, 'o1'), servedId(source, 'p1'), 1],
+      ['Patient', servedId(source, 'p1'), servedId(source, 'p1'), 1],
+    ]);
+    const stored = rows[1]!.resource as { name: { family: string }[]; meta: Record<string, string> };
+    expect(stored.name[0]!.family).toBe('Later');
+    expect(stored.meta).toEqual({
+      versionId: '1',
+      lastUpdated: first.toISOString(),
+      source: `${source}/Patient/p1/_history/7`,
+    });
+    expect(rows[1]!.lastUpdated.toISOString()).toBe(first.toISOString());
+    expect(await db.fhirStagedResource.count({ where: { syncRunId: `run_${clinicId}_1` } })).toBe(0);
+
+    // Again: the unchanged observation keeps version 1, the changed patient goes to 2.
+    const second = new Date('2026-02-04T00:00:00.000Z');
+    const again = await stage(
+      clinicId,
+      `run_${clinicId}_2`,
+      [patient('p1', 'Changed'), observation('o1', 'p1')],
+      second,
+    );
+    expect((await again.commit()).byType).toEqual({
+      Patient: { created: 0, updated: 1, unchanged: 0 },
+      Observation: { created: 0, updated: 0, unchanged: 1 },
+    });
+    const after = await db.fhirResource.findMany({ where: { clinicId }, orderBy: { resourceType: 'asc' } });
+    expect(
+      after.map((r) => [r.resourceType, r.versionId, (r.resource as { meta: { versionId: string } }).meta.versionId]),
+    ).toEqual([
+      ['Observation', 1, '1'],
+      ['Patient', 2, '2'],
+    ]);
+  });
+
+  it('discards a staged pull without touching the store', async () => {
+    const clinicId = newClinic();
+    const sink = await stage(
+      clinicId,
+      `run_${clinicId}`,
+      Array.from({ length: 1500 }, (_, i) => patient(`p${i}`)),
+      new Date(),
+    );
+    await sink.discard();
+    expect(await db.fhirStagedResource.count({ where: { syncRunId: `run_${clinicId}` } })).toBe(0);
+    expect(await db.fhirResource.count({ where: { clinicId } })).toBe(0);
+  });
+
+  it('searches patient= through patientRef', async () => {
+    const clinicId = newClinic();
+    const store = embeddedFhirStore(db);
+    await store.upsertMany(clinicId, [patient('p1'), observation('o1', 'p1'), observation('o2', 'p2')]);
+    const page = await store.search(clinicId, { resourceType: 'Observation', patientId: 'p1', count: 10 });
+    expect(page.resources.map((r) => r.id)).toEqual(['o1']);
+    expect(
+      (await db.fhirResource.findMany({ where: { clinicId }, orderBy: { resourceId: 'asc' } })).map(
+        (r) => r.patientRef,
+      ),
+    ).toEqual(['p1', 'p2', 'p1']);
+  });
+});

@@ -76,6 +76,10 @@ const DELETE_STAGED_SQL = `DELETE FROM "FhirStagedResource" WHERE "syncRunId" = 
 type WrittenCount = { resourceType: string; created: boolean; n: number };
 
 const DEFAULT_CHUNK_SIZE = 5000;
+// A staged commit is one statement over the whole population (200,000 resources take tens of seconds on a small
+// machine); Prisma's default of 5 s per transaction would abort it.
+const COMMIT_TIMEOUT_MS = 30 * 60_000;
+const COMMIT_WORK_MEM = '64MB';
 
 export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
   const clock = options.clock ?? systemClock;
@@ -119,18 +123,23 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
       let staged: { resourceType: string; n: number }[];
       let written: WrittenCount[];
       try {
-        [staged, written] = await db.$transaction([
-          db.$queryRawUnsafe<{ resourceType: string; n: number }[]>(STAGED_COUNT_SQL, syncRunId),
-          db.$queryRawUnsafe<WrittenCount[]>(
-            COMMIT_STAGED_SQL,
-            syncRunId,
-            clinicId,
-            normalizeSource(sourceBaseUrl),
-            now,
-            now,
-          ),
-          db.$executeRawUnsafe(DELETE_STAGED_SQL, syncRunId),
-        ]);
+        [, staged, written] = await db.$transaction(
+          [
+            // The newest-copy pick sorts the whole run; in memory it is several times faster than on disk.
+            db.$executeRawUnsafe(`SET LOCAL work_mem = '${COMMIT_WORK_MEM}'`),
+            db.$queryRawUnsafe<{ resourceType: string; n: number }[]>(STAGED_COUNT_SQL, syncRunId),
+            db.$queryRawUnsafe<WrittenCount[]>(
+              COMMIT_STAGED_SQL,
+              syncRunId,
+              clinicId,
+              normalizeSource(sourceBaseUrl),
+              now,
+              now,
+            ),
+            db.$executeRawUnsafe(DELETE_STAGED_SQL, syncRunId),
+          ],
+          { timeout: COMMIT_TIMEOUT_MS },
+        );
       } catch (cause) {
         throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       }

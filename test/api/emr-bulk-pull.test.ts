@@ -27,7 +27,7 @@ const INVALID = {
 let emr: FakeEmr;
 let other: FakeEmr;
 let app: TestApp;
-const northClinics = Array.from({ length: 12 }, () => uid('clinic'));
+const northClinics = Array.from({ length: 24 }, () => uid('clinic'));
 const allClinic = uid('clinic');
 const unboundClinic = uid('clinic');
 let nextNorth = 0;
@@ -103,6 +103,11 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
     expect(kickOff!.accept).toBe('application/fhir+json');
     expect(Object.fromEntries(kickOff!.query)).toEqual({ _type: TYPES });
     expect(emr.requests.token - tokens).toBe(1);
+    // A Group binding asks for the Group's scope beside the six types'.
+    expect(emr.receivedTokenRequests.at(-1)!.scope!.split(' ')).toEqual([
+      ...TYPES.split(',').map((t) => `system/${t}.read`),
+      'system/Group.read',
+    ]);
     // Every file with the bearer token, every job released.
     const job = lastJob();
     const files = emr.bulk.fileDownloads.filter((d) => d.path.includes(job));
@@ -263,6 +268,30 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
       status: 'failed',
       error: INVALID.message,
     });
+  });
+
+  it('refuses a resource carrying a control character FHIR forbids (escaped in the NDJSON text)', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    const bad = {
+      resourceType: 'Observation',
+      id: 'obs-bad',
+      status: 'final',
+      subject: { reference: 'Patient/pat-1' },
+    };
+    emr.bulkNext({
+      prependLines: { type: 'Observation', lines: [JSON.stringify({ ...bad, note: [{ text: 'a\u0000b' }] })] },
+    });
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual(INVALID);
+    expect(await storedCount(clinicId)).toBe(0);
+    // The same text with an escaped backslash is a literal "\u0000": valid, stored.
+    emr.bulkNext({
+      prependLines: { type: 'Observation', lines: [JSON.stringify({ ...bad, note: [{ text: 'a\\u0000b' }] })] },
+    });
+    const ok = await pull(client, connectionId);
+    expect(ok.status).toBe(200);
+    expect(ok.body.upserted.Observation).toBe(4);
   });
 
   it('DELETEs the job when the export itself fails', async () => {

@@ -54,6 +54,8 @@ export type BulkScript = {
   statusFailure?: number;
   /** This type's file answers 401 once, whatever the token (an access token that expired mid-run). */
   unauthorizedOnce?: string;
+  /** Lines added at the start of a type's file (e.g. a resource that is not valid FHIR). */
+  prependLines?: { type: string; lines: string[] };
 };
 
 export type BulkCounters = {
@@ -405,7 +407,9 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
         res.write(`${JSON.stringify({ resourceType: 'OperationOutcome', issue: [issue] })}\n`);
       return void res.end();
     }
-    const lines = options.bulkExport?.lines?.(type) ?? fixtureLines(job, type);
+    const generated = options.bulkExport?.lines?.(type) ?? fixtureLines(job, type);
+    const extra = job.script.prependLines?.type === type ? job.script.prependLines.lines : [];
+    const lines = [...extra, ...generated];
     let last: string | null = null;
     for (const line of lines) {
       if (last !== null && !res.write(`${last}\n`)) await new Promise((resolve) => res.once('drain', resolve));
