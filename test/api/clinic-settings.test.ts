@@ -6,6 +6,7 @@ import { startApp, type TestApp } from '../support/app';
 import { signIn } from '../support/http';
 import { stepUpHeader } from '../support/step-up-claim';
 import { createPatient, createTenant, createUser } from '../support/factories';
+import { clinicToday } from '@/lib/time/clinic-day';
 
 const anyId = expect.any(String);
 
@@ -202,6 +203,35 @@ describe('/api/clinic', () => {
       '2026-11-23T16:00:00.000Z',
       '2026-11-24T01:30:00.000Z',
     ]);
+  });
+
+  it("takes the date of service from the clinic's day: verify's default is its today, a roster visit its local date", async () => {
+    const tenant = await createTenant(app.db);
+    await app.db.clinic.update({ where: { id: tenant.clinicId }, data: { timeZone: 'America/Los_Angeles' } });
+    const user = await createUser(app.db, tenant, { scopes: ['eligibility:read'] });
+    const client = await signIn(app, user.email, user.password);
+    const patient = await createPatient(app.db, tenant, { birthDate: '1980-01-02' });
+    const verified = await client.post('/api/eligibility/verify', {
+      patientId: patient.id,
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+      dob: '1980-01-02',
+      memberId: patient.coverageMemberId,
+      payerName: 'Aetna',
+      npi: '1234567893',
+    });
+    expect(verified.status).toBe(200);
+    const dates = async () =>
+      (await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id }, orderBy: { createdAt: 'asc' } })).map(
+        (row) => row.dateOfService,
+      );
+    expect(await dates()).toEqual([clinicToday(new Date(), 'America/Los_Angeles')]);
+    // 17:30 in Los Angeles on 7 April is 00:30 UTC on the 8th: the visit is on the 7th at the clinic.
+    const roster = await client.post('/api/eligibility/roster', {
+      appointments: [{ patientId: patient.id, start: '2026-04-08T00:30:00Z' }],
+    });
+    expect(roster.status).toBe(200);
+    expect((await dates()).at(-1)).toBe('2026-04-07');
   });
 
   it('is in the OpenAPI document', async () => {
