@@ -271,6 +271,37 @@ describe('claims with the sandbox clearinghouse', () => {
     expect(await transmissions(claimId)).toEqual([]);
   });
 
+  it('edit provider-details fires for a clinic without its billing details, and not once they are set', async () => {
+    const tenant = await createTenant(app.db, 'Bare');
+    const user = await createUser(app.db, tenant, { scopes: ['claims:read', 'claims:write'] });
+    const client = await signIn(app, user.email, user.password);
+    const patient = await readyPatient(app, { tenant });
+    const { claimId } = await createDraft(claimBody(patient.id), client);
+    const bare = await client.post(`/api/claims/${claimId}/scrub`);
+    expect(bare.body.issues.map((i: { path: string; edit: string }) => [i.edit, i.path])).toEqual([
+      ['provider-details', 'billingProvider.taxonomyCode'],
+      ['provider-details', 'billingProvider.taxId'],
+      ['provider-details', 'billingProvider.address.line1'],
+      ['provider-details', 'billingProvider.address.city'],
+      ['provider-details', 'billingProvider.address.state'],
+      ['provider-details', 'billingProvider.address.postalCode'],
+    ]);
+    await app.db.clinic.update({
+      where: { id: tenant.clinicId },
+      data: {
+        billingTaxonomy: '261QP2300X',
+        billingTaxId: '123456789',
+        billingAddress: { line1: '1 Main Street', city: 'Albany', state: 'NY', postalCode: '122071234' },
+      },
+    });
+    expect((await client.post(`/api/claims/${claimId}/scrub`)).body).toEqual({ issues: [] });
+  });
+
+  it('the table above and provider-details cover every edit the scrubber has', async () => {
+    const edits = (await billing.get('/api/claims/scrub-edits')).body.edits.map((e: { id: string }) => e.id);
+    expect([...CASES.map((c) => c.edit), 'provider-details'].sort()).toEqual([...edits].sort());
+  });
+
   it('a claim breaking one rule gets exactly that issue, with its path, message and edit', async () => {
     const patient = await readyPatient(app);
     const { claimId } = await createDraft(claimBody(patient.id, { lines: [line({ units: 0 })] }));
