@@ -58,7 +58,7 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(dialog).toBeHidden();
 
-  await expect(page).toHaveURL(/\/claims\/[^/]+$/);
+  await expect(page).toHaveURL(/\/claims\/(?!new$)[^/]+$/);
   const claimId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
   const timeline = page.getByTestId('claim-timeline');
   await expect(timeline).toContainText('Clearinghouse file acknowledgement (999)');

@@ -288,7 +288,9 @@ export function ClaimEditor({
 
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="claim-editor-title" data-testid="claim-editor">
-      <h2 id="claim-editor-title">{claimId ? `Draft claim ${claimId}` : 'New claim'}</h2>
+      <h2 id="claim-editor-title" className="billing-title">
+        {claimId ? `Draft claim ${claimId}` : 'New claim'}
+      </h2>
       <div ref={problemsRef} tabIndex={-1}>
         {otherIssues.length ? (
           <div role="alert" className="error" data-testid="claim-other-issues">

@@ -51,7 +51,7 @@ export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
       <ul style={{ listStyle: 'none', padding: 0 }}>
         {denials.map((d) => (
           <li key={d.claimId} className="card" data-testid={`denial-${d.claimId}`} data-status={d.status}>
-            <h2 style={{ marginTop: 0 }}>
+            <h2 className="billing-title" style={{ marginTop: 0 }}>
               <Link href={d.claimPath || `/claims/${encodeURIComponent(d.claimId)}`}>Claim {d.claimId}</Link>{' '}
               <ClaimStatusBadge status={d.status} />
             </h2>

@@ -317,7 +317,9 @@ function InstructionCard({
       data-status={i.status}
       data-instruction={i.instructionId}
     >
-      <h2 id="instruction-title">Instruction {i.instructionId}</h2>
+      <h2 id="instruction-title" className="billing-title">
+        Instruction {i.instructionId}
+      </h2>
       <dl className="billing-summary">
         <div>
           <dt>State</dt>

@@ -82,7 +82,7 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
   if (!claim) {
     return (
       <>
-        <h1>Claim {claimId}</h1>
+        <h1 className="billing-title">Claim {claimId}</h1>
         {error ? (
           <p role="alert" className="error">
             {error}
@@ -97,7 +97,7 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
   if (claim.status === 'draft' && canWrite) {
     return (
       <>
-        <h1>Claim {claim.claimId}</h1>
+        <h1 className="billing-title">Claim {claim.claimId}</h1>
         <p>
           <ClaimStatusBadge status={claim.status} />
           {claim.statusReason ? <span> · {claim.statusReason}</span> : null}
@@ -118,7 +118,7 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
 
   return (
     <>
-      <h1>Claim {claim.claimId}</h1>
+      <h1 className="billing-title">Claim {claim.claimId}</h1>
       <p role="status" data-testid="claim-notice">
         {notice}
       </p>

@@ -59,7 +59,7 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
 
   return (
     <>
-      <h1>
+      <h1 className="billing-title">
         Remittance from {remittance.payerName || remittance.payerId}, trace {remittance.traceNumber}
       </h1>
       <section className="card" aria-labelledby="remittance-summary-title">
@@ -134,7 +134,7 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
 function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
   return (
     <section className="card" aria-label={`Claim ${claim.claimId}`} data-testid={`remittance-claim-${claim.claimId}`}>
-      <h3>
+      <h3 className="billing-title">
         <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>Claim {claim.claimId}</Link>
       </h3>
       <dl className="billing-summary">
