@@ -123,7 +123,9 @@ describe('readRemarks', () => {
       .replace('NM1*QC', 'MOA***MA130*N4~\nNM1*QC')
       .replace(/(SVC\*[^~]*~\n)/, '$1LQ*HE*N130~\n')
       .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 2}*`);
-    expect(readRemarks(readInterchange(x12))).toEqual([[{ claim: ['MA130', 'N4'], lines: [['N130']] }]]);
+    expect(readRemarks(readInterchange(x12))).toMatchObject([
+      [{ claim: ['MA130', 'N4'], lines: [['N130']], text: expect.stringMatching(/^CLP\*c1\*1\*/) }],
+    ]);
   });
 });
 

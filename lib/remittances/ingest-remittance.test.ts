@@ -13,6 +13,7 @@ import {
   remittanceOf,
   reversalOf,
   x12Of,
+  type LineSpec,
 } from '@/test/support/remittances';
 import { ingestRemittance } from './ingest-remittance';
 
@@ -247,6 +248,28 @@ describe('ingestRemittance posting', () => {
       ),
     );
     expect((await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).status).toBe('partially_paid');
+  });
+
+  it("keeps the whole 835 on a claim's transmissions when small, and only the claim's CLP loop when large", async () => {
+    const { north, db } = handle;
+    const [small, large] = [await createClaim(db, north), await createClaim(db, north)];
+    const lines: LineSpec[] = [{ procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '45', 5_000]] }];
+    const smallX12 = x12Of(remittanceOf([claimPayment(small.id, '1', lines)]));
+    await ingest(north.clinicId, smallX12);
+    const padded = x12Of(remittanceOf([claimPayment(large.id, '1', lines)]))
+      .replace('LX*1~', `PER*BL*${'A'.repeat(70_000)}~\nLX*1~`)
+      .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 1}*`);
+    await ingest(north.clinicId, padded);
+    const kept = async (claimId: string) =>
+      (await db.claimTransmission.findFirstOrThrow({ where: { claimId, kind: '835' } })).x12;
+    expect(await kept(small.id)).toBe(smallX12);
+    const excerpt = await kept(large.id);
+    expect(excerpt.startsWith(`CLP*${large.id}*1*150*100*`)).toBe(true);
+    expect(excerpt).toContain('SVC*HC:99213*150*100');
+    expect(excerpt).not.toContain('PER*BL');
+    expect((await db.remittance.findFirstOrThrow({ where: { claims: { some: { claimId: large.id } } } })).x12).toBe(
+      padded,
+    );
   });
 
   it('posts every 835 of an interchange', async () => {

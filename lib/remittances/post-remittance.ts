@@ -275,7 +275,7 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput)
       direction: 'in',
       kind: '835',
       controlNumber: input.remittance.traceNumber,
-      x12: input.x12,
+      x12: transmissionText(input.x12, input.remarks),
       correlationId,
       at: now,
     },
@@ -302,6 +302,18 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput)
     },
   });
   return ledgerTransactionIds;
+}
+
+/** Up to this size each claim's transmission keeps the whole interchange; beyond it, the claim's own CLP loop. */
+const WHOLE_835_PER_CLAIM_CHARS = 64 * 1024;
+
+/**
+ * What the claim's timeline keeps of the 835: the interchange exactly as received when it is small (what support
+ * staff expect to see), else the claim's CLP loop as written, so a 1 MiB remittance of thousands of claims is not
+ * copied once per claim (the whole text stays on the Remittance, found by the control number, TRN02).
+ */
+function transmissionText(x12: string, remarks: ClaimRemarks | undefined): string {
+  return x12.length <= WHOLE_835_PER_CLAIM_CHARS || !remarks ? x12 : remarks.text;
 }
 
 const MAX_BILL_CENTS = 2_147_483_647n;

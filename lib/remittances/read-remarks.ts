@@ -3,8 +3,11 @@
 // denial work queue shows them beside the CARCs. Reads segments the envelope reader already split; pure.
 import type { Interchange, Segment } from '../x12/read-interchange';
 
-/** One CLP's remark codes, as written: claim level, then one list per SVC in order. */
-export type ClaimRemarks = { claim: string[]; lines: string[][] };
+/**
+ * One CLP's remark codes, as written: claim level, then one list per SVC in order; and `text`, the CLP loop's own
+ * segments as written (CLP up to the next CLP, PLB or SE), each with its terminator.
+ */
+export type ClaimRemarks = { claim: string[]; lines: string[][]; text: string };
 
 const MOA_REMARKS = [3, 4, 5, 6, 7];
 const MIA_REMARKS = [5, 20, 21, 22, 23];
@@ -14,10 +17,10 @@ export function readRemarks(interchange: Interchange): ClaimRemarks[][] {
   return interchange.groups
     .flatMap((group) => group.transactions)
     .filter((transaction) => transaction.id === '835')
-    .map((transaction) => remarksOf(transaction.segments));
+    .map((transaction) => remarksOf(transaction.segments, interchange.delimiters.segment));
 }
 
-function remarksOf(segments: readonly Segment[]): ClaimRemarks[] {
+function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemarks[] {
   const claims: ClaimRemarks[] = [];
   let claim: ClaimRemarks | null = null;
   let line: string[] | null = null;
@@ -25,9 +28,11 @@ function remarksOf(segments: readonly Segment[]): ClaimRemarks[] {
     if (code && !target.includes(code)) target.push(code);
   };
   for (const segment of segments) {
+    if (segment.id === 'PLB' || segment.id === 'SE') claim = null;
+    if (claim && segment.id !== 'CLP') claim.text += `${segment.raw}${terminator}`;
     switch (segment.id) {
       case 'CLP':
-        claim = { claim: [], lines: [] };
+        claim = { claim: [], lines: [], text: `${segment.raw}${terminator}` };
         claims.push(claim);
         line = null;
         break;
