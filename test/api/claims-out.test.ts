@@ -154,6 +154,14 @@ describe('claims with the sandbox clearinghouse', () => {
     expect(read.status).toBe(200);
     expect(read.body.timeline.map((e: { kind: string }) => e.kind)).toEqual(['created', 'edited']);
     expect(read.body.appeals).toEqual([]);
+
+    // A creation key is single-use: the second draft with it is 409 and nothing more is created.
+    const idempotencyKey = uid('key');
+    expect((await billing.post('/api/claims', { ...claimBody(patient.id), idempotencyKey })).status).toBe(201);
+    const again = await billing.post('/api/claims', { ...claimBody(patient.id), idempotencyKey });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await app.db.claim.count({ where: { patientId: patient.id } })).toBe(2);
   });
 
   it('lists the scrubber edits as data', async () => {
@@ -369,6 +377,14 @@ describe('claims with the sandbox clearinghouse', () => {
     expect(res.body.statusReason).toMatch(/^Accepted with errors \(999 E\)/);
     const detail = await billing.get(`/api/claims/${claimId}`);
     expect(detail.body.timeline.find((e: { kind: string }) => e.kind === '999').detail.acknowledgment).toBe('E');
+    // What went to the payer is not rewritten.
+    const edit = await billing.patch(`/api/claims/${claimId}`, { placeOfService: '22' });
+    expect(edit.status).toBe(409);
+    expect(edit.body).toEqual({
+      code: 'NOT_EXECUTABLE',
+      message: 'Only a draft claim can be edited; this one is accepted',
+      correlationId: anyId,
+    });
   });
 
   it('rejected at the front end: the 277CA rejects it with its reason; an edit reopens it as a draft', async () => {
