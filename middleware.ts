@@ -5,6 +5,9 @@
 // HSTS (lib/http/security-headers.ts). Runs on the nodejs runtime so it reads the same config as the handlers.
 // Partner webhooks skip it: their credential is the signature, checked by the wrapper (which also sets their
 // correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest).
+// In sandbox, a page opened at another host than APP_URL's (127.0.0.1 for localhost) is sent to APP_URL's host
+// before sign-in: cookies and the Origin check belong to that one origin, so a session begun at the other host
+// would sign in and then fail every action as cross-origin.
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
@@ -32,7 +35,7 @@ function withHeaders(response: NextResponse, headers: Record<string, string>): N
 
 export async function middleware(request: NextRequest) {
   const correlationId = readCorrelationId(request.headers);
-  const { appUrl, authSecret } = getConfig();
+  const { appUrl, authSecret, mode } = getConfig();
   const https = appUrl.startsWith('https://');
   const common = { ...baseSecurityHeaders({ https }), [CORRELATION_HEADER]: correlationId };
   const headers = new Headers(request.headers);
@@ -40,6 +43,15 @@ export async function middleware(request: NextRequest) {
   const path = request.nextUrl.pathname;
   const isApi = path.startsWith('/api/') || path === '/api';
   const isPublic = isApi ? isPublicApiPath(path) : isPublicPagePath(path);
+
+  if (mode === 'sandbox' && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    const canonical = new URL(appUrl);
+    const host = request.headers.get('host');
+    if (host && host.toLowerCase() !== canonical.host) {
+      const target = new URL(path + request.nextUrl.search, canonical.origin);
+      return withHeaders(NextResponse.redirect(target, 307), common);
+    }
+  }
 
   if (!isPublic) {
     if (!authSecret) {

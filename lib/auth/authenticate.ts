@@ -56,6 +56,7 @@ export async function authenticate(
     // A scope removed from the user since sign-in is gone at once: keep only scopes the row still grants.
     scopes: claims.scopes.filter((s) => granted.includes(s)),
     sessionVersion: claims.sessionVersion,
+    sessionId: claims.sid,
     authenticatedAt: new Date(claims.authenticatedAt * 1000),
     via: found.via,
   };

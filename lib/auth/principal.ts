@@ -8,6 +8,8 @@ export type Principal = {
   clinicId: string;
   scopes: Scope[];
   sessionVersion: number;
+  /** The session's id (the token's `sid`): a step-up claim is bound to it, so it never outlives its session. */
+  sessionId?: string;
   /** When the password (and MFA) were last verified for this session. */
   authenticatedAt: Date;
   /** Cookie sessions are browser sessions and get the Origin check on unsafe methods; bearer callers do not. */

@@ -1,5 +1,6 @@
-// The step-up claim: a short-lived HS256 JWT under STEP_UP_SECRET, bound to org, user and sessionVersion, so a
-// claim of user A never serves user B and dies with the session. Minted by POST /api/auth/step-up; required by
+// The step-up claim: a short-lived HS256 JWT under STEP_UP_SECRET, bound to org, user, sessionVersion and the
+// session's id, so a claim of user A never serves user B and dies with the session: signing out and in again
+// starts a session that no earlier claim serves, even one that outlived sign-out in a cookie jar or a script. Minted by POST /api/auth/step-up; required by
 // gated routes through the wrapper. How it travels (cookie or header) is lib/http/step-up-cookie.ts's.
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError, isAppError } from '../errors';
@@ -11,14 +12,19 @@ const AUDIENCE = 'svc-step-up';
 export type StepUpFactor = 'password' | 'mfa' | 'webauthn';
 
 export async function mintStepUpClaim(
-  principal: Pick<Principal, 'userId' | 'orgId' | 'sessionVersion'>,
+  principal: Pick<Principal, 'userId' | 'orgId' | 'sessionVersion' | 'sessionId'>,
   factor: StepUpFactor,
   secret: string,
   now: Date,
 ): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = new Date((issuedAt + STEP_UP_TTL_SECONDS) * 1000);
-  const token = await new SignJWT({ org: principal.orgId, sv: principal.sessionVersion, amr: [factor] })
+  const token = await new SignJWT({
+    org: principal.orgId,
+    sv: principal.sessionVersion,
+    amr: [factor],
+    ...(principal.sessionId ? { sid: principal.sessionId } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(principal.userId)
     .setAudience(AUDIENCE)
@@ -55,6 +61,8 @@ export async function requireStepUp(
       clockTolerance: 0,
     });
     if (payload.org !== principal.orgId || payload.sv !== principal.sessionVersion) throw stepUpRequired();
+    // A claim minted in a session is that session's only (claims minted outside one, by server tooling, carry none).
+    if (payload.sid !== undefined && payload.sid !== principal.sessionId) throw stepUpRequired();
   } catch (cause) {
     if (isAppError(cause)) throw cause;
     throw stepUpRequired();

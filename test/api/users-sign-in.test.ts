@@ -65,7 +65,7 @@ describe('sign-in notices and sign-out', () => {
   it('a passkey removal right after signing out and in again asks for a step-up again', async () => {
     const user = await createUser(app.db, await createTenant(app.db));
     const browser = await signIn(app, user.email, user.password);
-    await stepUpWithPassword(browser, user.password);
+    const claim = await stepUpWithPassword(browser, user.password);
     const gated = '/api/auth/webauthn/credentials/no-such-passkey';
     // With the claim the gate lets the request through (404: no such passkey).
     expect((await browser.delete(gated)).status).toBe(404);
@@ -77,5 +77,30 @@ describe('sign-in notices and sign-out', () => {
     const res = await browser.delete(gated);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    // Even a copy of the old claim (kept by a script, or a cookie that outlived sign-out) serves only its session.
+    const copied = await fresh.delete(gated, { headers: { 'x-svc-step-up': claim } });
+    expect(copied.status).toBe(401);
+    expect(copied.body).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+  });
+});
+
+describe('the sandbox at another host than APP_URL (issue #15 item 11)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // The app listens on 127.0.0.1 but its public origin says localhost, as `npm start` does by default.
+    app = await startApp({ env: { APP_URL: 'http://localhost:4999', NEXTAUTH_URL: 'http://localhost:4999' } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("sends a page view to APP_URL's host before sign-in, path and query kept; API calls are not redirected", async () => {
+    const client = new HttpClient(app.url);
+    const page = await client.get('/login?callbackUrl=%2Fadmin%2Fusers');
+    expect(page.status).toBe(307);
+    expect(page.headers.get('location')).toBe('http://localhost:4999/login?callbackUrl=%2Fadmin%2Fusers');
+    const staff = await client.get('/admin/users');
+    expect(staff.headers.get('location')).toBe('http://localhost:4999/admin/users');
+    expect((await client.get('/api/health')).status).toBe(200);
   });
 });
