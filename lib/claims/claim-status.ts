@@ -122,7 +122,7 @@ async function refreshStatus(
   const payerClaimId = (await storedHistory(db, claim)).findLast((s) => s.payerClaimId)?.payerClaimId ?? undefined;
   const controlNumber = await takeControlNumber(db, '276');
   const dates = claim.lines.map((line) => line.serviceDate ?? claim.serviceDate).sort();
-  const subscriber = subscriberOf(patient);
+  const parties = partiesOf(patient);
   const request: Build276Input = {
     interchangeControlNumber: controlNumber,
     groupControlNumber: controlNumber,
@@ -134,7 +134,8 @@ async function refreshStatus(
     payer: { id: claim.payerId, name: claim.payerName ?? claim.payerId },
     receiver: { id: clearinghouse.parties.senderId, name: clinic.billingProviderName ?? 'PROVIDER' },
     provider: { npi: clinic.billingNpi ?? '', name: clinic.billingProviderName ?? 'PROVIDER' },
-    subscriber: { memberId: claim.memberId, ...subscriber },
+    subscriber: { memberId: claim.memberId, ...parties.subscriber },
+    ...(parties.patient ? { patient: parties.patient } : {}),
     claim: {
       claimId: claim.id,
       ...(payerClaimId ? { payerClaimId } : {}),
@@ -216,27 +217,33 @@ async function refreshStatus(
   });
 }
 
-/** 2100D: the subscriber as the card names them; the patient when they are the subscriber. */
-function subscriberOf(
+/**
+ * 2100D and, for a dependent, 2000E/2100E: the patient is the subscriber, or a dependent of the subscriber the card
+ * names (whose DMG the 276 then does not carry, so a card without a birth date is no obstacle).
+ */
+function partiesOf(
   patient: Awaited<ReturnType<typeof getBillingParties>>['patient'],
-): Omit<Build276Input['subscriber'], 'memberId'> {
+): Pick<Build276Input, 'patient'> & { subscriber: Omit<Build276Input['subscriber'], 'memberId'> } {
   const sex = (gender: unknown): 'F' | 'M' | 'U' =>
     gender === 'female' || gender === 'F' ? 'F' : gender === 'male' || gender === 'M' ? 'M' : 'U';
-  if (patient.coverageRelationship === '18') {
-    return {
-      lastName: patient.lastName,
-      firstName: patient.firstName,
-      birthDate: patient.birthDate,
-      sex: sex(patient.gender),
-    };
-  }
+  const self = {
+    lastName: patient.lastName,
+    firstName: patient.firstName,
+    birthDate: patient.birthDate,
+    sex: sex(patient.gender),
+  };
+  if (patient.coverageRelationship === '18') return { subscriber: self };
   const card = (patient.coverageSubscriber ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const cardBirthDate = text(card.birthDate);
   return {
-    lastName: text(card.lastName),
-    firstName: text(card.firstName),
-    // A card without the subscriber's birth date: the 276 still needs a DMG, and the patient's is the one on file.
-    birthDate: /^\d{4}-\d{2}-\d{2}$/.test(text(card.birthDate)) ? text(card.birthDate) : patient.birthDate,
-    sex: sex(card.sex),
+    subscriber: {
+      lastName: text(card.lastName),
+      firstName: text(card.firstName),
+      // Not written for a dependent (the TR3 sends the subscriber's DMG only when they are the patient).
+      birthDate: /^\d{4}-\d{2}-\d{2}$/.test(cardBirthDate) ? cardBirthDate : patient.birthDate,
+      sex: sex(card.sex),
+    },
+    patient: self,
   };
 }

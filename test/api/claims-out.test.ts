@@ -475,6 +475,24 @@ describe('claims with the sandbox clearinghouse', () => {
     expect(never.status).toBe(409);
   });
 
+  it('a dependent patient: the 837P carries the 2000C patient under the subscriber, and the 276 asks about them', async () => {
+    const patient = await readyPatient(app);
+    await app.db.patient.update({
+      where: { id: patient.id },
+      data: { coverageRelationship: '19', coverageSubscriber: { firstName: 'Sam', lastName: 'Holder' } },
+    });
+    const { claimId } = await createDraft(claimBody(patient.id));
+    const res = await submit({ claimId });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe('accepted');
+    const [sent] = await transmissions(claimId);
+    expect(sent!.x12).toContain('NM1*IL*1*Holder*Sam');
+    expect(sent!.x12).toContain('PAT*19~');
+    const status = await billing.get(`/api/claims/${claimId}/status?refresh=true`);
+    expect(status.status, status.text).toBe(200);
+    expect(status.body.history.map((h: { kind: string }) => h.kind)).toEqual(['277CA', '277']);
+  });
+
   it('sends exactly one 837P for 50 concurrent submits of one key: 1 success and 49 409s', async () => {
     const patient = await readyPatient(app);
     const { claimId } = await createDraft(claimBody(patient.id));
