@@ -63,7 +63,7 @@ export function VariancesScreen() {
                 <li key={i} style={{ marginBottom: '0.75rem' }} data-kind={v.kind ?? 'ledger_mismatch'}>
                   <strong>{varianceKindWords(v.kind ?? 'ledger_mismatch')}</strong>
                   <VarianceFigures variance={v} />
-                  <div className="muted">
+                  <div className="muted billing-wrap">
                     Found {fmt.dateTime(v.detectedAt)} · reference {v.correlationId}
                   </div>
                 </li>
