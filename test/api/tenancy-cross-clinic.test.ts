@@ -8,6 +8,7 @@ import { ENDPOINTS } from '@/lib/api/registry';
 import { startApp, type TestApp } from '../support/app';
 import { stepUpHeader } from '../support/step-up-claim';
 import { signIn, type HttpClient } from '../support/http';
+import { claimPayment, remittanceOf, x12Of } from '../support/remittances';
 
 type Probe = { path: string; json?: unknown; expect: 'denied' | 'own-data-only' };
 
@@ -156,6 +157,22 @@ const PROBES: Record<string, Probe[]> = {
     { path: `/api/emr-sync/connections/${N.connection}/pull`, json: {}, expect: 'denied' },
   ],
   'POST /api/sandbox-ehr/authorize': [{ path: '/api/sandbox-ehr/authorize', json: {}, expect: 'own-data-only' }],
+  // Remittances: an 835 naming Northside's claim is refused (422) and posts nothing there (checked below).
+  'POST /api/remittances': [
+    {
+      path: '/api/remittances',
+      json: {
+        x12: x12Of(
+          remittanceOf([claimPayment(N.claim, '1', [{ procedureCode: '99213', chargeCents: 100, adjustments: [] }])]),
+        ),
+      },
+      expect: 'own-data-only',
+    },
+  ],
+  'GET /api/remittances': [{ path: '/api/remittances', expect: 'own-data-only' }],
+  'GET /api/remittances/{id}': [{ path: '/api/remittances/rem_north_probe', expect: 'denied' }],
+  'GET /api/denials': [{ path: '/api/denials', expect: 'own-data-only' }],
+  'GET /api/bills': [{ path: '/api/bills', expect: 'own-data-only' }],
 };
 
 const MARKERS = [
