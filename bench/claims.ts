@@ -183,7 +183,7 @@ function theirs({ envelope, claim }: (typeof claims)[number]): string {
   const { billingProvider: billing, subscriber, patient } = claim;
   add('BHT', '0019', '00', envelope.batchId, date, time, 'CH');
   add('NM1', '41', '2', submitter.name, '', '', '', '', '46', submitter.id);
-  add('PER', 'IC', submitter.contactName, 'TE', submitter.phone);
+  add('PER', 'IC', submitter.contactName, 'TE', submitter.phone ?? '');
   add('NM1', '40', '2', receiver.name, '', '', '', '', '46', receiver.id);
   add('HL', '1', '', '20', '1');
   add('PRV', 'BI', 'PXC', billing.taxonomyCode);

@@ -48,7 +48,8 @@ export type Config = {
   eligibilityCore?: { url: string; username: string; password: string; senderId: string; receiverId: string };
   /**
    * CLEARINGHOUSE_*: the claims clearinghouse over CAQH CORE (batch 837, real-time 276/277). `contactPhone`
-   * (CLEARINGHOUSE_CONTACT_PHONE, 10 digits) is the 837P's 1000A EDI contact, which the TR3 requires;
+   * (CLEARINGHOUSE_CONTACT_PHONE, optional, 10 digits) is the 837P's 1000A EDI contact telephone; without it the
+   * contact is the submitting user's email (the TR3 asks for one communication number, either kind);
    * `receiverName` (CLEARINGHOUSE_RECEIVER_NAME) its 1000B name, the receiver id when unset.
    */
   clearinghouse?: {
@@ -58,7 +59,7 @@ export type Config = {
     senderId: string;
     receiverId: string;
     receiverName: string;
-    contactPhone: string;
+    contactPhone?: string;
   };
   webhookSecrets: Partial<Record<WebhookReceiver, string[]>>;
   emrVendors: Partial<Record<EmrVendorKind, EmrVendorEntry>>;
@@ -162,7 +163,7 @@ function parseSecretList(value: string | undefined): string[] | undefined {
 
 const CONTACT_PHONE = z.string().regex(/^\d{10}$/, 'must be 10 digits, area code first');
 
-/** The clearinghouse once its group is set; without a contact phone it stays off (a warning, as a partial group). */
+/** The clearinghouse once DECISIONS' five variables are set; the contact phone and receiver name are optional. */
 function parseClearinghouse(
   group: Record<
     | 'CLEARINGHOUSE_URL'
@@ -176,10 +177,6 @@ function parseClearinghouse(
   warnings: string[],
 ): Config['clearinghouse'] {
   const phone = optional.parse(env.CLEARINGHOUSE_CONTACT_PHONE);
-  if (!phone) {
-    warnings.push('CLEARINGHOUSE_CONTACT_PHONE not set (CLEARINGHOUSE_URL is): claim submission is off');
-    return undefined;
-  }
   return {
     url: parseWith(url, group.CLEARINGHOUSE_URL, 'CLEARINGHOUSE_URL'),
     username: group.CLEARINGHOUSE_USERNAME,
@@ -187,7 +184,7 @@ function parseClearinghouse(
     senderId: group.CLEARINGHOUSE_SENDER_ID,
     receiverId: group.CLEARINGHOUSE_RECEIVER_ID,
     receiverName: optional.parse(env.CLEARINGHOUSE_RECEIVER_NAME) ?? group.CLEARINGHOUSE_RECEIVER_ID,
-    contactPhone: parseWith(CONTACT_PHONE, phone, 'CLEARINGHOUSE_CONTACT_PHONE'),
+    contactPhone: phone === undefined ? undefined : parseWith(CONTACT_PHONE, phone, 'CLEARINGHOUSE_CONTACT_PHONE'),
   };
 }
 

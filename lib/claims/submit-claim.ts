@@ -79,9 +79,12 @@ export async function submitClaim(
     throw new AppError('SCRUB_BLOCKED', 'The claim did not pass the scrubber; nothing was sent', { issues });
   }
 
+  const { parties } = clearinghouse;
+  const submitterEmail = parties.contactPhone
+    ? ''
+    : ((await db.user.findUnique({ where: { id: input.userId }, select: { email: true } }))?.email ?? '');
   const controlNumber = await takeControlNumber(db, '837P');
   const transactionControlNumber = String(controlNumber).padStart(4, '0');
-  const { parties } = clearinghouse;
   let x12: string;
   try {
     x12 = build837p({
@@ -97,7 +100,8 @@ export async function submitClaim(
         id: parties.senderId,
         name: professionalClaim.billingProvider.name,
         contactName: professionalClaim.billingProvider.name,
-        phone: parties.contactPhone,
+        // The operator's EDI phone when set, else the submitting user's email (real, reachable, never invented).
+        ...(parties.contactPhone ? { phone: parties.contactPhone } : { email: submitterEmail }),
       },
       receiver: { id: parties.receiverId, name: parties.receiverName },
       claim: professionalClaim,

@@ -12,8 +12,8 @@ export type ClearinghouseParties = {
   /** ISA08/GS03 and the 1000B receiver id. */
   receiverId: string;
   receiverName: string;
-  /** 1000A PER04: the EDI contact's telephone, 10 digits. */
-  contactPhone: string;
+  /** 1000A PER04: the EDI contact's telephone, 10 digits; absent, the submitting user's email is the contact. */
+  contactPhone?: string;
   /** ISA15. */
   usageIndicator: 'P' | 'T';
 };

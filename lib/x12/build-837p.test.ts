@@ -242,6 +242,14 @@ describe('build837p', () => {
     expect(read837p(text).submitter.contactName).toBe('NORTHSIDE CLINIC');
   });
 
+  it('writes the contact as an email (PER03 EM) when there is no phone, and reads it back', () => {
+    const { phone: _phone, ...noPhone } = clinic.submitter;
+    const text = build837p({ ...subscriberOneLine, submitter: { ...noPhone, email: 'billing@northside.test' } });
+    expect(text).toContain('\nPER*IC*BILLING OFFICE*EM*billing@northside.test~\n');
+    expect(read837p(text).submitter).toMatchObject({ email: 'billing@northside.test' });
+    expect(() => build837p({ ...subscriberOneLine, submitter: noPhone })).toThrow(RangeError);
+  });
+
   const claim = subscriberOneLine.claim;
   const line = claim.lines[0]!;
   it.each<[string, Build837pInput, string]>([

@@ -11,7 +11,11 @@ export type Build837pInput = InterchangeEnvelope & {
   /** BHT03, 1 to 50 characters: our id for this batch. */
   batchId: string;
   /** 1000A: who sends the claim, with the EDI contact. `id` (NM109) is the number the receiver assigned us. */
-  submitter: { id: string; name: string; contactName: string; /** 10 digits, area code first */ phone: string };
+  /**
+   * 1000A: who sends the claim, with the EDI contact (PER03/04): a phone (10 digits, area code first) when the
+   * operator set one, else an email address; `phone` wins when both are given.
+   */
+  submitter: { id: string; name: string; contactName: string; phone?: string; email?: string };
   /** 1000B: the clearinghouse (or payer) that receives the batch. */
   receiver: { id: string; name: string };
   claim: ProfessionalClaim;
@@ -60,7 +64,12 @@ export function build837p(input: Build837pInput): string {
     ['BHT', '0019', '00', input.batchId, bhtDate, bhtTime, 'CH'],
     // 1000A submitter (46: electronic transmitter id). PER02 only when it differs from the NM1 name (TR3).
     ['NM1', '41', '2', organization(submitter.name), '', '', '', '', '46', submitter.id],
-    ['PER', 'IC', submitter.contactName === submitter.name ? '' : submitter.contactName, 'TE', submitter.phone],
+    [
+      'PER',
+      'IC',
+      submitter.contactName === submitter.name ? '' : submitter.contactName,
+      ...submitterContact(submitter),
+    ],
     // 1000B receiver.
     ['NM1', '40', '2', organization(receiver.name), '', '', '', '', '46', receiver.id],
     // 2000A billing provider: HL03 20, HL04 1 (the subscriber HL follows).
@@ -163,7 +172,8 @@ function demographics(value: Demographics): Segment[] {
 function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   const { lines, diagnoses } = claim;
   require(batchId.length >= 1 && batchId.length <= BATCH_ID_MAX, 'batchId must be 1..50 characters');
-  require(/^\d{10}$/.test(submitter.phone), 'submitter.phone must be 10 digits');
+  if (submitter.phone !== undefined) require(/^\d{10}$/.test(submitter.phone), 'submitter.phone must be 10 digits');
+  else require(/^[^\s@]{1,64}@[^\s@]{1,190}$/.test(submitter.email ?? ''), 'submitter needs a phone or an email');
   require(claim.claimId.length >= 1 && claim.claimId.length <= CLAIM_ID_MAX, 'claimId must be 1..38 characters');
   require(/^\d{2}$/.test(claim.placeOfService), 'placeOfService must be 2 digits');
   require(diagnoses.length >= 1 && diagnoses.length <= 12, 'diagnoses must hold 1..12 codes');
@@ -219,4 +229,11 @@ function assertDemographics(value: Demographics, field: string): void {
 function assertAddress(value: PostalAddress, field: string): void {
   if (!/^[A-Z]{2}$/.test(value.state)) throw new RangeError(`${field}.state must be a two-letter code`);
   if (!/^\d{5}(\d{4})?$/.test(value.postalCode)) throw new RangeError(`${field}.postalCode must be 5 or 9 digits`);
+}
+
+/** PER03/PER04 of 1000A: TE with the phone, else EM with the email (the TR3 requires one communication number). */
+function submitterContact(submitter: Build837pInput['submitter']): [string, string] {
+  if (submitter.phone) return ['TE', submitter.phone];
+  if (submitter.email) return ['EM', submitter.email];
+  throw new RangeError('submitter needs a phone or an email for the EDI contact');
 }

@@ -112,7 +112,7 @@ export function read837p(text: string): Build837pInput {
       id: element(submitterName, 9),
       name: element(submitterName, 3),
       contactName: element(contact, 2) || element(submitterName, 3),
-      phone: element(contact, 4),
+      ...(element(contact, 3) === 'EM' ? { email: element(contact, 4) } : { phone: element(contact, 4) }),
     },
     receiver: { id: element(receiverName, 9), name: element(receiverName, 3) },
     claim: {
