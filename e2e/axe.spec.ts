@@ -39,6 +39,9 @@ for (const size of WIDTHS) {
       test(`${path} has no serious or critical axe violation`, async () => {
         const response = await page.goto(path);
         test.skip(response?.status() === 404, `${path} is not built yet (404)`);
+        // Still signed in, on the screen itself (not sent to /login).
+        await expect(page.getByTestId('signed-in-as')).toHaveText(ADMIN);
+        expect(new URL(page.url()).pathname).toBe(path);
         // Client screens load their data after hydration; axe looks at what a person would see. (Not
         // networkidle: a streamed roster or a polling screen may never be idle.)
         await page.waitForLoadState('load');
