@@ -13,6 +13,7 @@ import { answerClaim } from '../lib/claims/sandbox-clearinghouse/answer-claim';
 import { clinicToday } from '../lib/time/clinic-day';
 import {
   expectPhoneFriendly,
+  PASSWORD,
   signIn,
   signedInPage,
   submitClaimThroughApi,
@@ -129,4 +130,42 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
     await expect(page.locator('h1')).toBeVisible();
     await expectPhoneFriendly(page);
   }
+});
+
+test('billing drafts a settlement instruction, signs it with step-up and executes it; the waterfall is in dollars', async ({
+  page,
+}) => {
+  await signIn(page, 'billing@northside.test');
+  await page.goto('/settlement');
+  await expect(page.getByTestId('pool-pool_n_001')).toContainText('$10,000.00');
+
+  await page.getByLabel('Advance (dollars)').fill('1,000.00');
+  await page.getByLabel('Platform fee (percent)').fill('2.5');
+  await page.getByLabel('Reserve held back (percent)').fill('5');
+  await page.getByRole('button', { name: 'Draft instruction' }).click();
+  const instruction = page.getByTestId('instruction');
+  await expect(instruction).toHaveAttribute('data-status', 'DRAFT');
+  const waterfall = instruction.getByTestId('waterfall');
+  await expect(waterfall).toContainText('$1,000.00');
+  await expect(waterfall).toContainText('$25.00');
+  await expect(waterfall).toContainText('$50.00');
+  await expect(waterfall).toContainText('$925.00');
+
+  // Signing is step-up gated: the dialog asks for the password first.
+  await instruction.getByRole('button', { name: 'Sign instruction' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(instruction).toHaveAttribute('data-status', 'SIGNED');
+
+  // Executing needs the rail's reference; the step-up just given still holds.
+  await instruction.getByRole('button', { name: 'Execute instruction' }).click();
+  await expect(instruction).toContainText("Enter the payment rail's reference");
+  await instruction.getByLabel('Rail reference (ACH trace or wire reference)').fill('ACH-E2E-0001');
+  await instruction.getByRole('button', { name: 'Execute instruction' }).click();
+  await expect(instruction).toHaveAttribute('data-status', 'DISBURSED');
+  await expect(instruction.getByRole('status')).toHaveText('Instruction executed: the advance was disbursed.');
+  await expect(instruction).toContainText('$9,000.00 available');
+  await expectPhoneFriendly(page);
 });
