@@ -84,4 +84,17 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
   await page.goto('/claims/new');
   await expect(page.getByTestId('claim-editor')).toBeVisible();
   await expectPhoneFriendly(page);
+
+  // The front desk reads claims but neither writes them nor sees money screens: the pages say so in words.
+  const frontDesk = await signedInPage(browser, 'frontdesk@northside.test');
+  await frontDesk.goto('/claims');
+  await expect(frontDesk.getByTestId(`claim-row-${claimId}`)).toBeVisible();
+  await expect(frontDesk.getByRole('link', { name: 'New claim' })).toHaveCount(0);
+  for (const path of ['/claims/new', '/remittances', '/bills', '/settlement', '/reconciliation']) {
+    await frontDesk.goto(path);
+    await expect(frontDesk.getByTestId('no-access'), path).toHaveText(
+      "Your role can't do this; ask your clinic admin.",
+    );
+  }
+  await frontDesk.context().close();
 });

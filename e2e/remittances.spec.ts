@@ -168,4 +168,17 @@ test('billing drafts a settlement instruction, signs it with step-up and execute
   await expect(instruction.getByRole('status')).toHaveText('Instruction executed: the advance was disbursed.');
   await expect(instruction).toContainText('$9,000.00 available');
   await expectPhoneFriendly(page);
+
+  // The disbursement left the FBO account with no rail posting yet: tonight's reconciliation of today (UTC) finds
+  // the ledger and the rail disagree, and the screen says so in words.
+  const day = new Date().toISOString().slice(0, 10);
+  const run = await page.request.post(`/api/jobs/reconcile?day=${day}`, {
+    headers: { authorization: 'Bearer e2e-cron-secret' },
+  });
+  expect(run.status(), await run.text()).toBe(200);
+  await page.goto('/reconciliation');
+  const variances = page.getByTestId(`variance-day-${day}`);
+  await expect(variances).toContainText("The day's ledger, bank (FBO) and rail totals disagree");
+  await expect(variances).toContainText('rail $0.00');
+  await expectPhoneFriendly(page);
 });

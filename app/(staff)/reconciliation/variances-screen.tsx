@@ -2,24 +2,15 @@
 // Variances grouped by day. A day-level variance shows the ledger, FBO and rail totals; a remittance/deposit
 // variance shows the trace and what each side said.
 import { useEffect, useState } from 'react';
+import type { z } from 'zod';
+import type { VarianceList } from '@/lib/reconciliation/list-variances';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { varianceKindWords } from '@/components/billing/words';
 
-type Variance = {
-  day: string;
-  kind?: string;
-  reference?: string;
-  ledgerCents: number;
-  fboCents: number;
-  railCents: number;
-  eraCents?: number | null;
-  depositCents?: number | null;
-  correlationId: string;
-  detectedAt: string;
-};
+type Variance = z.infer<typeof VarianceList>['variances'][number];
 
 export function VariancesScreen() {
   const fmt = useDateFormat();
@@ -60,8 +51,8 @@ export function VariancesScreen() {
             {variances
               .filter((v) => v.day === day)
               .map((v, i) => (
-                <li key={i} style={{ marginBottom: '0.75rem' }} data-kind={v.kind ?? 'ledger_mismatch'}>
-                  <strong>{varianceKindWords(v.kind ?? 'ledger_mismatch')}</strong>
+                <li key={i} style={{ marginBottom: '0.75rem' }} data-kind={v.kind}>
+                  <strong>{varianceKindWords(v.kind)}</strong>
                   <VarianceFigures variance={v} />
                   <div className="muted billing-wrap">
                     Found {fmt.dateTime(v.detectedAt)} · reference {v.correlationId}
@@ -76,7 +67,7 @@ export function VariancesScreen() {
 }
 
 function VarianceFigures({ variance: v }: { variance: Variance }) {
-  if ((v.kind ?? 'ledger_mismatch') === 'ledger_mismatch') {
+  if (v.kind === 'ledger_mismatch') {
     return (
       <div>
         Ledger {formatDollars(v.ledgerCents)} · bank (FBO) {formatDollars(v.fboCents)} · rail{' '}
@@ -87,8 +78,8 @@ function VarianceFigures({ variance: v }: { variance: Variance }) {
   return (
     <div>
       {v.reference ? <>Trace {v.reference} · </> : null}
-      Remittance says {v.eraCents === null || v.eraCents === undefined ? 'nothing' : formatDollars(v.eraCents)} ·
-      deposit {v.depositCents === null || v.depositCents === undefined ? 'none' : formatDollars(v.depositCents)}
+      Remittance says {v.eraCents === null ? 'nothing' : formatDollars(v.eraCents)} · deposit{' '}
+      {v.depositCents === null ? 'none' : formatDollars(v.depositCents)}
     </div>
   );
 }
