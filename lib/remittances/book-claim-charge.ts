@@ -12,16 +12,24 @@ export const CLAIM_CHARGE_KIND = 'claim.charge';
 /** @returns the new ledger transaction id, or null when the charge was booked before (or is zero). */
 export async function bookClaimCharge(
   tx: Prisma.TransactionClient,
-  input: { claim: { id: string; clinicId: string; totalChargeCents: bigint }; correlationId: string; now: Date },
+  input: {
+    claim: { id: string; clinicId: string; totalChargeCents: bigint };
+    correlationId: string;
+    now: Date;
+    /** False when the caller already looked and found no booking (a batch read), so it is not looked up again. */
+    known?: boolean;
+  },
 ): Promise<string | null> {
   const { claim } = input;
   if (claim.totalChargeCents <= 0n) return null;
   const reference = `claim:${claim.id}`;
-  const booked = await tx.ledgerTransaction.findFirst({
-    where: { clinicId: claim.clinicId, kind: CLAIM_CHARGE_KIND, reference },
-    select: { id: true },
-  });
-  if (booked) return null;
+  if (input.known !== false) {
+    const booked = await tx.ledgerTransaction.findFirst({
+      where: { clinicId: claim.clinicId, kind: CLAIM_CHARGE_KIND, reference },
+      select: { id: true },
+    });
+    if (booked) return null;
+  }
   return postLedgerTransaction(tx, {
     clinicId: claim.clinicId,
     kind: CLAIM_CHARGE_KIND,

@@ -15,7 +15,7 @@ import { canTransition, isClaimStatus, recordClaimEvent, transitionClaim } from 
 import { describeCarc } from '../x12/carc';
 import { describeRarc } from '../x12/rarc';
 import type { ClaimPayment, Remittance } from '../x12/read-remittance';
-import { bookClaimCharge } from './book-claim-charge';
+import { bookClaimCharge, CLAIM_CHARGE_KIND } from './book-claim-charge';
 import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME } from './claim-outcome';
 import type { ClaimRemarks } from './read-remarks';
 import { reassociate } from './reassociate';
@@ -136,12 +136,44 @@ export async function postRemittance(
   if (locked.length !== claimIds.length) {
     throw new AppError('UNPROCESSABLE', 'The 835 names a claim that is not a claim of this clinic; nothing was posted');
   }
+  // Read once for the whole 835; each CLP's posting updates its claim's row here, so a reversal and the corrected
+  // claim after it (two CLPs of one claim) each start from the totals and state the one before left.
+  const rows = new Map(
+    (
+      await tx.claim.findMany({
+        where: { clinicId, id: { in: claimIds } },
+        include: { lines: { orderBy: { position: 'asc' } } },
+      })
+    ).map((row) => [row.id, row]),
+  );
+  const charged = new Set(
+    (
+      await tx.ledgerTransaction.findMany({
+        where: { clinicId, kind: CLAIM_CHARGE_KIND, reference: { in: claimIds.map((id) => `claim:${id}`) } },
+        select: { reference: true },
+      })
+    ).map((t) => t.reference.slice('claim:'.length)),
+  );
   const ledgerTransactionIds: string[] = [];
+  const written: Written = { transmissions: [], remittanceClaims: [] };
   for (const [index, claim] of remittance.claims.entries()) {
     const position = index + 1;
-    const ids = await postClaim(tx, { ...input, remittanceId, claim, position, remarks: input.remarks[index] });
+    const row = rows.get(claim.claimId)!;
+    if (!charged.has(row.id)) {
+      const charge = await bookClaimCharge(tx, { claim: row, correlationId, now, known: false });
+      if (charge) ledgerTransactionIds.push(charge);
+      charged.add(row.id);
+    }
+    const ids = await postClaim(
+      tx,
+      { ...input, remittanceId, claim, position, remarks: input.remarks[index], row },
+      written,
+    );
     ledgerTransactionIds.push(...ids);
   }
+  // The rows every CLP adds, in two statements rather than two per claim.
+  await tx.claimTransmission.createMany({ data: written.transmissions });
+  await tx.remittanceClaim.createMany({ data: written.remittanceClaims });
 
   const providerLines = providerLedgerLines(remittance.providerAdjustments);
   if (providerLines.length > 0) {
@@ -161,22 +193,25 @@ export async function postRemittance(
   return { ...summary, remittanceId, duplicate: false, claimsPosted: remittance.claims.length };
 }
 
+type ClaimRow = Prisma.ClaimGetPayload<{ include: { lines: true } }>;
+
 type ClaimPostingInput = Omit<PostRemittanceInput, 'remarks'> & {
   remittanceId: string;
   claim: ClaimPayment;
   position: number;
   remarks: ClaimRemarks | undefined;
+  /** The claim as the previous CLPs of this 835 left it; updated here. */
+  row: ClaimRow;
 };
 
-async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput): Promise<string[]> {
-  const { clinicId, claim, correlationId, now, remittanceId, position } = input;
-  const row = await tx.claim.findFirstOrThrow({
-    where: { id: claim.claimId, clinicId },
-    include: { lines: { orderBy: { position: 'asc' } } },
-  });
+type Written = {
+  transmissions: Prisma.ClaimTransmissionCreateManyInput[];
+  remittanceClaims: Prisma.RemittanceClaimCreateManyInput[];
+};
+
+async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput, written: Written): Promise<string[]> {
+  const { clinicId, claim, correlationId, now, remittanceId, position, row } = input;
   const ledgerTransactionIds: string[] = [];
-  const charge = await bookClaimCharge(tx, { claim: row, correlationId, now });
-  if (charge) ledgerTransactionIds.push(charge);
 
   const lines = claimLedgerLines(claim);
   if (lines.length > 0) {
@@ -255,6 +290,10 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput)
     isClaimStatus(to) &&
     canTransition(from, to) &&
     (await transitionClaim(tx, { clinicId, claimId: row.id, from, to, kind, detail, correlationId, set, at: now }));
+  row.paidCents = paidCents;
+  row.patientResponsibilityCents = patientResponsibilityCents;
+  row.adjustmentCents = adjustmentCents;
+  if (moved) row.status = to;
   if (!moved) {
     // Same state (a second payment), or a state the table does not leave this way (closed): the money still posts.
     await tx.claim.updateMany({ where: { id: row.id, clinicId }, data: set });
@@ -268,38 +307,34 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput)
     });
   }
 
-  await tx.claimTransmission.create({
-    data: {
-      clinicId,
-      claimId: row.id,
-      direction: 'in',
-      kind: '835',
-      controlNumber: input.remittance.traceNumber,
-      x12: transmissionText(input.x12, input.remarks),
-      correlationId,
-      at: now,
-    },
+  written.transmissions.push({
+    clinicId,
+    claimId: row.id,
+    direction: 'in',
+    kind: '835',
+    controlNumber: input.remittance.traceNumber,
+    x12: transmissionText(input.x12, input.remarks),
+    correlationId,
+    at: now,
   });
-  await tx.remittanceClaim.create({
-    data: {
-      remittanceId,
-      clinicId,
-      claimId: claim.claimId,
-      position,
-      payerClaimId: claim.payerClaimId,
-      statusCode: claim.statusCode,
-      chargeCents: BigInt(claim.chargeCents),
-      paidCents: BigInt(claim.paidCents),
-      patientResponsibilityCents: BigInt(claim.patientResponsibilityCents),
-      adjustments: storedAdjustments(claim, input.remarks),
-      lines: claim.lines.map((line) => ({
-        procedureCode: line.procedureCode,
-        modifiers: line.modifiers,
-        chargeCents: line.chargeCents,
-        paidCents: line.paidCents,
-        units: line.units,
-      })),
-    },
+  written.remittanceClaims.push({
+    remittanceId,
+    clinicId,
+    claimId: claim.claimId,
+    position,
+    payerClaimId: claim.payerClaimId,
+    statusCode: claim.statusCode,
+    chargeCents: BigInt(claim.chargeCents),
+    paidCents: BigInt(claim.paidCents),
+    patientResponsibilityCents: BigInt(claim.patientResponsibilityCents),
+    adjustments: storedAdjustments(claim, input.remarks),
+    lines: claim.lines.map((line) => ({
+      procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      chargeCents: line.chargeCents,
+      paidCents: line.paidCents,
+      units: line.units,
+    })),
   });
   return ledgerTransactionIds;
 }
