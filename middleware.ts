@@ -5,9 +5,9 @@
 // HSTS (lib/http/security-headers.ts). Runs on the nodejs runtime so it reads the same config as the handlers.
 // Partner webhooks skip it: their credential is the signature, checked by the wrapper (which also sets their
 // correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest).
-// In sandbox, a page opened at another host than APP_URL's (127.0.0.1 for localhost) is sent to APP_URL's host
-// before sign-in: cookies and the Origin check belong to that one origin, so a session begun at the other host
-// would sign in and then fail every action as cross-origin.
+// In sandbox, a page opened at another loopback host than APP_URL's (127.0.0.1 for localhost) is sent to APP_URL's
+// host before sign-in: cookies and the Origin check belong to that one origin, so a session begun at the other
+// host would sign in and then fail every action as cross-origin.
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
@@ -28,6 +28,9 @@ function errorJson(status: number, code: string, message: string, correlationId:
   );
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const isLoopbackHost = (host: string) => LOOPBACK.has(host.replace(/:\d+$/, ''));
+
 function withHeaders(response: NextResponse, headers: Record<string, string>): NextResponse {
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
@@ -46,8 +49,9 @@ export async function middleware(request: NextRequest) {
 
   if (mode === 'sandbox' && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
     const canonical = new URL(appUrl);
-    const host = request.headers.get('host');
-    if (host && host.toLowerCase() !== canonical.host) {
+    const host = request.headers.get('host')?.toLowerCase();
+    // Only between loopback names of this machine: behind a proxy the Host header is the proxy's business.
+    if (host && host !== canonical.host && isLoopbackHost(host) && isLoopbackHost(canonical.host)) {
       const target = new URL(path + request.nextUrl.search, canonical.origin);
       return withHeaders(NextResponse.redirect(target, 307), common);
     }

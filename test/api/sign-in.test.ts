@@ -42,6 +42,7 @@ describe('sign-in', () => {
         'integrations:read',
         'patients:read',
         'appointments:read',
+        'users:admin',
       ],
     });
     expect(session.text).not.toMatch(/passwordHash|mfaSecret|scrypt/);
