@@ -182,7 +182,7 @@ describe('POST /api/webhooks/era and reassociation', () => {
       ),
     ).toBeNull();
 
-    const mine = (body: { reassociation: { clinicId: string }[] }) =>
+    const mine = (body: { reassociation: { clinicId: string; kind: string }[] }) =>
       body.reassociation.filter((v) => v.clinicId === own.clinicId);
     const wednesday = await reconcile('2026-11-18');
     expect(mine(wednesday.body)).toEqual([
