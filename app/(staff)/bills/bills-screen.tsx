@@ -1,14 +1,12 @@
 'use client';
 // The bills list: amount, paid, what is still owed, where the bill came from (a claim's patient responsibility
 // or a visit) and each payment.
-import { useEffect, useState } from 'react';
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { BillList } from '@/lib/bills/list-bills';
-import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
+import { useApiRead } from '@/components/billing/use-api-read';
 
 type Bill = z.infer<typeof BillList>['bills'][number];
 
@@ -21,23 +19,8 @@ const PAYMENT_STATUS: Record<string, string> = {
 
 export function BillsScreen() {
   const fmt = useDateFormat();
-  const [bills, setBills] = useState<Bill[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    apiFetch<{ bills: Bill[] }>('/api/bills').then(
-      (body) => {
-        if (current) setBills(body.bills);
-      },
-      (failure) => {
-        if (current) setError(describeApiError(failure, { withReference: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
+  const { data, error } = useApiRead<{ bills: Bill[] }>('/api/bills');
+  const bills = data?.bills ?? null;
 
   if (error)
     return (

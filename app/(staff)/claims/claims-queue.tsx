@@ -1,13 +1,12 @@
 'use client';
 // The claims list with state filters (chips): each change asks GET /api/claims?status=a,b again. No chip
 // chosen shows every state.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Link from 'next/link';
-import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
+import { useApiRead } from '@/components/billing/use-api-read';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
 
 type ClaimRow = {
@@ -25,26 +24,9 @@ type ClaimRow = {
 export function ClaimsQueue() {
   const fmt = useDateFormat();
   const [statuses, setStatuses] = useState<string[]>([]);
-  const [claims, setClaims] = useState<ClaimRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    const query = statuses.length ? `?status=${encodeURIComponent(statuses.join(','))}` : '';
-    apiFetch<{ claims: ClaimRow[] }>(`/api/claims${query}`).then(
-      (body) => {
-        if (!current) return;
-        setClaims(body.claims);
-        setError(null);
-      },
-      (failure) => {
-        if (current) setError(describeApiError(failure, { withReference: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [statuses]);
+  const query = statuses.length ? `?status=${encodeURIComponent(statuses.join(','))}` : '';
+  const { data, error } = useApiRead<{ claims: ClaimRow[] }>(`/api/claims${query}`);
+  const claims = data?.claims ?? null;
 
   function toggle(status: string) {
     setStatuses((now) => (now.includes(status) ? now.filter((s) => s !== status) : [...now, status]));

@@ -1,38 +1,21 @@
 'use client';
 // The denial work queue: one card per claim with what the payer said (CARC and RARC in words, codes beside),
 // the amounts, the next step, and "Appeal" opening the claim page's appeal form (which asks for a step-up).
-import { useEffect, useState } from 'react';
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { DenialList } from '@/lib/remittances/list-denials';
-import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
+import { useApiRead } from '@/components/billing/use-api-read';
 import { adjustmentGroupWords } from '@/components/billing/words';
 
 type Denial = z.infer<typeof DenialList>['denials'][number];
 
 export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
   const fmt = useDateFormat();
-  const [denials, setDenials] = useState<Denial[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    apiFetch<{ denials: Denial[] }>('/api/denials').then(
-      (body) => {
-        if (current) setDenials(body.denials);
-      },
-      (failure) => {
-        if (current) setError(describeApiError(failure, { withReference: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
+  const { data, error } = useApiRead<{ denials: Denial[] }>('/api/denials');
+  const denials = data?.denials ?? null;
 
   if (error)
     return (

@@ -1,36 +1,19 @@
 'use client';
 // Variances grouped by day. A day-level variance shows the ledger, FBO and rail totals; a remittance/deposit
 // variance shows the trace and what each side said.
-import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { VarianceList } from '@/lib/reconciliation/list-variances';
-import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
+import { useApiRead } from '@/components/billing/use-api-read';
 import { varianceKindWords } from '@/components/billing/words';
 
 type Variance = z.infer<typeof VarianceList>['variances'][number];
 
 export function VariancesScreen() {
   const fmt = useDateFormat();
-  const [variances, setVariances] = useState<Variance[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    apiFetch<{ variances: Variance[] }>('/api/reconciliation/variances').then(
-      (body) => {
-        if (current) setVariances(body.variances);
-      },
-      (failure) => {
-        if (current) setError(describeApiError(failure, { withReference: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
+  const { data, error } = useApiRead<{ variances: Variance[] }>('/api/reconciliation/variances');
+  const variances = data?.variances ?? null;
 
   if (error)
     return (

@@ -2,7 +2,7 @@
 // The remittance list and the upload form. The file is read in the browser and sent as JSON `{ x12 }` (the
 // route takes that or multipart); the answer says per 835 whether it was posted or was a copy of one already
 // posted (nothing changes then), and links to it.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { UploadResult } from '@/lib/remittances/endpoints';
@@ -11,6 +11,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
+import { useApiRead } from '@/components/billing/use-api-read';
 
 type Remittance = z.infer<typeof RemittanceList>['remittances'][number];
 type Uploaded = z.infer<typeof UploadResult>;
@@ -26,24 +27,9 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
   const fmt = useDateFormat();
-  const [remittances, setRemittances] = useState<Remittance[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    apiFetch<{ remittances: Remittance[] }>('/api/remittances').then(
-      (body) => {
-        if (current) setRemittances(body.remittances);
-      },
-      (failure) => {
-        if (current) setError(describeApiError(failure, { withReference: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [version]);
+  const { data, error } = useApiRead<{ remittances: Remittance[] }>('/api/remittances', version);
+  const remittances = data?.remittances ?? null;
 
   return (
     <>

@@ -1,14 +1,12 @@
 'use client';
 // One remittance over GET /api/remittances/{id}: the payment, the provider-level adjustments (PLB), and per
 // claim what the payer paid, what it adjusted and why (CARC, RARC) in words, with the codes beside them.
-import { useEffect, useState } from 'react';
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { RemittanceDetail } from '@/lib/remittances/remittance-view';
-import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
+import { useApiRead } from '@/components/billing/use-api-read';
 import { adjustmentGroupWords } from '@/components/billing/words';
 
 type Detail = z.infer<typeof RemittanceDetail>;
@@ -24,23 +22,8 @@ const PAYMENT_METHOD: Record<string, string> = {
 
 export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
   const fmt = useDateFormat();
-  const [remittance, setRemittance] = useState<Detail | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    apiFetch<Detail>(`/api/remittances/${encodeURIComponent(remittanceId)}`).then(
-      (body) => {
-        if (current) setRemittance(body);
-      },
-      (failure) => {
-        if (current) setError(describeApiError(failure, { withReference: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [remittanceId]);
+  const { data, error } = useApiRead<Detail>(`/api/remittances/${encodeURIComponent(remittanceId)}`);
+  const remittance = data ?? null;
 
   if (!remittance) {
     return (
