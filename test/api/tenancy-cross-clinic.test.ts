@@ -173,6 +173,33 @@ const PROBES: Record<string, Probe[]> = {
   'GET /api/remittances/{id}': [{ path: '/api/remittances/rem_north_probe', expect: 'denied' }],
   'GET /api/denials': [{ path: '/api/denials', expect: 'own-data-only' }],
   'GET /api/bills': [{ path: '/api/bills', expect: 'own-data-only' }],
+  // Users and the audit log: Northside's users are not found (404), lists are Southside's own.
+  'GET /api/users': [{ path: '/api/users', expect: 'own-data-only' }],
+  'POST /api/users': [
+    {
+      path: '/api/users',
+      json: { email: 'probe-south@example.test', scopes: ['claims:read'] },
+      expect: 'own-data-only',
+    },
+  ],
+  'POST /api/users/{id}/unlock': [{ path: '/api/users/user_frontdesk_north/unlock', expect: 'denied' }],
+  'POST /api/users/{id}/reset-mfa': [{ path: '/api/users/user_mfa_north/reset-mfa', expect: 'denied' }],
+  'POST /api/users/{id}/deactivate': [{ path: '/api/users/user_frontdesk_north/deactivate', expect: 'denied' }],
+  'POST /api/auth/password': [
+    {
+      path: '/api/auth/password',
+      json: { currentPassword: 'wrong-password', newPassword: 'a long new password' },
+      expect: 'own-data-only',
+    },
+  ],
+  // Southside's own refused probes are in its log with the ids it typed; sign-ins and a Northside user filter show
+  // that nothing of Northside's comes back.
+  'GET /api/audit': [
+    { path: '/api/audit?action=sign-in', expect: 'own-data-only' },
+    { path: '/api/audit?userId=user_admin_north', expect: 'own-data-only' },
+  ],
+  'GET /api/emr-sync/runs/{id}': [{ path: '/api/emr-sync/runs/run_north_probe', expect: 'denied' }],
+  'DELETE /api/emr-sync/connections/{id}': [{ path: `/api/emr-sync/connections/${N.connection}`, expect: 'denied' }],
 };
 
 const MARKERS = [
@@ -346,6 +373,16 @@ describe('cross-clinic access', () => {
     expect((await app.db.settlementInstruction.findUniqueOrThrow({ where: { id: N.instruction } })).status).toBe(
       'SIGNED',
     );
+    expect(
+      await app.db.user.findMany({
+        where: { id: { in: ['user_frontdesk_north', 'user_mfa_north'] } },
+        select: { deactivatedAt: true, mfaEnabled: true },
+        orderBy: { id: 'asc' },
+      }),
+    ).toEqual([
+      { deactivatedAt: null, mfaEnabled: false },
+      { deactivatedAt: null, mfaEnabled: true },
+    ]);
     expect((await app.db.emrConnection.findUniqueOrThrow({ where: { id: N.connection } })).clientId).toBe(
       'north-client',
     );
