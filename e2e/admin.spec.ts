@@ -83,3 +83,36 @@ test('sign-in warns on the last attempt; an admin unlocks with step-up and the a
   await expect(page).toHaveURL(/\/login/);
   await signIn(page, LOCKED_USER);
 });
+
+test('an admin invites a user with some of their scopes; the invitee sets a password from the link and signs in', async ({
+  page,
+}) => {
+  const email = `invitee-${Date.now()}@northside.test`;
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('checkbox', { name: /See claims and denials/ }).check();
+  await page.getByRole('button', { name: 'Invite' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog.getByTestId('step-up-description')).toHaveText(`Invite ${email}`);
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  const link = await page.getByLabel('Invitation link').inputValue();
+  expect(link).toMatch(/\/login\/accept\?token=/);
+  await expect(page.getByTestId(`user-${email}`)).toContainText('Invited, not yet signed up');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill('a long invited password');
+  await page.getByLabel('New password again').fill('a long invited password');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByRole('status')).toContainText('Your password is set');
+  await page.getByRole('link', { name: `Sign in as ${email}` }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('a long invited password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(email);
+  // Their role sees only its screens.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' })).toHaveCount(0);
+});
