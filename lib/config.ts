@@ -174,7 +174,6 @@ function parseClearinghouse(
     string
   >,
   env: Record<string, string | undefined>,
-  warnings: string[],
 ): Config['clearinghouse'] {
   const phone = optional.parse(env.CLEARINGHOUSE_CONTACT_PHONE);
   return {
@@ -274,7 +273,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       senderId: core.ELIGIBILITY_SENDER_ID,
       receiverId: core.ELIGIBILITY_RECEIVER_ID,
     },
-    clearinghouse: clearinghouse && parseClearinghouse(clearinghouse, env, warnings),
+    clearinghouse: clearinghouse && parseClearinghouse(clearinghouse, env),
     webhookSecrets: Object.fromEntries(
       WEBHOOK_RECEIVERS.map((r) => [r, parseSecretList(env[`WEBHOOK_SECRET_${r.toUpperCase()}`])]).filter(([, v]) => v),
     ),
