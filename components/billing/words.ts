@@ -52,24 +52,6 @@ export function timelineWords(kind: string): string {
   return TIMELINE_WORDS[kind] ?? kind.replaceAll('_', ' ');
 }
 
-/** CLP02: the payer's decision on a claim in an 835 (005010X221A1). */
-const CLAIM_PAYMENT_STATUS: Record<string, string> = {
-  '1': 'Processed as primary',
-  '2': 'Processed as secondary',
-  '3': 'Processed as tertiary',
-  '4': 'Denied',
-  '19': 'Processed as primary, forwarded to another payer',
-  '20': 'Processed as secondary, forwarded to another payer',
-  '21': 'Processed as tertiary, forwarded to another payer',
-  '22': 'Reversal of a previous payment',
-  '23': 'Not our claim, forwarded to another payer',
-  '25': 'Predetermination only, no payment',
-};
-
-export function claimPaymentStatusWords(code: string): string {
-  return CLAIM_PAYMENT_STATUS[code] ?? `Status ${code}`;
-}
-
 /** CAS01: who the adjusted amount falls to. */
 const ADJUSTMENT_GROUP: Record<string, string> = {
   CO: 'Contractual (write off)',
@@ -81,23 +63,6 @@ const ADJUSTMENT_GROUP: Record<string, string> = {
 
 export function adjustmentGroupWords(group: string): string {
   return ADJUSTMENT_GROUP[group] ?? group;
-}
-
-/** PLB03-1: provider-level adjustments (the most common ones; others as sent). */
-const PROVIDER_ADJUSTMENT: Record<string, string> = {
-  L6: 'Interest owed',
-  WO: 'Overpayment recovery',
-  FB: 'Forwarding balance',
-  '72': 'Authorized return',
-  CS: 'Adjustment',
-  J1: 'Nonreimbursable',
-  IR: 'Internal Revenue Service withholding',
-  AH: 'Origination fee',
-  BD: 'Bad debt adjustment',
-};
-
-export function providerAdjustmentWords(reason: string): string {
-  return PROVIDER_ADJUSTMENT[reason] ?? `Adjustment ${reason}`;
 }
 
 const VARIANCE_KIND: Record<string, string> = {
