@@ -49,9 +49,10 @@ export type Endpoint = {
   streamLine?: z.ZodType;
   /**
    * 'operation-outcome': 4xx/5xx bodies are FHIR OperationOutcome resources (FHIR routes whose successes are FHIR).
-   * The endpoint says which format; lib/http/error-response.ts renders it.
+   * 'oauth': 4xx/5xx bodies are RFC 6749 section 5.2 `{ error, error_description }` (OAuth token endpoints, whose
+   * clients read nothing else). The endpoint says which format; lib/http/error-response.ts renders it.
    */
-  errorFormat?: 'operation-outcome';
+  errorFormat?: 'operation-outcome' | 'oauth';
   /** Headers set on every response of this endpoint, errors included (e.g. Referrer-Policy on the OAuth routes). */
   headers?: Record<string, string>;
   /** When the endpoint may also answer 302 (e.g. sending a browser back to a page): what the redirect means. */

@@ -87,7 +87,9 @@ function operationOf(e: Endpoint): Json {
     responses[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
       content: {
-        'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+        'application/json': {
+          schema: { $ref: `#/components/schemas/${e.errorFormat === 'oauth' ? 'OAuthError' : 'Error'}` },
+        },
         // FHIR routes: errors as OperationOutcome (the first gate's 401 and a 202 stay JSON).
         ...(e.errorFormat === 'operation-outcome' &&
           status >= 400 && { [FHIR_JSON]: { schema: toSchema(OperationOutcomeSchema, 'output') } }),
@@ -211,7 +213,7 @@ export function buildOpenApi(serverUrl: string): Json {
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: { Error: ErrorSchema },
+      schemas: { Error: ErrorSchema, OAuthError: OAUTH_ERROR_SCHEMA },
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token' },
         bearerSession: { type: 'http', scheme: 'bearer', description: 'The session token, for server callers' },
@@ -226,3 +228,10 @@ export function buildOpenApi(serverUrl: string): Json {
     },
   };
 }
+
+// RFC 6749 section 5.2: the error body of an OAuth token endpoint (errorFormat 'oauth').
+const OAUTH_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+} as const;

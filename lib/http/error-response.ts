@@ -45,6 +45,13 @@ const RENDERERS: Record<ErrorFormat, (error: AppError, correlationId: string) =>
     headers.delete('content-type');
     return fhirResponse(buildOperationOutcome(errorBody(error, correlationId)), { status, headers });
   },
+  // OAuth clients read `error` (RFC 6749 section 5.2); the correlation id stays in its header for support.
+  oauth: (error, correlationId) => {
+    const { status, headers } = appErrorResponse(error, correlationId);
+    headers.set('cache-control', 'no-store');
+    const code = status >= 500 ? 'server_error' : status === 401 ? 'invalid_client' : 'invalid_request';
+    return Response.json({ error: code, error_description: error.message }, { status, headers });
+  },
 };
 
 // The log is JSON: a cause is logged as a JSON value (an Error as { name, message, code?, cause? }, a plain

@@ -42,6 +42,7 @@ export const sandboxTokenEndpoint = endpoint({
   summary:
     "Sandbox EHR (sandbox only): OAuth token endpoint (form body): authorization_code + PKCE S256, refresh_token, client_credentials with a private_key_jwt verified against this app's JWKS. Errors are RFC 6749 { error, error_description }",
   errors: ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  errorFormat: 'oauth',
   response: z.looseObject({ access_token: z.string(), token_type: z.string(), expires_in: z.number() }),
 });
 

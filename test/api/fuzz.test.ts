@@ -181,8 +181,13 @@ describe('fuzzing every endpoint', () => {
           typeof res.body?.code === 'string' &&
           typeof res.body?.message === 'string' &&
           typeof res.body?.correlationId === 'string';
-        // FHIR routes answer errors as OperationOutcome, which the client's contract check validates.
-        if (res.status >= 400 && !typed && res.body?.resourceType !== 'OperationOutcome')
+        // FHIR routes answer errors as OperationOutcome, OAuth token endpoints as RFC 6749 { error }: the client's
+        // contract check validates both against the OpenAPI document.
+        const ownFormat =
+          e.errorFormat === 'oauth'
+            ? typeof res.body?.error === 'string'
+            : res.body?.resourceType === 'OperationOutcome';
+        if (res.status >= 400 && !typed && !ownFormat)
           failures.push(`${where} → ${res.status} untyped error ${res.text.slice(0, 200)}`);
         return res.status;
       } catch (error) {

@@ -34,7 +34,9 @@ function operations() {
 function validatorFor(key: string, schema: Json): ValidateFunction {
   let v = validators.get(key);
   if (!v) {
-    const resolved = schema.$ref === '#/components/schemas/Error' ? openApi().components.schemas.Error : schema;
+    // Error bodies refer to a shared component (Error, or OAuthError for OAuth token endpoints).
+    const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/(\w+)$/.exec(schema.$ref) : null;
+    const resolved = ref ? openApi().components.schemas[ref[1]!] : schema;
     v = ajv.compile(resolved);
     validators.set(key, v);
   }
