@@ -5,6 +5,7 @@
 // (network lost, stream cut) gets the screen's own sentence. The correlation id is kept apart (`reference`)
 // so a screen can show it small, for support.
 import { ApiError } from './api-error';
+import { isStepUpCancelled } from './step-up-prompt';
 
 type DescribeOptions = {
   /** Adds the correlation id, for staff to quote to support. */
@@ -19,6 +20,8 @@ export type ErrorDescription = { text: string; reference?: string };
 const ROLE_REFUSAL = "Your role can't do this; ask your clinic admin.";
 
 export function describeApiErrorParts(error: unknown, options: Omit<DescribeOptions, 'withReference'> = {}) {
+  // Cancelling the step-up dialog is not an error: nothing to say (screens show nothing for an empty text).
+  if (isStepUpCancelled(error)) return { text: '' };
   const described: ErrorDescription = { text: sentenceFor(error, options) };
   if (error instanceof ApiError && error.body.correlationId) described.reference = error.body.correlationId;
   return described;

@@ -4,6 +4,7 @@ import { describeApiErrorParts } from './describe-api-error';
 
 export function ErrorNote({ error, otherwise, testId }: { error: unknown; otherwise?: string; testId?: string }) {
   const { text, reference } = describeApiErrorParts(error, { otherwise });
+  if (!text) return null; // a cancelled step-up: nothing went wrong
   return (
     <p role="alert" className="error" data-testid={testId}>
       {text}
