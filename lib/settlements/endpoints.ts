@@ -5,6 +5,7 @@ import { InstructionView } from './instruction-view';
 import { CreateInstructionBody } from './create-instruction';
 import { ExecuteInstructionBody } from './execute-instruction';
 import { GateParams, SettlementGateView } from './clear-settlement-gate';
+import { SettlementOverview } from './settlement-overview';
 
 const InstructionParams = z.object({ id: z.string().trim().min(1).max(200) });
 
@@ -32,6 +33,16 @@ export const getInstructionEndpoint = endpoint({
   params: InstructionParams,
   response: InstructionView,
   errors: ['NOT_FOUND'],
+});
+
+export const settlementOverviewEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/settlement/overview',
+  tags: ['settlement'],
+  summary: "The clinic's settlement pools and its 20 newest instructions (newest first), for the settlement console",
+  auth: 'session',
+  scope: 'svcpay:read',
+  response: SettlementOverview,
 });
 
 export const signInstructionEndpoint = endpoint({
@@ -78,6 +89,7 @@ export const executeInstructionEndpoint = endpoint({
 export const settlementEndpoints = [
   createInstructionEndpoint,
   getInstructionEndpoint,
+  settlementOverviewEndpoint,
   signInstructionEndpoint,
   settlementGateEndpoint,
   executeInstructionEndpoint,

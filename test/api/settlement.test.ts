@@ -57,6 +57,22 @@ describe('settlement instructions', () => {
   const execute = (id: string, client = billing, headers = stepUp, railReference = 'ACH-TRACE-0001') =>
     client.post(`/api/settlement/console/${id}/execute`, { railReference }, { headers });
 
+  it("lists the clinic's own pools and newest instructions for the console, never another clinic's", async () => {
+    const pool = await newPool(app);
+    const created = await draft({ poolId: pool, advanceAmountCents: 10_000 });
+    const southPool = await newPool(app, 5_000n, { clinicId: 'clinic_south' });
+
+    const res = await billing.get('/api/settlement/overview');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.pools).toContainEqual({ poolId: pool, availableCents: 1_000_000, status: 'active' });
+    expect(res.body.pools.map((p: { poolId: string }) => p.poolId)).not.toContain(southPool);
+    expect(res.body.instructions[0]).toMatchObject({ instructionId: created.instructionId, status: 'DRAFT' });
+
+    const theirs = await south.get('/api/settlement/overview');
+    expect(theirs.body.pools.map((p: { poolId: string }) => p.poolId)).toContain(southPool);
+    expect(JSON.stringify(theirs.body)).not.toContain(created.instructionId);
+  });
+
   describe('create, read and sign', () => {
     it('creates a DRAFT whose waterfall splits the advance exactly, with a 24 h expiry', async () => {
       const poolId = await newPool(app, 1_000_000n);

@@ -113,6 +113,7 @@ const PROBES: Record<string, Probe[]> = {
       expect: 'denied',
     },
   ],
+  'GET /api/settlement/overview': [{ path: '/api/settlement/overview', expect: 'own-data-only' }],
   'GET /api/settlement/instructions/{id}': [
     { path: `/api/settlement/instructions/${N.instruction}`, expect: 'denied' },
   ],

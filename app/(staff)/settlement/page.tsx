@@ -1,17 +1,15 @@
 // /settlement: the settlement console. Pools, then an instruction's life: create a DRAFT with its waterfall,
-// sign it (step-up), execute it (step-up), over /api/settlement.
+// sign it (step-up), execute it (step-up), all over /api/settlement.
 import type { Metadata } from 'next';
 import { findPrincipalWith } from '@/components/billing/find-principal-with';
 import { NoAccess } from '@/components/billing/no-access';
-import { readSettlementOverview } from './read-settlement-overview';
-import { SettlementConsole } from './settlement-console';
+import { SettlementScreen } from './settlement-screen';
 
 export const metadata: Metadata = { title: 'Settlement · Clinic Revenue Platform' };
 
 export default async function SettlementPage() {
   const principal = await findPrincipalWith('svcpay:read');
   if (!principal) return <NoAccess title="Settlement" />;
-  const overview = await readSettlementOverview(principal.clinicId);
   return (
     <>
       <h1>Settlement</h1>
@@ -19,11 +17,7 @@ export default async function SettlementPage() {
         Advances paid to the clinic from a settlement pool ahead of claim payments. An instruction is drafted, signed
         and then executed; signing and executing each ask you to confirm it&apos;s you.
       </p>
-      <SettlementConsole
-        pools={overview.pools}
-        instructions={overview.instructions}
-        canWrite={principal.scopes.includes('svcpay:write')}
-      />
+      <SettlementScreen canWrite={principal.scopes.includes('svcpay:write')} />
     </>
   );
 }

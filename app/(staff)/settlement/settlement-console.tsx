@@ -11,7 +11,7 @@ import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars, parseDollarInput } from '@/components/billing/format';
 import { instructionStatusWords } from '@/components/billing/words';
-import type { PoolSummary } from './read-settlement-overview';
+import type { PoolSummary } from '@/lib/settlements/settlement-overview';
 
 type Issues = Record<string, string>;
 

@@ -1,0 +1,18 @@
+'use client';
+// Reads the console's pools and instructions through the API (GET /api/settlement/overview), then shows the console.
+import { useApiRead } from '@/components/billing/use-api-read';
+import type { SettlementOverview } from '@/lib/settlements/settlement-overview';
+import { SettlementConsole } from './settlement-console';
+
+export function SettlementScreen({ canWrite }: { canWrite: boolean }) {
+  const { data, error } = useApiRead<SettlementOverview>('/api/settlement/overview');
+  if (error) {
+    return (
+      <p role="alert" className="error">
+        {error}
+      </p>
+    );
+  }
+  if (!data) return <p aria-live="polite">Loading…</p>;
+  return <SettlementConsole pools={data.pools} instructions={data.instructions} canWrite={canWrite} />;
+}
