@@ -10,9 +10,14 @@ const bodyTooLarge = () =>
     issues: [{ path: 'body', message: `At most ${MAX_BODY_BYTES} bytes` }],
   });
 
+/** A body cap other than the default 1 MiB (an upload), and the error that refuses a larger body. */
+export type BodyCap = { maxBytes: number; tooLarge: () => AppError };
+
+const DEFAULT_CAP: BodyCap = { maxBytes: MAX_BODY_BYTES, tooLarge: bodyTooLarge };
+
 /** The exact bytes of the body (a signed webhook's signature covers them). */
-export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) throw bodyTooLarge();
+export async function readBodyBytes(request: Request, cap: BodyCap = DEFAULT_CAP): Promise<Uint8Array<ArrayBuffer>> {
+  if (Number(request.headers.get('content-length')) > cap.maxBytes) throw cap.tooLarge();
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -22,9 +27,9 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayB
     if (done) break;
     total += value.byteLength;
     // Counted while streaming: Content-Length may be absent (chunked) or lie.
-    if (total > MAX_BODY_BYTES) {
+    if (total > cap.maxBytes) {
       await reader.cancel();
-      throw bodyTooLarge();
+      throw cap.tooLarge();
     }
     chunks.push(value);
   }

@@ -12,32 +12,12 @@ const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message)
 const invalid = (message: string, path = 'body') =>
   new AppError('VALIDATION_FAILED', message, { issues: [{ path, message }] });
 
-async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  const refusal = () =>
-    tooLarge(`The upload is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB; send one interchange of at most 1 MiB`);
-  if (Number(request.headers.get('content-length')) > MAX_UPLOAD_BYTES) throw refusal();
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_UPLOAD_BYTES) {
-      await reader.cancel();
-      throw refusal();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
+/** The upload's body cap, for the route's body reader: 413 with a sentence. */
+export const UPLOAD_CAP = {
+  maxBytes: MAX_UPLOAD_BYTES,
+  tooLarge: () =>
+    tooLarge(`The upload is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB; send one interchange of at most 1 MiB`),
+};
 
 function decode(bytes: Uint8Array): string {
   try {
@@ -48,16 +28,13 @@ function decode(bytes: Uint8Array): string {
 }
 
 /** The interchange text of the upload. @throws PAYLOAD_TOO_LARGE (413), VALIDATION_FAILED (400), UNPROCESSABLE (422). */
-export async function readUpload(request: Request): Promise<string> {
-  const type = (request.headers.get('content-type') ?? '').toLowerCase();
-  const bytes = await readCapped(request);
+export async function readUpload({ contentType, bytes }: { contentType: string; bytes: Uint8Array }): Promise<string> {
+  const type = contentType.toLowerCase();
   let x12: string;
   if (type.startsWith('multipart/form-data')) {
     let form: FormData;
     try {
-      form = await new Response(bytes, {
-        headers: { 'content-type': request.headers.get('content-type')! },
-      }).formData();
+      form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
     } catch {
       throw invalid('The multipart body cannot be read');
     }
