@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
-import { readClinicTimeZone } from '../clinics/clinic-time-zone';
 import { clinicDayBounds, clinicToday } from '../time/clinic-day';
 
 export const ListAppointmentsQuery = z.object({
@@ -33,9 +32,9 @@ export const AppointmentList = z.object({
 
 export async function listAppointments(
   deps: { db: Db; clock: Clock },
-  input: { clinicId: string; date?: string },
+  input: { clinicId: string; clinicTimeZone: string; date?: string },
 ): Promise<z.infer<typeof AppointmentList>> {
-  const timeZone = await readClinicTimeZone(deps.db, input.clinicId);
+  const timeZone = input.clinicTimeZone;
   const date = input.date ?? clinicToday(deps.clock(), timeZone);
   const { from, to } = clinicDayBounds(date, timeZone);
   const rows = await deps.db.appointment.findMany({

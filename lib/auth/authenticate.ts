@@ -6,14 +6,17 @@
 import type { Db } from '../db';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
+import { DEFAULT_TIME_ZONE } from '../time/clinic-day';
 import type { Principal } from './principal';
 import { decodeSessionToken, findSessionToken } from './session-token';
 
-// The user row and the revocation check in ONE statement: this runs on every authenticated request, and a
-// separate revocation lookup would add a database round trip to each (bench/load measures this path).
+// The user row, the revocation check and the clinic's time zone in ONE statement: this runs on every
+// authenticated request, and a separate lookup would add a database round trip to each (bench/load measures this
+// path). The zone is read fresh each time, so a change in clinic settings applies to the next request.
 const USER_AND_REVOCATION = `
   SELECT u."orgId", u."clinicId", u."sessionVersion", u."lockedUntil", u."deactivatedAt", u."scopes",
-         EXISTS (SELECT 1 FROM "RevokedSession" r WHERE r."tokenId" = $2) AS "revoked"
+         EXISTS (SELECT 1 FROM "RevokedSession" r WHERE r."tokenId" = $2) AS "revoked",
+         (SELECT c."timeZone" FROM "Clinic" c WHERE c."id" = u."clinicId") AS "clinicTimeZone"
   FROM "User" u WHERE u."id" = $1`;
 
 type UserRow = {
@@ -24,6 +27,7 @@ type UserRow = {
   deactivatedAt: Date | null;
   scopes: string[] | null;
   revoked: boolean;
+  clinicTimeZone: string | null;
 };
 
 const ended = () => new AppError('UNAUTHENTICATED', 'Your session has ended; sign in again');
@@ -57,6 +61,7 @@ export async function authenticate(
     scopes: claims.scopes.filter((s) => granted.includes(s)),
     sessionVersion: claims.sessionVersion,
     sessionId: claims.sid,
+    clinicTimeZone: user.clinicTimeZone ?? DEFAULT_TIME_ZONE,
     authenticatedAt: new Date(claims.authenticatedAt * 1000),
     via: found.via,
   };

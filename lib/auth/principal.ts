@@ -8,6 +8,8 @@ export type Principal = {
   clinicId: string;
   scopes: Scope[];
   sessionVersion: number;
+  /** The clinic's IANA time zone (read with the user row on every request): its "today" and dates. */
+  clinicTimeZone: string;
   /** The session's id (the token's `sid`): a step-up claim is bound to it, so it never outlives its session. */
   sessionId?: string;
   /** When the password (and MFA) were last verified for this session. */

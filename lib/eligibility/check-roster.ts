@@ -19,7 +19,7 @@ import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
-import { clinicDateOf } from '../time/clinic-day';
+import { clinicDateOf, DEFAULT_TIME_ZONE } from '../time/clinic-day';
 
 const MAX_ROSTER_SIZE = 500;
 const MAX_CONCURRENCY = 20;
@@ -195,7 +195,7 @@ export async function prepareRoster(
     body,
     patients,
     provider: { npi, name: providerName },
-    timeZone: clinic?.timeZone ?? 'America/New_York',
+    timeZone: clinic?.timeZone ?? DEFAULT_TIME_ZONE,
   };
   const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
   const [store] = await Promise.all([caching, logging]);

@@ -16,7 +16,14 @@ import type { EligibilityResult } from './eligibility-result';
 import { findPayerByName } from './payer-directory';
 import type { VerifyEligibilityBody } from './verify-eligibility-body';
 
-export type VerifyContext = { clinicId: string; orgId: string; userId: string; correlationId: string };
+export type VerifyContext = {
+  clinicId: string;
+  orgId: string;
+  userId: string;
+  correlationId: string;
+  /** The clinic's zone: the default date of service is the clinic's today. */
+  clinicTimeZone: string;
+};
 
 /**
  * Verifies one member with `deps.payer` (the route's requirePayer refuses production without CORE before this
@@ -37,23 +44,16 @@ export async function verifyEligibility(
       ],
     });
   }
-  // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only, or up
-  // front when the date of service defaults to the clinic's today (its time zone decides which day that is).
-  type ClinicRow = { name: string; billingNpi: string | null; billingProviderName: string | null; timeZone: string };
-  let clinicRead: Promise<ClinicRow | null> | undefined;
-  // then() turns Prisma's lazy query into one promise, so the two readers share one query.
-  const readClinic = () =>
-    (clinicRead ??= deps.db.clinic
-      .findUnique({
-        where: { id: context.clinicId },
-        select: { name: true, billingNpi: true, billingProviderName: true, timeZone: true },
-      })
-      .then((row) => row));
+  // Only a 270 needs the provider's name, and a cache hit sends none: look the clinic up on a miss only.
   const providerName = async () => {
-    const clinic = await readClinic();
+    const clinic = await deps.db.clinic.findUnique({
+      where: { id: context.clinicId },
+      select: { name: true, billingNpi: true, billingProviderName: true },
+    });
     return (clinic?.billingNpi === body.npi ? clinic.billingProviderName : null) ?? clinic?.name ?? 'PROVIDER';
   };
-  const dateOfService = body.dos ?? clinicToday(deps.clock(), (await readClinic())?.timeZone ?? 'America/New_York');
+  // The clinic's today (its zone came with the session check, so a cache hit costs no extra query).
+  const dateOfService = body.dos ?? clinicToday(deps.clock(), context.clinicTimeZone);
   const question: Omit<EligibilityInquiry, 'coverage'> = {
     clinicId: context.clinicId,
     userId: context.userId,

@@ -5,19 +5,14 @@ import { authenticate } from '../auth/authenticate';
 import { getDeps } from '../deps';
 import { isAppError } from '../errors';
 
-export async function findCurrentPrincipal(
-  headers: Headers,
-): Promise<(Principal & { clinicName: string; clinicTimeZone: string }) | null> {
+export async function findCurrentPrincipal(headers: Headers): Promise<(Principal & { clinicName: string }) | null> {
   const deps = await getDeps();
   if (!deps.config.authSecret) return null;
   try {
     const principal = await authenticate(deps, headers, { secret: deps.config.authSecret, appUrl: deps.config.appUrl });
-    const clinic = await deps.db.clinic.findUnique({
-      where: { id: principal.clinicId },
-      select: { name: true, timeZone: true },
-    });
-    // The clinic's zone: every screen's "today" and times (components/clinic-time.tsx).
-    return { ...principal, clinicName: clinic?.name ?? '', clinicTimeZone: clinic?.timeZone ?? 'America/New_York' };
+    const clinic = await deps.db.clinic.findUnique({ where: { id: principal.clinicId }, select: { name: true } });
+    // principal.clinicTimeZone: every screen's "today" and times (components/clinic-time.tsx).
+    return { ...principal, clinicName: clinic?.name ?? '' };
   } catch (error) {
     if (isAppError(error)) return null;
     throw error;

@@ -19,7 +19,7 @@ type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 type Session<E extends Endpoint, T> = E['auth'] extends 'session' ? T : undefined;
 
 /** Who acts, for the domain's tenancy and audit fields: the session's clinic, org and user, and this request. */
-export type Actor = { clinicId: string; orgId: string; userId: string; correlationId: string };
+export type Actor = { clinicId: string; orgId: string; userId: string; correlationId: string; clinicTimeZone: string };
 
 export type HandlerContext<E extends Endpoint> = {
   request: Request;
@@ -95,6 +95,7 @@ async function handle<E extends RoutedEndpoint>(
     orgId: principal.orgId,
     userId: principal.userId,
     correlationId,
+    clinicTimeZone: principal.clinicTimeZone,
   };
   const result = await handler({
     request,

@@ -3,6 +3,9 @@
 // demo seed and the browser all count days the same way. Days are not always 24 hours: a DST change makes them
 // 23 or 25, which is why a day's bounds are computed from its two midnights, never by adding 24 hours.
 
+/** The schema's default zone (Clinic.timeZone), for a clinic row that is somehow missing. */
+export const DEFAULT_TIME_ZONE = 'America/New_York';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function partsFormatter(timeZone: string): Intl.DateTimeFormat {
