@@ -30,6 +30,7 @@ function sandboxDefaults(env: NodeJS.ProcessEnv): Record<string, string> {
     WEBHOOK_SECRET_EMR: () => randomBytes(24).toString('hex'),
     WEBHOOK_SECRET_TRANSFER: () => randomBytes(24).toString('hex'),
     WEBHOOK_SECRET_BANKING: () => randomBytes(24).toString('hex'),
+    WEBHOOK_SECRET_ERA: () => randomBytes(24).toString('hex'),
   };
   const generated: string[] = [];
   for (const [name, make] of Object.entries(generators)) {
