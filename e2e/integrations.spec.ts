@@ -1,5 +1,5 @@
 import { test, expect } from 'playwright/test';
-import { E2E_EMR_CLIENT_ID } from './e2e-env';
+import { E2E_EMR_CLIENT_ID, E2E_FAKE_EMR_PORT, E2E_URL } from './e2e-env';
 
 // The browser OAuth round trip against the fake EMR (global-setup.ts): create a connection, register its client
 // id, Connect, consent at the EMR, and land back on the integrations screen with the connection connected.
@@ -9,7 +9,7 @@ test('an admin creates a connection and connects it through the EMR sign-in', as
   await page.getByLabel('Password').fill('demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
-  await expect(page.getByTestId('redirect-uri')).toHaveText('http://localhost:3100/api/emr-sync/callback');
+  await expect(page.getByTestId('redirect-uri')).toHaveText(`${E2E_URL}/api/emr-sync/callback`);
 
   // Created without a client id: it needs registration, and cannot connect yet.
   await page.getByLabel('EMR type').selectOption('browser-oauth');
@@ -24,7 +24,7 @@ test('an admin creates a connection and connects it through the EMR sign-in', as
 
   // Connect: our authorize route, the fake EMR's consent (it approves at once), our callback, back here.
   const emrRequest = page.waitForRequest((request) =>
-    request.url().startsWith('http://127.0.0.1:3190/oauth/authorize'),
+    request.url().startsWith(`http://127.0.0.1:${E2E_FAKE_EMR_PORT}/oauth/authorize`),
   );
   await row.getByRole('link', { name: /^Connect / }).click();
   const authorize = new URL((await emrRequest).url());
