@@ -19,7 +19,7 @@ import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
-import { clinicDateOf, DEFAULT_TIME_ZONE } from '../time/clinic-day';
+import { clinicDateOf } from '../time/clinic-day';
 
 const MAX_ROSTER_SIZE = 500;
 const MAX_CONCURRENCY = 20;
@@ -83,7 +83,14 @@ export const RosterProgressLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('summary'), summary: RosterSummary }),
 ]);
 
-export type RosterContext = { clinicId: string; orgId: string; userId: string; correlationId: string };
+export type RosterContext = {
+  clinicId: string;
+  orgId: string;
+  userId: string;
+  correlationId: string;
+  /** The clinic's IANA zone (from the session check): a date of service is the clinic's calendar day. */
+  clinicTimeZone: string;
+};
 
 export type RosterRun = {
   /** Runs every lookup (at most `concurrency` in flight); `onResult` sees each as it finishes. */
@@ -126,8 +133,6 @@ type RosterPlan = {
   body: RosterBody;
   patients: Map<string, ClinicPatient>;
   provider: { npi: string; name: string };
-  /** The clinic's IANA zone: a date of service is the clinic's calendar day. */
-  timeZone: string;
 };
 
 type RunOptions = NonNullable<Parameters<RosterRun['run']>[0]>;
@@ -162,7 +167,7 @@ export async function prepareRoster(
   const finding = deps.db.clinic
     .findUnique({
       where: { id: context.clinicId },
-      select: { name: true, billingNpi: true, billingProviderName: true, timeZone: true },
+      select: { name: true, billingNpi: true, billingProviderName: true },
     })
     .then((row) => row);
   const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, patientIds });
@@ -195,7 +200,6 @@ export async function prepareRoster(
     body,
     patients,
     provider: { npi, name: providerName },
-    timeZone: clinic?.timeZone ?? DEFAULT_TIME_ZONE,
   };
   const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
   const [store] = await Promise.all([caching, logging]);
@@ -254,7 +258,7 @@ function planLookup(
       coverage: { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId },
       // The clinic's calendar day of the visit (a 17:00 visit in Los Angeles is 01:00 UTC the next day), and
       // the clinic's today for an appointment without a start.
-      dateOfService: clinicDateOf(appointment.start ? new Date(appointment.start) : now, plan.timeZone),
+      dateOfService: clinicDateOf(appointment.start ? new Date(appointment.start) : now, plan.context.clinicTimeZone),
     },
   };
 }
