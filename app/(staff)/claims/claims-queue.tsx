@@ -35,7 +35,7 @@ export function ClaimsQueue() {
   return (
     <section className="card" aria-labelledby="claims-queue-title">
       <h2 id="claims-queue-title">Work queue</h2>
-      <fieldset className="billing-chips">
+      <fieldset className="chip-filter">
         <legend>Show claims that are</legend>
         {CLAIM_STATUSES.map((status) => (
           <label key={status}>

@@ -172,7 +172,7 @@ export function RosterScreen() {
       ) : null}
 
       {done > 0 ? (
-        <fieldset className="fd-filter" aria-label="Show">
+        <fieldset className="chip-filter" aria-label="Show">
           <legend>Show</legend>
           <label>
             <input type="radio" name="roster-filter" checked={filter === 'all'} onChange={() => setFilter('all')} />
