@@ -119,7 +119,9 @@ async function main() {
     const build = spawnSync(path.join(root, 'node_modules/.bin/next'), ['build'], { cwd: root, env, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  console.log(`serving ${config.appUrl} in ${mode} mode (listening on ${config.host}:${config.port})`);
+  console.log(
+    `serving ${config.appUrl} in ${mode} mode (listening on ${config.host}:${config.port}) on node ${process.version}`,
+  );
   // The sandbox listens on loopback unless HOST says otherwise: its demo users have a published password.
   const start = nextStartCommand(root, ['-p', String(config.port), '-H', config.host]);
   const server = spawn(start.command, start.args, { cwd: root, env: { ...env, ...start.env }, stdio: 'inherit' });

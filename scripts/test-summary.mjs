@@ -12,5 +12,6 @@ if (!vitest || !playwright) {
 const passed = vitest.numPassedTests + (playwright.stats.expected ?? 0);
 const failed = vitest.numFailedTests + (playwright.stats.unexpected ?? 0) + (playwright.stats.flaky ?? 0);
 const skipped = vitest.numPendingTests + vitest.numTodoTests + (playwright.stats.skipped ?? 0);
+console.log(`node ${process.version}`);
 console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed || passed === 0 ? 1 : 0);
