@@ -57,4 +57,11 @@ test("the front desk checks today's roster and sees every status, the reasons an
   await expect(page.getByTestId('roster-row-pat_n_005')).toContainText('Next step:');
   await expect(page.getByTestId('roster-row-pat_n_006')).toContainText('Unable to respond at current time');
   await expect(page.getByTestId('roster-row-pat_n_010')).toContainText('no insurance on file (self-pay)');
+  // Prior authorization is a fact of an active answer: an inactive or unknown row says nothing of it.
+  const priorAuth = (patientId: string) =>
+    page.getByTestId(`roster-row-${patientId}`).locator('td[data-label="Prior authorization"]');
+  await expect(priorAuth('pat_n_001')).toHaveText('Not flagged');
+  for (const patientId of ['pat_n_002', 'pat_n_005', 'pat_n_006']) {
+    await expect(priorAuth(patientId), patientId).toHaveText('—');
+  }
 });

@@ -278,7 +278,8 @@ function RosterRow({
       </td>
       <td data-label="Deductible remaining">{fields ? formatDollars(fields.deductible.remaining) : '—'}</td>
       <td data-label="Prior authorization">
-        {fields ? fields.priorAuthRequired ? <strong>Required</strong> : 'Not flagged' : '—'}
+        {/* Only an active answer speaks to prior authorization: an inactive or unknown one says nothing of it. */}
+        {fields?.priorAuthRequired ? <strong>Required</strong> : fields?.status === 'active' ? 'Not flagged' : '—'}
         {fields?.priorAuthCodes.length ? <div className="muted">{serviceTypeList(fields.priorAuthCodes)}</div> : null}
       </td>
       <td data-label="What to do">

@@ -141,7 +141,7 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
             </button>
           )
         ) : (
-          <p className="muted">Changing the coverage on file needs the claims:write scope.</p>
+          <p className="muted">Billing staff or an admin can change the coverage on file.</p>
         )}
       </section>
 
