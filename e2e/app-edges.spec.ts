@@ -56,3 +56,18 @@ test('on a phone the patient record shows coverage values whole, each under its 
   await expect(page.getByText('Billing staff or an admin can change the coverage on file.')).toBeVisible();
   await expect(page.getByText(/claims:write/)).toHaveCount(0);
 });
+
+test("on a phone the roster's cards are dense: ten patients in under 4,200 px, two facts a row", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, 'frontdesk@northside.test');
+  await page.goto('/eligibility/roster');
+  await page.getByRole('button', { name: 'Check eligibility' }).click();
+  await expect(page.getByTestId('progress')).toContainText('Checked 10 of 10');
+  // Before the cards were dense the ten took about 6,000 px (one fact a line, a 8.5rem label column).
+  expect((await page.locator('table.fd-cards').boundingBox())!.height).toBeLessThan(4200);
+  const row = page.getByTestId('roster-row-pat_n_001');
+  const network = await row.locator('td[data-label="Network"]').boundingBox();
+  const copay = await row.locator('td[data-label="Copay (primary / specialist)"]').boundingBox();
+  expect(Math.abs(network!.y - copay!.y)).toBeLessThan(2); // side by side
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});

@@ -197,7 +197,7 @@ test("a role without the scope reads a plain refusal: the front desk can't open 
   await expect(page.locator('main').getByRole('alert')).toHaveText("Your role can't do this; ask your clinic admin.");
   // Patients are theirs to read, without the coverage edit (claims:write).
   await page.goto('/patients/pat_n_001');
-  await expect(page.getByTestId('coverage-on-file')).toContainText('needs the claims:write scope');
+  await expect(page.getByTestId('coverage-on-file')).toContainText('Billing staff or an admin can change the coverage');
 });
 
 test('clinic settings: a save asks for a step-up, field errors are sentences next to their fields', async ({

@@ -198,7 +198,7 @@ export function RosterScreen() {
         </p>
       ) : null}
       {shown.length ? (
-        <table className="fd-stack" aria-label="Appointments and coverage">
+        <table className="fd-stack fd-cards" aria-label="Appointments and coverage">
           <thead>
             <tr>
               <th scope="col">Time</th>
