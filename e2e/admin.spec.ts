@@ -116,3 +116,36 @@ test('an admin invites a user with some of their scopes; the invitee sets a pass
   // Their role sees only its screens.
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' })).toHaveCount(0);
 });
+
+test('role presets fill the scope checkboxes; an admin changes a user’s scopes after the invite', async ({ page }) => {
+  const email = `preset-${Date.now()}@northside.test`;
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const invite = page.getByRole('region', { name: 'Invite someone' });
+  await invite.getByRole('button', { name: 'Billing' }).click();
+  await expect(invite.getByRole('checkbox', { name: /Post remittances, move money/ })).toBeChecked();
+  await expect(invite.getByRole('checkbox', { name: /See patients/ })).not.toBeChecked();
+  await invite.getByRole('button', { name: 'Front desk' }).click();
+  await expect(invite.getByRole('checkbox', { name: /See patients/ })).toBeChecked();
+  await expect(invite.getByRole('checkbox', { name: /Post remittances, move money/ })).not.toBeChecked();
+  await invite.getByLabel('E-mail').fill(email);
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  const row = page.getByTestId(`user-${email}`);
+  await expect(row).toContainText('eligibility:read, patients:read, appointments:read, claims:read');
+
+  // Later, the same person moves to billing: the edit form starts from their scopes and takes a preset.
+  await row.getByRole('button', { name: `Change scopes of ${email}` }).click();
+  const edit = page.getByRole('form', { name: `Change what ${email} may do` });
+  await expect(edit.getByRole('checkbox', { name: /See patients/ })).toBeChecked();
+  await edit.getByRole('button', { name: 'Billing' }).click();
+  await page.context().clearCookies({ name: 'svc-step-up' });
+  await edit.getByRole('button', { name: 'Save scopes' }).click();
+  await expect(dialog.getByTestId('step-up-description')).toHaveText(`Change the scopes of ${email}`);
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Done: ${email} now has` })).toBeVisible();
+  await expect(row).toContainText('claims:read, claims:write, svcpay:read, svcpay:write');
+});

@@ -17,6 +17,12 @@ test('an admin connects the sandbox EHR, approves with a patient, pulls and sees
   await page.getByLabel(/^Name/).fill('Sandbox EHR demo');
   await page.getByLabel(/^Client id/).fill('sandbox-ehr-demo');
   await page.getByRole('button', { name: 'Add connection' }).click();
+  // Creating a connection is step-up gated: the dialog takes the password first.
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog.getByTestId('step-up-description')).toHaveText('Add the connection Sandbox EHR demo');
+  await dialog.getByLabel('Your password').fill('demo-password-1');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
   const row = page.locator('tr[data-testid^="connection-"]', { hasText: 'Sandbox EHR demo' });
   await expect(row.getByTestId('connection-status')).toHaveText('Pending');
 

@@ -1,6 +1,7 @@
-// The security screen in Chromium: MFA enrolment from the QR screen (the code computed here from the shown secret),
-// sign-in with it, and turning it off through the step-up dialog; a passkey registered through Chromium's virtual
-// authenticator (CDP WebAuthn domain), then used to pass the step-up that removes it.
+// The security screen in Chromium: MFA enrolment from the QR screen (the code computed here from the shown secret)
+// through the step-up dialog, sign-in with it, a new set of backup codes and turning it off, each through the
+// step-up dialog; a passkey registered through Chromium's virtual authenticator (CDP WebAuthn domain), then used to
+// pass the step-up that removes it.
 // State: admin@northside.test ends with MFA off again, admin@southside.test with no passkey, as the seed left them.
 import fs from 'node:fs';
 import { test, expect, type Page } from 'playwright/test';
@@ -26,7 +27,9 @@ async function waitForFreshStep(seconds = 8) {
   if (left < seconds * 1000) await new Promise((r) => setTimeout(r, left + 500));
 }
 
-test('enrol MFA from the QR screen, sign in with a code, then turn it off after a step-up', async ({ page }) => {
+test('enrol MFA from the QR screen after a step-up, sign in with a code, make new backup codes, then turn it off', async ({
+  page,
+}) => {
   const email = 'admin@northside.test';
   await signIn(page, email);
   await page.goto('/settings/security');
@@ -41,10 +44,16 @@ test('enrol MFA from the QR screen, sign in with a code, then turn it off after 
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 
   // Confirm with the previous step's code (accepted: ±1 step), so the current step's code is still unused for
-  // the sign-in below; the server refuses a step it has already accepted.
-  await waitForFreshStep();
+  // the sign-in below; the server refuses a step it has already accepted. Room for the step-up dialog too.
+  await waitForFreshStep(20);
   await page.getByLabel('Code from your app').fill(totpCode(secret, Date.now() - 30_000));
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+  // Turning it on is an MFA change: the step-up dialog asks for the password (the only factor yet) first.
+  const enableDialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(enableDialog.getByTestId('step-up-description')).toHaveText('Turn on two-step verification');
+  await enableDialog.getByLabel('Your password').fill(PASSWORD);
+  await enableDialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(enableDialog).toBeHidden();
 
   const codes = page.getByTestId('backup-codes').getByRole('listitem');
   await expect(codes).toHaveCount(10);
@@ -64,8 +73,31 @@ test('enrol MFA from the QR screen, sign in with a code, then turn it off after 
   await page.goto('/settings/security');
   await expect(page.getByTestId('mfa-status')).toContainText('On. 10 backup codes left.');
 
-  // Turning it off needs a step-up: the dialog opens, offers the code by default, and takes the password.
+  // New backup codes, behind a step-up: a fresh set of 10 replaces every earlier code.
+  await page.getByRole('button', { name: 'Make new backup codes' }).click();
+  const codesDialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(codesDialog.getByTestId('step-up-description')).toHaveText(
+    'Make new backup codes (your old ones stop working)',
+  );
+  await codesDialog.getByRole('radio', { name: 'Password' }).check();
+  await codesDialog.getByLabel('Your password').fill(PASSWORD);
+  await codesDialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(codesDialog).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Save your new backup codes' })).toBeVisible();
+  const fresh = page.getByTestId('backup-codes').getByRole('listitem');
+  await expect(fresh).toHaveCount(10);
+  const newCodes = (await fresh.allTextContents()).map((c) => c.trim());
+  expect(newCodes.filter((code) => backupCodes.includes(code))).toEqual([]);
+  await page.getByRole('button', { name: 'I saved my codes' }).click();
+  await expect(page.getByTestId('mfa-status')).toContainText('On. 10 backup codes left.');
+  // The old sheet is void: turning MFA off with one of its codes is refused (the claim just given still holds).
   await page.getByLabel('Code from your app or a backup code').fill(backupCodes[0]!);
+  await page.getByRole('button', { name: 'Turn off two-step verification' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'not valid or was already used' })).toBeVisible();
+  await page.context().clearCookies({ name: 'svc-step-up' });
+
+  // Turning it off needs a step-up: the dialog opens, offers the code by default, and takes the password.
+  await page.getByLabel('Code from your app or a backup code').fill(newCodes[0]!);
   await page.getByRole('button', { name: 'Turn off two-step verification' }).click();
   const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
   await expect(dialog).toBeVisible();

@@ -26,9 +26,9 @@ export type Endpoint = {
   /** Money movement, MFA and credential changes: a recent step-up claim is required. */
   stepUp?: boolean;
   /**
-   * For an endpoint where only some requests need the claim (POST /api/auth/mfa: disable, not enable): checked
-   * with the parsed body, after parsing and before the handler, with the same 401 STEP_UP_REQUIRED as `stepUp`.
-   * Annotate the parameter with the body's type.
+   * For an endpoint where only some requests need the claim (no endpoint today: POST /api/auth/mfa used it until
+   * turning MFA on was gated too): checked with the parsed body, after parsing and before the handler, with the
+   * same 401 STEP_UP_REQUIRED as `stepUp`. Annotate the parameter with the body's type.
    */
   stepUpWhen?: (body: never) => boolean;
   /** Refused with 503 while SVC_HALT=1. */

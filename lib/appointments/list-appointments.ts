@@ -1,7 +1,9 @@
 // A clinic's appointments of one day, with what the roster needs: patient name, member id and payer. The day is
 // the clinic's calendar day in its time zone (DECISIONS "Staff app"): from its midnight to the next, so an
-// evening visit in Los Angeles is on the clinic's date, not UTC's. Without a date, the clinic's today.
+// evening visit in Los Angeles is on the clinic's date, not UTC's. Without a date, the clinic's today. The list
+// names patients, so each patient on it is in the PHI access log (purpose appointments.list) before it is returned.
 import { z } from 'zod';
+import { recordPhiAccess, type PhiAccess } from '../audit/record-phi-access';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
 import { clinicDayBounds, clinicToday } from '../time/clinic-day';
@@ -32,17 +34,25 @@ export const AppointmentList = z.object({
 
 export async function listAppointments(
   deps: { db: Db; clock: Clock },
-  input: { clinicId: string; clinicTimeZone: string; date?: string },
+  input: { reader: Omit<PhiAccess, 'purpose'>; clinicTimeZone: string; date?: string },
 ): Promise<z.infer<typeof AppointmentList>> {
+  const { clinicId, orgId, userId, correlationId } = input.reader;
   const timeZone = input.clinicTimeZone;
-  const date = input.date ?? clinicToday(deps.clock(), timeZone);
+  const now = deps.clock();
+  const date = input.date ?? clinicToday(now, timeZone);
   const { from, to } = clinicDayBounds(date, timeZone);
   const rows = await deps.db.appointment.findMany({
-    where: { clinicId: input.clinicId, start: { gte: from, lt: to } },
+    where: { clinicId, start: { gte: from, lt: to } },
     include: { patient: true },
     orderBy: [{ start: 'asc' }, { id: 'asc' }],
     take: 1000,
   });
+  await recordPhiAccess(
+    deps.db,
+    { clinicId, orgId, userId, correlationId, purpose: 'appointments.list' },
+    rows.map((a) => a.patientId),
+    now,
+  );
   return {
     date,
     timeZone,

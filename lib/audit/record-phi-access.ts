@@ -2,6 +2,8 @@
 // id. One row per patient read; written before the data leaves the building (e.g. before a 270 is sent).
 // Logging is also the last scope check: a row is only written for a patient of the caller's clinic, and a list
 // with any other patient logs nothing and is refused, so a log row always names a read that was allowed.
+// Resources of the clinic's FHIR store (pulled from an EHR) are not the clinic's Patient rows: their reads are
+// logged by FHIR reference (`Patient/{served id}`, recordFhirPhiAccess), the store having already scoped them.
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../db';
 import { refuseOutOfClinic } from '../patients/require-clinic-patients';
@@ -61,4 +63,27 @@ export async function recordPhiAccess(
   const rows = accessRows(access, patientIds, now);
   const logged = await db.$executeRawUnsafe(INSERT_ACCESS, rows.json);
   if (logged !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - logged, rows.count);
+}
+
+// The same rows for FHIR references: no join on Patient (a pulled patient is not a Patient row), the caller's
+// store read being the clinic scope.
+const INSERT_FHIR_ACCESS = `INSERT INTO "PhiAccessLog"
+    ("id", "orgId", "clinicId", "userId", "patientId", "purpose", "correlationId", "createdAt")
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS rows("id" text, "orgId" text, "clinicId" text, "userId" text,
+    "patientId" text, "purpose" text, "correlationId" text, "createdAt" timestamp(3))`;
+
+/**
+ * One row per FHIR reference (`Patient/{id}`, duplicates collapse to one) that a FHIR read, search or bulk export
+ * download of `access.clinicId` is about to return. Call it before the body is sent: a failure fails the read.
+ */
+export async function recordFhirPhiAccess(
+  db: PhiWriter,
+  access: PhiAccess,
+  references: readonly string[],
+  now: Date = new Date(),
+): Promise<void> {
+  if (references.length === 0) return;
+  const { orgId, clinicId, userId, purpose, correlationId } = access;
+  const rows = accessRows({ orgId, clinicId, userId, purpose, correlationId }, references, now);
+  await db.$executeRawUnsafe(INSERT_FHIR_ACCESS, rows.json);
 }

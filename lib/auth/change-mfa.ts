@@ -1,5 +1,5 @@
-// POST /api/auth/mfa: enable (confirm a secret from GET /api/auth/mfa with a code) or disable (step-up + code; the
-// endpoint's stepUpWhen makes the wrapper check the claim first).
+// POST /api/auth/mfa: enable (confirm a secret from GET /api/auth/mfa with a code) or disable (a code). Both are MFA
+// changes, so the endpoint needs a step-up claim, which the wrapper checks before any code is read.
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { disableMfa } from './disable-mfa';

@@ -1,6 +1,6 @@
 // Turning MFA off: needs a recent step-up claim AND a valid code (TOTP or an unused backup code), then drops the
 // sealed secret and the backup codes and bumps sessionVersion, in one transaction with its audit row. The claim is
-// the wrapper's to check (postMfa's stepUpWhen), before this runs and so before any code is spent.
+// the wrapper's to check (postMfa's stepUp), before this runs and so before any code is spent.
 import type { Deps } from '../deps';
 import { requireSealKey } from '../config';
 import { AppError } from '../errors';

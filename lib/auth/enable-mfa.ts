@@ -1,6 +1,8 @@
 // MFA enrolment: proves the authenticator app holds the submitted secret (one valid code), then seals the secret
 // at rest, stores 10 hashed backup codes and bumps sessionVersion, all in one transaction with its audit row.
 // The bump ends every session of the user, the caller's included: whoever enabled MFA signs in again with it.
+// The endpoint needs a step-up claim first (an MFA change), so a borrowed unlocked session cannot bind its own
+// authenticator to the account.
 import type { Deps } from '../deps';
 import { requireSealKey } from '../config';
 import { AppError } from '../errors';

@@ -7,6 +7,7 @@ import { StepUpFactors } from './describe-step-up-factors';
 import { StepUpAnswer, StepUpBody } from './grant-step-up';
 import { PasskeyList } from './list-passkeys';
 import { RegisterPasskeyAnswer, RegisterPasskeyBody } from './register-passkey';
+import { BackupCodes } from './regenerate-backup-codes';
 import { MfaEnrolment } from './start-mfa-enrolment';
 
 export const getStepUpFactors = endpoint({
@@ -47,11 +48,26 @@ export const postMfa = endpoint({
   path: '/api/auth/mfa',
   tags: ['auth'],
   auth: 'session',
-  summary: 'enable (secret + code; returns 10 backup codes once, ends every session) or disable (step-up claim + code)',
+  summary:
+    'enable (secret + code; returns 10 backup codes once, ends every session) or disable (code); either needs a ' +
+    'step-up claim (an MFA change, DECISIONS "Security findings of 2026-11-28")',
+  stepUp: true,
   body: ChangeMfaBody,
   response: MfaChanged,
-  stepUpWhen: (body: ChangeMfaBody) => body.action === 'disable',
-  errors: ['NOT_FOUND', 'RATE_LIMITED', 'STEP_UP_REQUIRED', 'DEPENDENCY_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'RATE_LIMITED', 'DEPENDENCY_UNAVAILABLE'],
+});
+
+export const postBackupCodes = endpoint({
+  method: 'POST',
+  path: '/api/auth/mfa/backup-codes',
+  tags: ['auth'],
+  auth: 'session',
+  summary:
+    'A new set of 10 backup codes, shown once; every earlier code of yours stops working at once. MFA must be on ' +
+    '(422 otherwise). Step-up, audited; sessions stay',
+  stepUp: true,
+  response: BackupCodes,
+  errors: ['UNPROCESSABLE'],
 });
 
 export const postPasskeyRegistration = endpoint({
@@ -93,6 +109,7 @@ export const authEndpoints = [
   postStepUp,
   getMfaEnrolment,
   postMfa,
+  postBackupCodes,
   postPasskeyRegistration,
   getPasskeys,
   deletePasskey,

@@ -30,10 +30,13 @@ export const listConnectionsEndpoint = endpoint({
 export const createConnectionEndpoint = endpoint({
   method: 'POST',
   path: '/api/emr-sync/connections',
-  summary: 'Create an EMR connection (optionally named): pending with a client id, needs-registration without',
+  summary:
+    'Create an EMR connection (optionally named): pending with a client id, needs-registration without. Step-up: ' +
+    "it decides where the clinic's patient data comes from",
   tags,
   auth: 'session',
   scope: 'integrations:read',
+  stepUp: true,
   body: CreateConnectionBody,
   response: ConnectionEnvelope,
   successStatus: 201,
@@ -56,10 +59,11 @@ export const updateConnectionEndpoint = endpoint({
 export const deleteConnectionEndpoint = endpoint({
   method: 'DELETE',
   path: '/api/emr-sync/connections/{id}',
-  summary: 'Delete an EMR connection and its tokens (audited; its pull history and pulled resources stay)',
+  summary: 'Delete an EMR connection and its tokens (step-up, audited; its pull history and pulled resources stay)',
   tags,
   auth: 'session',
   scope: 'integrations:read',
+  stepUp: true,
   params: z.object({ id: z.string().min(1).max(100) }),
   successStatus: 204,
   errors: ['NOT_FOUND'],

@@ -1,11 +1,14 @@
 // GET /api/fhir/{type}: FHIR R4 type-level search over the clinic's resources, as a searchset Bundle with self
 // and next links. Supports the parameters the registry lists for the type (_id, _lastUpdated, patient) plus
 // _count; any other parameter is ignored and left out of the self link, as FHIR's lenient handling says
-// (http.html#search).
+// (http.html#search). The page's resources are in the PHI access log (purpose fhir.search) before it is returned.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import type { Clock } from '../clock';
+import type { Db } from '../db';
+import { recordFhirPhiAccess, type PhiAccess } from '../audit/record-phi-access';
+import { phiReferencesOf } from './phi-references';
 import type { FhirSearchQuery, FhirStore, LastUpdatedBound, StoredResource } from './fhir-store';
 import { parseLastUpdated } from './parse-last-updated';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, supportsSearchParam, type FhirResourceType } from './resource-registry';
@@ -21,7 +24,7 @@ export const FhirSearchParams = z.object({
 });
 export type FhirSearchParams = z.infer<typeof FhirSearchParams>;
 
-type Deps = { fhirStore: FhirStore; clock: Clock; config: { appUrl: string } };
+type Deps = { fhirStore: FhirStore; db: Db; clock: Clock; config: { appUrl: string } };
 
 export type SearchsetBundle = {
   resourceType: 'Bundle';
@@ -35,9 +38,9 @@ export type SearchsetBundle = {
 
 export async function searchResources(
   deps: Deps,
-  input: { clinicId: string; resourceType: FhirResourceType; params: FhirSearchParams },
+  input: { reader: Omit<PhiAccess, 'purpose'>; resourceType: FhirResourceType; params: FhirSearchParams },
 ): Promise<SearchsetBundle> {
-  const { resourceType, params } = input;
+  const { resourceType, params, reader } = input;
   const applied = new URLSearchParams();
   const query: FhirSearchQuery = { resourceType, count: Math.min(params._count ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
 
@@ -68,7 +71,13 @@ export async function searchResources(
   applied.append('_count', String(query.count));
   if (params._cursor) query.cursor = params._cursor;
 
-  const page = await deps.fhirStore.search(input.clinicId, query);
+  const page = await deps.fhirStore.search(reader.clinicId, query);
+  await recordFhirPhiAccess(
+    deps.db,
+    { ...reader, purpose: 'fhir.search' },
+    phiReferencesOf(page.resources),
+    deps.clock(),
+  );
   const base = `${deps.config.appUrl}/api/fhir`;
   const link = [
     {

@@ -1,9 +1,11 @@
 // User management for a clinic admin (scope users:admin; DECISIONS "Staff app"): list, invite with scopes (never
-// one the admin does not hold), unlock, reset MFA, deactivate; each change needs a step-up claim and is audited.
+// one the admin does not hold), change scopes, unlock, reset MFA, deactivate; each change needs a step-up claim and
+// is audited, and reaches only users whose scopes are all the admin's own (403 otherwise).
 // Also the two routes every user has: accepting an invitation (public: the token is the credential) and
 // changing one's own password.
 import { endpoint } from '../endpoint';
 import type { ErrorCode } from '../errors';
+import { ChangeUserScopesBody } from './change-user-scopes';
 import { AcceptedInvitation, AcceptInvitationBody } from './accept-invitation';
 import { ChangePasswordBody, PasswordChanged } from './change-password';
 import { InviteUserBody, Invitation } from './invite-user';
@@ -40,12 +42,14 @@ export const inviteUserEndpoint = endpoint({
   errors: ['FORBIDDEN'],
 });
 
-const userAction = (action: string, summary: string, errors: ErrorCode[] = ['NOT_FOUND']) =>
+const REACH = "Step-up, audited; another clinic's user is 404, a user holding a scope the caller does not hold is 403";
+
+const userAction = (action: string, summary: string, errors: ErrorCode[] = ['NOT_FOUND', 'FORBIDDEN']) =>
   endpoint({
     method: 'POST',
     path: `/api/users/{id}/${action}`,
     tags,
-    summary: `${summary}. Step-up, audited; another clinic's user is 404`,
+    summary: `${summary}. ${REACH}`,
     auth: 'session',
     scope: 'users:admin',
     stepUp: true,
@@ -62,8 +66,24 @@ export const resetUserMfaEndpoint = userAction(
 export const deactivateUserEndpoint = userAction(
   'deactivate',
   'Deactivate the user: sign-in refused and every session of theirs ends (not yourself: 422)',
-  ['NOT_FOUND', 'UNPROCESSABLE'],
+  ['NOT_FOUND', 'FORBIDDEN', 'UNPROCESSABLE'],
 );
+
+export const changeUserScopesEndpoint = endpoint({
+  method: 'PATCH',
+  path: '/api/users/{id}',
+  tags,
+  summary:
+    "Change a user's scopes (the whole new set, only scopes the caller holds; not your own: 422). A removed scope " +
+    `stops at the user's next request, an added one comes with their next sign-in. ${REACH}`,
+  auth: 'session',
+  scope: 'users:admin',
+  stepUp: true,
+  params: UserParams,
+  body: ChangeUserScopesBody,
+  response: UserEnvelope,
+  errors: ['NOT_FOUND', 'FORBIDDEN', 'UNPROCESSABLE'],
+});
 
 export const acceptInvitationEndpoint = endpoint({
   method: 'POST',
@@ -96,6 +116,7 @@ export const userEndpoints = [
   unlockUserEndpoint,
   resetUserMfaEndpoint,
   deactivateUserEndpoint,
+  changeUserScopesEndpoint,
   acceptInvitationEndpoint,
   changePasswordEndpoint,
 ];

@@ -9,7 +9,8 @@ import type { Db } from '../db';
 import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { isUniqueViolation } from '../db/is-unique-violation';
-import { SCOPES } from '../auth/scopes';
+import { scopesNotHeld } from './change-clinic-user';
+import { ScopeList } from './scope-list';
 import { INVITED_PASSWORD_HASH, toUserView, UserView } from './user-view';
 
 export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -21,10 +22,7 @@ export const InviteUserBody = z.object({
     .toLowerCase()
     .max(320)
     .pipe(z.email({ message: 'Enter the e-mail address the person signs in with' })),
-  scopes: z
-    .array(z.enum(SCOPES, { message: `Each scope is one of ${SCOPES.join(', ')}` }))
-    .min(1, { message: 'Choose at least one scope' })
-    .max(SCOPES.length),
+  scopes: ScopeList,
 });
 export type InviteUserBody = z.infer<typeof InviteUserBody>;
 
@@ -55,7 +53,7 @@ export async function inviteUser(
     clinicId: inviter.clinicId,
   };
   const scopes = [...new Set(input.scopes)];
-  const notHeld = scopes.filter((s) => !inviter.scopes.includes(s));
+  const notHeld = scopesNotHeld(inviter, scopes);
   if (notHeld.length > 0) {
     await recordAudit(db, { ...audit, outcome: 'refused', detail: { reason: 'scope-not-held', scopes: notHeld } });
     throw new AppError('FORBIDDEN', `You can't grant a scope you don't hold: ${notHeld.join(', ')}`);

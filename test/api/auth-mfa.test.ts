@@ -1,12 +1,14 @@
-// GET/POST /api/auth/mfa over real HTTP: enrolment stores only sealed and hashed material, ends every session,
-// refuses wrong codes and weak secrets, is rate limited; disable needs a step-up claim AND a code; 503 without
-// SEAL_KEY stores nothing.
+// GET/POST /api/auth/mfa over real HTTP: enrolment needs a step-up claim, stores only sealed and hashed material,
+// ends every session, refuses wrong codes and weak secrets, is rate limited; disable needs a step-up claim AND a
+// code; 503 without SEAL_KEY stores nothing. POST /api/auth/mfa/backup-codes: a new set behind a step-up, the old
+// set void at once.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '@/lib/crypto/seal';
 import { mfaSealContext } from '@/lib/auth/second-factor';
 import { startApp, type TestApp } from '../support/app';
 import { attemptSignIn, HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 import {
   createMfaUser,
   randomBase32Secret,
@@ -15,6 +17,13 @@ import {
   stepUpWithPassword,
   totpCode,
 } from '../support/auth-factors';
+
+/** A signed-in user holding a fresh step-up claim: turning MFA on is an MFA change and needs one. */
+async function steppedUpUser(app: TestApp) {
+  const signedIn = await signedInUser(app);
+  await holdStepUp(app, signedIn.client);
+  return signedIn;
+}
 
 const validation = (message: string, path: string) => ({
   code: 'VALIDATION_FAILED',
@@ -55,7 +64,7 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it('GET mints a fresh 160-bit secret and its otpauth URL and stores nothing', async () => {
-    const { user, client } = await signedInUser(app);
+    const { user, client } = await steppedUpUser(app);
     const first = await client.get('/api/auth/mfa');
     const second = await client.get('/api/auth/mfa');
     expect(first.status).toBe(200);
@@ -78,7 +87,7 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it('enable: seals the secret, stores 10 hashed backup codes, returns them once and ends every session', async () => {
-    const { user, client } = await signedInUser(app);
+    const { user, client } = await steppedUpUser(app);
     const other = await signIn(app, user.email, user.password); // a second browser of the same user
     const {
       body: { secret },
@@ -127,7 +136,7 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it('never writes a plaintext secret or backup code to the database', async () => {
-    const { user, client } = await signedInUser(app);
+    const { user, client } = await steppedUpUser(app);
     const {
       body: { secret },
     } = await client.get('/api/auth/mfa');
@@ -176,7 +185,7 @@ describe('GET and POST /api/auth/mfa', () => {
       validation('secret must be 128 to 512 bits of base32', 'body.secret'),
     ],
   ])('enable refuses %s with 400 and changes nothing', async (_name, build, expected) => {
-    const { user, client } = await signedInUser(app);
+    const { user, client } = await steppedUpUser(app);
     const res = await client.post('/api/auth/mfa', { action: 'enable', ...build(randomBase32Secret()) });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(expected);
@@ -191,7 +200,7 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it('refuses a missing token and an unknown action with 400', async () => {
-    const { client } = await signedInUser(app);
+    const { client } = await steppedUpUser(app);
     const noToken = await client.post('/api/auth/mfa', { action: 'enable', secret: randomBase32Secret() });
     expect(noToken.status).toBe(400);
     expect(noToken.body.issues).toEqual([expect.objectContaining({ path: 'body.token' })]);
@@ -201,7 +210,7 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it('allows 5 wrong enable codes, then 429 even for the right one', async () => {
-    const { user, client } = await signedInUser(app);
+    const { user, client } = await steppedUpUser(app);
     const secret = randomBase32Secret();
     const wrong = totpCode(secret) === '123456' ? '654321' : '123456';
     for (let i = 1; i <= 5; i++)
@@ -220,9 +229,36 @@ describe('GET and POST /api/auth/mfa', () => {
     expect((await mfaColumns(app, user.id)).mfaEnabled).toBe(false);
   });
 
+  it('enables only behind a step-up claim: without one it is 401, nothing is stored and the code is not spent', async () => {
+    const { user, client } = await signedInUser(app);
+    const {
+      body: { secret },
+    } = await client.get('/api/auth/mfa');
+    const token = totpCode(secret);
+    const res = await client.post('/api/auth/mfa', { action: 'enable', secret, token });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
+    expect(res.body).toEqual({
+      code: 'STEP_UP_REQUIRED',
+      message: 'Confirm it is you to continue',
+      correlationId: expect.any(String),
+    });
+    expect(await mfaColumns(app, user.id)).toEqual({
+      mfaEnabled: false,
+      mfaSecretSealed: null,
+      mfaLastTimeStep: null,
+      sessionVersion: 0,
+    });
+    expect(await app.db.backupCode.count({ where: { userId: user.id } })).toBe(0);
+    // Once confirmed, the same code turns it on: the refused request spent nothing.
+    await stepUpWithPassword(client, user.password);
+    expect((await client.post('/api/auth/mfa', { action: 'enable', secret, token })).status).toBe(200);
+    expect((await mfaColumns(app, user.id)).mfaEnabled).toBe(true);
+  });
+
   it('refuses to enable over an existing authenticator', async () => {
     const user = await createMfaUser(app.db);
-    const client = await signIn(app, user.email, user.password, user.backupCodes[0]);
+    const client = await holdStepUp(app, await signIn(app, user.email, user.password, user.backupCodes[0]));
     const secret = randomBase32Secret();
     const res = await client.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) });
     expect(res.status).toBe(400);
@@ -235,8 +271,8 @@ describe('GET and POST /api/auth/mfa', () => {
   });
 
   it('enables for the caller only, whatever ids the body names', async () => {
-    const victim = await signedInUser(app);
-    const { user, client } = await signedInUser(app);
+    const victim = await steppedUpUser(app);
+    const { user, client } = await steppedUpUser(app);
     const {
       body: { secret },
     } = await client.get('/api/auth/mfa');
@@ -254,6 +290,75 @@ describe('GET and POST /api/auth/mfa', () => {
       mfaSecretSealed: null,
       mfaLastTimeStep: null,
       sessionVersion: 0,
+    });
+  });
+
+  describe('new backup codes', () => {
+    it('needs a step-up claim: without one it is 401 and the old codes still work', async () => {
+      const user = await createMfaUser(app.db);
+      const client = await signIn(app, user.email, user.password, user.backupCodes[0]);
+      const res = await client.post('/api/auth/mfa/backup-codes');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        code: 'STEP_UP_REQUIRED',
+        message: 'Confirm it is you to continue',
+        correlationId: expect.any(String),
+      });
+      expect(await app.db.backupCode.count({ where: { userId: user.id, usedAt: null } })).toBe(9);
+      expect((await attemptSignIn(app, user.email, user.password, user.backupCodes[1])).response.status).toBe(200);
+    });
+
+    it('makes 10 new codes shown once: every old code is refused at once, a new one signs in, audited', async () => {
+      const user = await createMfaUser(app.db);
+      const client = await holdStepUp(app, await signIn(app, user.email, user.password, user.backupCodes[0]));
+      const res = await client.post('/api/auth/mfa/backup-codes', undefined, {
+        headers: { 'x-correlation-id': 'corr-backup-codes-0001' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ backupCodes: expect.any(Array) });
+      const fresh: string[] = res.body.backupCodes;
+      expect(new Set(fresh).size).toBe(10);
+      for (const code of fresh) expect(code).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+      expect(fresh.filter((code) => user.backupCodes.includes(code))).toEqual([]);
+      // Only hashes are stored, and only the new set.
+      const stored = await app.db.backupCode.findMany({ where: { userId: user.id } });
+      expect(stored.map((row) => row.codeHash).sort()).toEqual(
+        fresh.map((code) => createHash('sha256').update(code.replace(/-/g, '')).digest('hex')).sort(),
+      );
+      expect(stored.every((row) => row.usedAt === null)).toBe(true);
+      expect(JSON.stringify(stored)).not.toContain(fresh[0]);
+
+      const old = await attemptSignIn(app, user.email, user.password, user.backupCodes[1]);
+      expect(old.response.status).not.toBe(200);
+      expect(old.client.sessionToken).toBeUndefined();
+      expect((await attemptSignIn(app, user.email, user.password, fresh[0])).response.status).toBe(200);
+      // The factor did not change: the session that made them goes on.
+      expect((await client.get('/api/auth/step-up')).body).toMatchObject({ mfaEnabled: true, backupCodesRemaining: 9 });
+      expect(await app.db.auditLog.findMany({ where: { correlationId: 'corr-backup-codes-0001' } })).toEqual([
+        expect.objectContaining({
+          action: 'mfa.backup-codes.regenerate',
+          outcome: 'success',
+          userId: user.id,
+          detail: { previousCodes: 10, codes: 10 },
+        }),
+      ]);
+    });
+
+    it('refuses a user without MFA (422), stores nothing and audits the refusal', async () => {
+      const { user, client } = await steppedUpUser(app);
+      const res = await client.post('/api/auth/mfa/backup-codes');
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        code: 'UNPROCESSABLE',
+        message: 'Two-step verification is off; turn it on to get backup codes',
+        correlationId: expect.any(String),
+      });
+      expect(await app.db.backupCode.count({ where: { userId: user.id } })).toBe(0);
+      expect(await app.db.auditLog.findFirst({ where: { correlationId: res.body.correlationId } })).toMatchObject({
+        action: 'mfa.backup-codes.regenerate',
+        outcome: 'refused',
+        detail: { reason: 'mfa-off' },
+      });
     });
   });
 
@@ -355,7 +460,7 @@ describe('MFA without SEAL_KEY', () => {
   });
 
   it('answers 503 on GET and on enable, and stores nothing', async () => {
-    const { user, client } = await signedInUser(app);
+    const { user, client } = await steppedUpUser(app);
     const unavailable = {
       code: 'DEPENDENCY_UNAVAILABLE',
       message: 'Secure storage is not available',

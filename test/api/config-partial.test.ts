@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 import { createPatient, createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
 /** Stands where the partner, the EHR and the CORE payer would be: it only counts what reaches it. */
@@ -81,7 +82,9 @@ describe('a partly configured deployment', () => {
   });
 
   it('refuses the SMART pull with 501 and no call to the EHR', async () => {
-    const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+    const created = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
     expect(created.status).toBe(201);
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId: created.body.connection.id });
     expect(res.status).toBe(501);

@@ -12,6 +12,7 @@ import { clinicRecords, patientIdOf } from '@/lib/sandbox-ehr/synthetic-records'
 import { SYNC_RESOURCE_TYPES } from '@/lib/fhir/types';
 import { freePort, startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 
 const CLIENT_ID = 'sandbox-ehr-demo';
 const SCOPE = 'launch/patient patient/*.read offline_access';
@@ -62,7 +63,9 @@ afterAll(async () => {
 });
 
 async function createConnection(client = admin): Promise<string> {
-  const res = await client.post('/api/emr-sync/connections', { vendor: 'browser-oauth', clientId: CLIENT_ID });
+  const res = await (
+    await holdStepUp(app, client)
+  ).post('/api/emr-sync/connections', { vendor: 'browser-oauth', clientId: CLIENT_ID });
   expect(res.status).toBe(201);
   return res.body.connection.id;
 }

@@ -10,6 +10,7 @@ import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
 import { startApp, type TestApp } from '../support/app';
 import { createTenant, createUser, TEST_PASSWORD, uid } from '../support/factories';
 import { signIn, type HttpClient } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 
 const CLIENT_ID = 'bulk-client';
 const KEY_ID = 'bulk-key';
@@ -70,7 +71,7 @@ async function clinic(clinicId = northClinics[nextNorth++]!) {
   const tenant = await createTenant(app.db, 'Bulk', { clinicId });
   const user = await createUser(app.db, tenant);
   const client = await signIn(app, user.email, TEST_PASSWORD);
-  const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+  const created = await (await holdStepUp(app, client)).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
   expect(created.status).toBe(201);
   return { clinicId, client, connectionId: created.body.connection.id as string };
 }

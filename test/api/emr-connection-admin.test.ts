@@ -1,9 +1,11 @@
 // The integrations screen's routes over real HTTP (issue #15 item 9): connections are named on create and by
 // PATCH (a rename keeps the tokens), deleted with their tokens (audited; another clinic's is 404), and each read
-// carries the latest pull (lastRun) and why a connection needs attention (lastError).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// carries the latest pull (lastRun) and why a connection needs attention (lastError). Creating and deleting one
+// needs a step-up (DECISIONS "Security findings of 2026-11-28").
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 
 const VENDORS = {
   'browser-oauth': {
@@ -24,7 +26,35 @@ describe('EMR connections: names, delete, latest pull', () => {
     await app?.stop();
   });
 
+  beforeEach(async () => {
+    await holdStepUp(app, admin);
+  });
+
   const create = (body: Record<string, unknown>) => admin.post('/api/emr-sync/connections', body);
+
+  it('creates and deletes a connection only behind a step-up claim; without one nothing changes', async () => {
+    const bare = await signIn(app, 'admin@northside.test');
+    const before = await app.db.emrConnection.count();
+    const refused = await bare.post('/api/emr-sync/connections', { vendor: 'browser-oauth', name: 'No step-up' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
+    expect(refused.body).toEqual({
+      code: 'STEP_UP_REQUIRED',
+      message: 'Confirm it is you to continue',
+      correlationId: expect.any(String),
+    });
+    expect(await app.db.emrConnection.count()).toBe(before);
+
+    const id = (await create({ vendor: 'browser-oauth', clientId: 'north-client-step-up' })).body.connection.id;
+    const keep = await bare.delete(`/api/emr-sync/connections/${id}`);
+    expect(keep.status).toBe(401);
+    expect(keep.body.code).toBe('STEP_UP_REQUIRED');
+    expect(await app.db.emrConnection.count({ where: { id } })).toBe(1);
+
+    await holdStepUp(app, bare);
+    expect((await bare.delete(`/api/emr-sync/connections/${id}`)).status).toBe(204);
+    expect(await app.db.emrConnection.count({ where: { id } })).toBe(0);
+  });
 
   it('names a connection on create, renames it without touching its tokens, and clears the name with ""', async () => {
     const res = await create({ vendor: 'browser-oauth', clientId: 'north-client-1', name: '  Epic production ' });
@@ -138,7 +168,7 @@ describe('EMR connections: names, delete, latest pull', () => {
   it("refuses another clinic's connection (404), a user without integrations:read (403) and no session (401)", async () => {
     const res = await create({ vendor: 'browser-oauth', clientId: 'north-client-4' });
     const id = res.body.connection.id;
-    const south = await signIn(app, 'admin@southside.test');
+    const south = await holdStepUp(app, await signIn(app, 'admin@southside.test'));
     const foreign = await south.delete(`/api/emr-sync/connections/${id}`);
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({
@@ -146,7 +176,7 @@ describe('EMR connections: names, delete, latest pull', () => {
       message: 'No such EMR connection',
       correlationId: expect.any(String),
     });
-    const billing = await signIn(app, 'billing@northside.test');
+    const billing = await holdStepUp(app, await signIn(app, 'billing@northside.test'));
     expect((await billing.delete(`/api/emr-sync/connections/${id}`)).status).toBe(403);
     expect((await new HttpClient(app.url).delete(`/api/emr-sync/connections/${id}`)).status).toBe(401);
     expect(await app.db.emrConnection.count({ where: { id } })).toBe(1);

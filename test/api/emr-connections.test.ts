@@ -1,9 +1,10 @@
 // EMR connections over HTTP: clinic-bound create, list and client-id registration; reads never carry a client
 // id, secret or token; canAuthorize follows DECISIONS; another clinic's connection is not found.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seal } from '@/lib/crypto/seal';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 
 const VENDORS = {
   'browser-oauth': {
@@ -37,6 +38,11 @@ describe('EMR connections', () => {
   });
   afterAll(async () => {
     await app?.stop();
+  });
+  // Creating a connection needs a step-up (DECISIONS "Security findings of 2026-11-28"); these tests are about
+  // what a created connection is, so the admin holds a fresh claim in each.
+  beforeEach(async () => {
+    await holdStepUp(app, admin);
   });
 
   it('creates a pending connection from a client id, stores the id but never shows it', async () => {
@@ -154,7 +160,7 @@ describe('EMR connections', () => {
   });
 
   it("lists the clinic's connections newest first, without client ids, secrets or tokens", async () => {
-    const south = await signIn(app, 'admin@southside.test');
+    const south = await holdStepUp(app, await signIn(app, 'admin@southside.test'));
     const theirs = await south.post('/api/emr-sync/connections', {
       vendor: 'browser-oauth',
       clientId: 'southside-client',
@@ -250,7 +256,7 @@ describe('EMR connections', () => {
   });
 
   it("answers 404 for an unknown connection and for another clinic's, changing nothing", async () => {
-    const south = await signIn(app, 'admin@southside.test');
+    const south = await holdStepUp(app, await signIn(app, 'admin@southside.test'));
     const theirs = await south.post('/api/emr-sync/connections', { vendor: 'browser-oauth' });
     for (const id of [theirs.body.connection.id, 'emr_does_not_exist']) {
       const res = await admin.patch(`/api/emr-sync/connections/${id}`, { clientId: 'hijack' });

@@ -7,6 +7,7 @@ import { unseal } from '@/lib/crypto/seal';
 import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 import { createUser, TEST_PASSWORD } from '../support/factories';
 
 const CLIENT_ID = 'northside-app';
@@ -41,7 +42,7 @@ async function createConnection(
   client: HttpClient,
   body: Record<string, unknown> = { vendor: 'browser-oauth', clientId: CLIENT_ID },
 ): Promise<string> {
-  const res = await client.post('/api/emr-sync/connections', body);
+  const res = await (await holdStepUp(app, client)).post('/api/emr-sync/connections', body);
   expect(res.status).toBe(201);
   return res.body.connection.id;
 }

@@ -16,6 +16,7 @@ import { servedId } from '@/lib/fhir/served-resource';
 import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 import { createTenant, createUser, TEST_PASSWORD, uid } from '../support/factories';
 
 const CLIENT_ID = 'backend-client';
@@ -70,7 +71,9 @@ async function freshClinic(target: TestApp = app) {
   const tenant = await createTenant(target.db, 'Pull', { clinicId: BOUND[nextBound++]! });
   const user = await createUser(target.db, tenant);
   const client = await signIn(target, user.email, TEST_PASSWORD);
-  const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+  const created = await (
+    await holdStepUp(target, client)
+  ).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
   expect(created.status).toBe(201);
   return { tenant, client, connectionId: created.body.connection.id as string };
 }
@@ -253,9 +256,11 @@ describe('POST /api/emr-sync/smart/pull', () => {
 
   it('refuses a bad, foreign or non-backend connection before calling the EMR', async () => {
     const { client } = await freshClinic();
-    const browser = await client.post('/api/emr-sync/connections', { vendor: 'browser-oauth', clientId: 'x' });
+    const browser = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', { vendor: 'browser-oauth', clientId: 'x' });
     const south = await signIn(app, 'admin@southside.test');
-    const foreign = await south.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+    const foreign = await (await holdStepUp(app, south)).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
     const invalid = (message: string) => ({
       code: 'VALIDATION_FAILED',
       message: 'The request body is not valid',

@@ -11,6 +11,7 @@ import { startFakeEmr, type FakeEmr } from '../fakes/fake-emr';
 import { startApp, type TestApp } from '../support/app';
 import { createTenant, createUser, TEST_PASSWORD, uid } from '../support/factories';
 import { signIn, type HttpClient } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 
 const CLIENT_ID = 'backend-client';
 const KEY_ID = 'key-1';
@@ -111,14 +112,18 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
       correlationId: expect.any(String),
       issues: [{ path: 'body.fhirBaseUrl', message: "Must be on the configured SMART backend EMR's server" }],
     };
-    const created = await client.post('/api/emr-sync/connections', {
+    const created = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', {
       vendor: 'smart-backend',
       fhirBaseUrl: attacker.fhirBaseUrl,
     });
     expect([created.status, created.body]).toEqual([400, refused]);
     expect(await app.db.emrConnection.count({ where: { clinicId: clinics.north } })).toBe(0);
 
-    const same = await client.post('/api/emr-sync/connections', {
+    const same = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', {
       vendor: 'smart-backend',
       fhirBaseUrl: `${emr.baseUrl}/fhir/other-path`,
     });
@@ -132,7 +137,9 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
 
   it('never sends the backend token to a FHIR base planted on a connection: 400, no token minted, zero calls to it', async () => {
     const client = admins.everything;
-    const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+    const created = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
     // A row written before the rule existed, pointing at the attacker.
     await app.db.emrConnection.update({
       where: { id: created.body.connection.id },
@@ -153,7 +160,9 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
 
   it("answers an unbound clinic's SMART and partner pulls 403, with zero calls and nothing written", async () => {
     const { tenant, client } = await clinicAdmin();
-    const created = await client.post('/api/emr-sync/connections', { vendor: 'smart-backend', clientId: 'anything' });
+    const created = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', { vendor: 'smart-backend', clientId: 'anything' });
     expect(created.body.connection.status).toBe('needs-registration');
     const connections = emr.connections;
     const smart = await client.post('/api/emr-sync/smart/pull', { connectionId: created.body.connection.id });
@@ -171,7 +180,7 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
       [admins.south, 'connected'],
       [unbound, 'needs-registration'],
     ] as const) {
-      await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+      await (await holdStepUp(app, client)).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
       const list = await client.get('/api/emr-sync/connections');
       expect(list.body.connections.map((c: { vendor: string; status: string }) => [c.vendor, c.status])).toEqual([
         ['smart-backend', status],
@@ -185,8 +194,9 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
       ['south', 'pat-2', 'grp-south'],
     ] as const) {
       const [clinicId, session] = [clinics[name], admins[name]];
-      const connectionId = (await session.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body
-        .connection.id;
+      const connectionId = (
+        await (await holdStepUp(app, session)).post('/api/emr-sync/connections', { vendor: 'smart-backend' })
+      ).body.connection.id;
       const [searches, reads] = [emr.receivedSearches.length, emr.requests.byPath[`/fhir/Group/${groupId}`] ?? 0];
       const res = await session.post('/api/emr-sync/smart/pull', { connectionId });
       expect(res.status).toBe(200);
@@ -227,7 +237,9 @@ describe('sandbox: bindings, the smart-backend origin rule and the egress policy
   describe('a browser connection with its own FHIR base', () => {
     async function authorizeAgainst(fhirBaseUrl: string) {
       const { client } = await clinicAdmin();
-      const created = await client.post('/api/emr-sync/connections', {
+      const created = await (
+        await holdStepUp(app, client)
+      ).post('/api/emr-sync/connections', {
         vendor: 'generic-fhir',
         clientId: 'clinic-app',
         fhirBaseUrl,
@@ -306,7 +318,9 @@ describe('production: a tenant URL must resolve to a public address unless the o
   async function authorizeAgainst(fhirBaseUrl: string) {
     const tenant = await createTenant(app.db, 'Prod');
     const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
-    const created = await client.post('/api/emr-sync/connections', {
+    const created = await (
+      await holdStepUp(app, client)
+    ).post('/api/emr-sync/connections', {
       vendor: 'generic-fhir',
       clientId: 'clinic-app',
       fhirBaseUrl,

@@ -11,6 +11,7 @@ import { restFhirStore } from '@/lib/fhir/rest-fhir-store';
 import { servedId } from '@/lib/fhir/served-resource';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 import { createUser, TEST_PASSWORD, type TestTenant } from '../support/factories';
 
 const CLINIC_TAG = 'urn:clinic-revenue-platform:clinic';
@@ -69,8 +70,9 @@ async function freshClinic() {
     },
   });
   const client = await signIn(app, (await createUser(app.db, tenant)).email, TEST_PASSWORD);
-  const connectionId = (await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body.connection
-    .id as string;
+  const connectionId = (
+    await (await holdStepUp(app, client)).post('/api/emr-sync/connections', { vendor: 'smart-backend' })
+  ).body.connection.id as string;
   return { tenant, client, connectionId };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/registry';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 import { createTenant, createUser } from '../support/factories';
 import { concretePath, routeFiles } from '../support/routes';
 
@@ -87,7 +88,7 @@ describe('the auth gate and error shape', () => {
   });
 
   it('refuses a body over 1 MiB with VALIDATION_FAILED, declared or streamed without a length', async () => {
-    const client = await signIn(app, 'admin@northside.test');
+    const client = await holdStepUp(app, await signIn(app, 'admin@northside.test'));
     const big = JSON.stringify({ patientId: 'x'.repeat(1024 * 1024) });
     const declared = await client.request('POST', '/api/emr-sync/connections', {
       body: big,
@@ -115,7 +116,7 @@ describe('the auth gate and error shape', () => {
   });
 
   it('refuses text holding a NUL character with the field path (PostgreSQL text cannot store it)', async () => {
-    const client = await signIn(app, 'admin@northside.test');
+    const client = await holdStepUp(app, await signIn(app, 'admin@northside.test'));
     const res = await client.post('/api/emr-sync/connections', { vendor: 'generic-fhir', clientId: 'abc\u0000def' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({

@@ -10,6 +10,7 @@ import { clinicRecords } from '@/lib/sandbox-ehr/synthetic-records';
 import { sandboxEhrVendors, sandboxGroupId } from '@/lib/sandbox-ehr/sandbox-ehr-urls';
 import { freePort, startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { holdStepUp } from '../support/step-up-claim';
 
 const CLIENT_ID = 'sandbox-ehr-demo';
 const BACKEND_CLIENT_ID = 'sandbox-backend';
@@ -436,7 +437,7 @@ describe('Group bulk export', () => {
   });
 
   it("is what the smart-backend connection pulls: Pull now imports the clinic's Group", async () => {
-    const created = await admin.post('/api/emr-sync/connections', { vendor: 'smart-backend' });
+    const created = await (await holdStepUp(app, admin)).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
     expect(created.status).toBe(201);
     const res = await admin.post(`/api/emr-sync/connections/${created.body.connection.id}/pull`, {});
     expect(res.status).toBe(200);

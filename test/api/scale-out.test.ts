@@ -157,7 +157,12 @@ describe('three instances on one PostgreSQL', () => {
       body: { secret },
     } = await onTwo.get('/api/auth/mfa');
     // Turning MFA on bumps sessionVersion: every other session of the user ends, on every instance.
-    expect((await onTwo.post('/api/auth/mfa', { action: 'enable', secret, token: totpCode(secret) })).status).toBe(200);
+    const enabled = await onTwo.post(
+      '/api/auth/mfa',
+      { action: 'enable', secret, token: totpCode(secret) },
+      { headers: await stepUpHeader(apps[1]!, user.email) },
+    );
+    expect(enabled.status).toBe(200);
     expect((await elsewhere.get('/api/auth/mfa')).status).toBe(401);
   });
 

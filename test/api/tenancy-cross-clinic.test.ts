@@ -37,6 +37,7 @@ const PROBES: Record<string, Probe[]> = {
   'POST /api/auth/mfa': [
     { path: '/api/auth/mfa', json: { action: 'disable', token: '123456' }, expect: 'own-data-only' },
   ],
+  'POST /api/auth/mfa/backup-codes': [{ path: '/api/auth/mfa/backup-codes', expect: 'own-data-only' }],
   'POST /api/auth/webauthn/register': [
     { path: '/api/auth/webauthn/register', json: { step: 'options' }, expect: 'own-data-only' },
   ],
@@ -182,6 +183,9 @@ const PROBES: Record<string, Probe[]> = {
       json: { email: 'probe-south@example.test', scopes: ['claims:read'] },
       expect: 'own-data-only',
     },
+  ],
+  'PATCH /api/users/{id}': [
+    { path: '/api/users/user_frontdesk_north', json: { scopes: ['claims:read'] }, expect: 'denied' },
   ],
   'POST /api/users/{id}/unlock': [{ path: '/api/users/user_frontdesk_north/unlock', expect: 'denied' }],
   'POST /api/users/{id}/reset-mfa': [{ path: '/api/users/user_mfa_north/reset-mfa', expect: 'denied' }],
@@ -383,6 +387,12 @@ describe('cross-clinic access', () => {
     ).toEqual([
       { deactivatedAt: null, mfaEnabled: false },
       { deactivatedAt: null, mfaEnabled: true },
+    ]);
+    expect((await app.db.user.findUniqueOrThrow({ where: { id: 'user_frontdesk_north' } })).scopes).toEqual([
+      'eligibility:read',
+      'patients:read',
+      'appointments:read',
+      'claims:read',
     ]);
     expect((await app.db.emrConnection.findUniqueOrThrow({ where: { id: N.connection } })).clientId).toBe(
       'north-client',

@@ -1,13 +1,14 @@
-// /api/users over real HTTP and PostgreSQL: a clinic admin (users:admin) lists, invites, unlocks, resets MFA and
-// deactivates users of their own clinic only, each change behind a step-up claim and audited; nobody grants a
-// scope they do not hold; an invitation link sets a password once; a deactivated user's session ends at once.
+// /api/users over real HTTP and PostgreSQL: a clinic admin (users:admin) lists, invites, changes the scopes of,
+// unlocks, resets MFA and deactivates users of their own clinic only, each change behind a step-up claim and
+// audited; nobody grants a scope they do not hold, nor acts on a user holding one; an invitation link sets a
+// password once; a deactivated user's session ends at once.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
 import { attemptSignIn, HttpClient, signIn } from '../support/http';
 import { stepUpHeader } from '../support/step-up-claim';
 import { createTenant, createUser, type TestTenant, type TestUser } from '../support/factories';
-import { createMfaUser } from '../support/auth-factors';
+import { createMfaUser, totpCode } from '../support/auth-factors';
 
 const anyString = expect.any(String);
 const STEP_UP_REQUIRED = {
@@ -339,6 +340,165 @@ describe('/api/users', () => {
     expect((await adminClient.get('/api/users')).status).toBe(200);
   });
 
+  it('refuses every action on a user holding a scope the admin lacks (403), changes nothing and audits it', async () => {
+    // The finding: an admin with only users:admin and claims:read reset the MFA of an admin with every scope.
+    const limited = await createUser(app.db, tenant, { scopes: ['users:admin', 'claims:read'] });
+    const client = await signIn(app, limited.email, limited.password);
+    const strong = await createMfaUser(app.db, tenant);
+    const lockedUntil = new Date(Date.now() + 900_000);
+    await app.db.user.update({ where: { id: strong.id }, data: { lockedUntil } });
+    const before = await app.db.user.findUniqueOrThrow({ where: { id: strong.id } });
+    const notHeld = before.scopes.filter((scope) => !['users:admin', 'claims:read'].includes(scope));
+    const requests = [
+      ['unlock', () => gated(`/api/users/${strong.id}/unlock`, undefined, client, limited.email)],
+      ['reset-mfa', () => gated(`/api/users/${strong.id}/reset-mfa`, undefined, client, limited.email)],
+      ['deactivate', () => gated(`/api/users/${strong.id}/deactivate`, undefined, client, limited.email)],
+      [
+        'scopes',
+        async () =>
+          client.patch(
+            `/api/users/${strong.id}`,
+            { scopes: ['claims:read'] },
+            { headers: await stepUpHeader(app, limited.email) },
+          ),
+      ],
+    ] as const;
+    for (const [name, send] of requests) {
+      const res = await send();
+      expect({ name, status: res.status, body: res.body }).toEqual({
+        name,
+        status: 403,
+        body: {
+          code: 'FORBIDDEN',
+          message: `You can't change a user who holds a scope you don't hold: ${notHeld.join(', ')}`,
+          correlationId: anyString,
+        },
+      });
+      const audit = await app.db.auditLog.findFirstOrThrow({ where: { correlationId: res.body.correlationId } });
+      expect(audit).toMatchObject({
+        outcome: 'refused',
+        userId: limited.id,
+        detail: { targetUserId: strong.id, reason: 'FORBIDDEN', scopes: notHeld },
+      });
+    }
+    const after = await app.db.user.findUniqueOrThrow({ where: { id: strong.id } });
+    expect(after).toEqual(before);
+    expect(await app.db.backupCode.count({ where: { userId: strong.id } })).toBe(10);
+    // The MFA user still signs in with their code: nothing was reset (once unlocked by a full admin).
+    expect((await gated(`/api/users/${strong.id}/unlock`)).status).toBe(200);
+    expect(
+      (await attemptSignIn(app, strong.email, strong.password, await totpCode(strong.secret))).response.status,
+    ).toBe(200);
+
+    // Within reach (every scope of the target is the admin's own), the same admin acts.
+    const clerk = await createUser(app.db, tenant, { scopes: ['claims:read'] });
+    await app.db.user.update({ where: { id: clerk.id }, data: { lockedUntil } });
+    const unlocked = await gated(`/api/users/${clerk.id}/unlock`, undefined, client, limited.email);
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.body.user).toMatchObject({ id: clerk.id, locked: false });
+  });
+
+  describe('PATCH /api/users/{id}: changing scopes', () => {
+    const patch = async (id: string, json: unknown, client = adminClient, email = admin.email) =>
+      client.patch(`/api/users/${id}`, json, { headers: await stepUpHeader(app, email) });
+
+    it('needs a step-up claim; without one nothing changes', async () => {
+      const user = await createUser(app.db, tenant, { scopes: ['claims:read'] });
+      const res = await adminClient.patch(`/api/users/${user.id}`, { scopes: ['claims:read', 'claims:write'] });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(STEP_UP_REQUIRED);
+      expect((await app.db.user.findUniqueOrThrow({ where: { id: user.id } })).scopes).toEqual(['claims:read']);
+    });
+
+    it("sets the user's scopes, audited with before and after; a removed scope stops at the user's next request", async () => {
+      const user = await createUser(app.db, tenant, { scopes: ['claims:read', 'patients:read'] });
+      const session = await signIn(app, user.email, user.password);
+      expect((await session.get('/api/patients?name=a')).status).not.toBe(403);
+
+      const res = await patch(user.id, { scopes: ['claims:read', 'claims:write', 'claims:read'] });
+      expect(res.status).toBe(200);
+      expect(res.body.user).toMatchObject({ id: user.id, scopes: ['claims:read', 'claims:write'] });
+      expect((await app.db.user.findUniqueOrThrow({ where: { id: user.id } })).scopes).toEqual([
+        'claims:read',
+        'claims:write',
+      ]);
+      const audit = await app.db.auditLog.findFirstOrThrow({
+        where: { correlationId: res.headers.get('x-correlation-id')! },
+      });
+      expect(audit).toMatchObject({
+        action: 'users.scopes.change',
+        outcome: 'success',
+        userId: admin.id,
+        clinicId: tenant.clinicId,
+        detail: {
+          targetUserId: user.id,
+          before: ['claims:read', 'patients:read'],
+          after: ['claims:read', 'claims:write'],
+        },
+      });
+      const refused = await session.get('/api/patients?name=a');
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('SCOPE_MISSING');
+      // An added scope comes with the next sign-in.
+      const again = await signIn(app, user.email, user.password);
+      expect((await again.get('/api/auth/session')).body.user.scopes).toEqual(['claims:read', 'claims:write']);
+    });
+
+    it('never grants a scope the admin does not hold (403), audited, nothing changed', async () => {
+      const limited = await createUser(app.db, tenant, { scopes: ['users:admin', 'claims:read', 'patients:read'] });
+      const client = await signIn(app, limited.email, limited.password);
+      const user = await createUser(app.db, tenant, { scopes: ['claims:read'] });
+      const res = await patch(user.id, { scopes: ['claims:read', 'svcpay:write'] }, client, limited.email);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        code: 'FORBIDDEN',
+        message: "You can't grant a scope you don't hold: svcpay:write",
+        correlationId: anyString,
+      });
+      expect((await app.db.user.findUniqueOrThrow({ where: { id: user.id } })).scopes).toEqual(['claims:read']);
+      expect(
+        await app.db.auditLog.findFirstOrThrow({ where: { correlationId: res.body.correlationId } }),
+      ).toMatchObject({
+        action: 'users.scopes.change',
+        outcome: 'refused',
+        detail: { targetUserId: user.id, reason: 'scope-not-held', scopes: ['svcpay:write'] },
+      });
+      // Within what the admin holds, the change goes through.
+      const ok = await patch(user.id, { scopes: ['patients:read'] }, client, limited.email);
+      expect(ok.status).toBe(200);
+      expect(ok.body.user.scopes).toEqual(['patients:read']);
+    });
+
+    it("answers 404 for another clinic's user, 422 for one's own scopes, 400 for an empty or unknown scope", async () => {
+      const elsewhere = await createTenant(app.db, 'Elsewhere scopes');
+      const other = await createUser(app.db, elsewhere, { scopes: ['claims:read'] });
+      const foreign = await patch(other.id, { scopes: ['claims:read', 'claims:write'] });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual(NOT_FOUND);
+      expect((await app.db.user.findUniqueOrThrow({ where: { id: other.id } })).scopes).toEqual(['claims:read']);
+
+      const self = await patch(admin.id, { scopes: ['claims:read'] });
+      expect(self.status).toBe(422);
+      expect(self.body).toEqual({
+        code: 'UNPROCESSABLE',
+        message: "You can't change your own scopes; ask another admin",
+        correlationId: anyString,
+      });
+      expect((await app.db.user.findUniqueOrThrow({ where: { id: admin.id } })).scopes).toContain('users:admin');
+
+      const user = await createUser(app.db, tenant, { scopes: ['claims:read'] });
+      for (const [body, path] of [
+        [{ scopes: [] }, 'body.scopes'],
+        [{ scopes: ['root:all'] }, 'body.scopes.0'],
+        [{}, 'body.scopes'],
+      ] as const) {
+        const res = await patch(user.id, body);
+        expect(res.status).toBe(400);
+        expect(res.body.issues.map((i: { path: string }) => i.path)).toContain(path);
+      }
+    });
+  });
+
   it('is in the OpenAPI document with the users:admin scope and step-up on every change', async () => {
     const doc = (await new HttpClient(app.url).get('/api/openapi.json')).body;
     expect(doc.paths['/api/users'].get['x-scope']).toBe('users:admin');
@@ -348,6 +508,7 @@ describe('/api/users', () => {
         'x-scope': 'users:admin',
         'x-step-up': true,
       });
+    expect(doc.paths['/api/users/{id}'].patch).toMatchObject({ 'x-scope': 'users:admin', 'x-step-up': true });
     expect(doc.paths['/api/users/invitations/accept'].post.security).toEqual([]);
     expect(doc.paths['/api/audit'].get['x-scope']).toBe('users:admin');
     expect(doc.paths['/api/auth/password'].post['x-scope']).toBeNull();

@@ -5,5 +5,5 @@ import { getAppointments } from '@/lib/appointments/endpoints';
 import { listAppointments } from '@/lib/appointments/list-appointments';
 
 export const GET = route(getAppointments, ({ query, actor, deps }) =>
-  listAppointments(deps, { clinicId: actor.clinicId, clinicTimeZone: actor.clinicTimeZone, date: query.date }),
+  listAppointments(deps, { reader: actor, clinicTimeZone: actor.clinicTimeZone, date: query.date }),
 );

@@ -1,12 +1,14 @@
 'use client';
-// The users screen: who can sign in to this clinic and with which scopes, and the admin's actions on them. Every
-// change goes through apiFetch with a description, so the step-up dialog says what it confirms ("Unlock
-// ana@clinic.test"); a cancelled step-up changes nothing and shows nothing.
+// The users screen: who can sign in to this clinic and with which scopes, and the admin's actions on them (unlock,
+// reset MFA, deactivate, change scopes; only on users whose scopes are all the admin's own). Every change goes
+// through apiFetch with a description, so the step-up dialog says what it confirms ("Unlock ana@clinic.test"); a
+// cancelled step-up changes nothing and shows nothing.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { ScopeChecklist } from './scope-checklist';
 
 type User = {
   id: string;
@@ -18,19 +20,6 @@ type User = {
   deactivated: boolean;
   invitationPending: boolean;
   createdAt: string;
-};
-
-/** What each scope lets a person do, in the words of the screens that use it. */
-const SCOPE_LABELS: Record<string, string> = {
-  'eligibility:read': 'Check eligibility (verify, roster)',
-  'patients:read': 'See patients',
-  'appointments:read': 'See appointments',
-  'claims:read': 'See claims and denials',
-  'claims:write': 'Create and submit claims, edit coverage on file',
-  'svcpay:read': 'See remittances, bills, settlement',
-  'svcpay:write': 'Post remittances, move money',
-  'integrations:read': 'Manage EMR integrations',
-  'users:admin': 'Manage users, read the audit log',
 };
 
 type Action = { path: string; label: string; describe: (u: User) => string; show: (u: User, self: boolean) => boolean };
@@ -73,6 +62,9 @@ export function UsersScreen({
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<User | null>(null);
+  /** The server refuses any action on a user holding a scope the admin lacks: offer none. */
+  const withinReach = (user: User) => user.scopes.every((scope) => ownScopes.includes(scope));
 
   const apply = useCallback((loaded: { users: User[] } | { error: string }) => {
     if ('error' in loaded) setLoadError(loaded.error);
@@ -129,6 +121,20 @@ export function UsersScreen({
             {loadError}
           </p>
         )}
+        {editing && (
+          <EditScopesForm
+            key={editing.id}
+            user={editing}
+            ownScopes={ownScopes}
+            onDone={async (message) => {
+              setEditing(null);
+              if (message) {
+                setNotice(message);
+                await load();
+              }
+            }}
+          />
+        )}
         {users && users.length === 0 && <p>No users yet.</p>}
         {users && users.length > 0 && (
           <table className="admin-list">
@@ -144,7 +150,9 @@ export function UsersScreen({
             <tbody>
               {users.map((user) => {
                 const self = user.id === ownUserId;
-                const actions = ACTIONS.filter((a) => a.show(user, self));
+                const reachable = withinReach(user);
+                const actions = reachable ? ACTIONS.filter((a) => a.show(user, self)) : [];
+                const editable = reachable && !self && !user.deactivated;
                 return (
                   <tr key={user.id} data-testid={`user-${user.email}`}>
                     <th scope="row" data-label="E-mail">
@@ -158,8 +166,19 @@ export function UsersScreen({
                       <span className="mono admin-scopes">{user.scopes.join(', ')}</span>
                     </td>
                     <td data-label="Actions">
-                      {actions.length === 0 && <span className="muted">None</span>}
+                      {actions.length === 0 && !editable && <span className="muted">None</span>}
                       <span className="admin-actions">
+                        {editable && (
+                          <button
+                            type="button"
+                            className="secondary"
+                            disabled={busyId !== null}
+                            aria-label={`Change scopes of ${user.email}`}
+                            onClick={() => setEditing(user)}
+                          >
+                            Change scopes
+                          </button>
+                        )}
                         {actions.map((action) => (
                           <button
                             key={action.path}
@@ -208,13 +227,13 @@ function InviteForm({
   const [scopesError, setScopesError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [invitation, setInvitation] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
+  const [scopes, setScopes] = useState<string[]>([]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     const email = String(form.get('invite-email') ?? '').trim();
-    const scopes = form.getAll('invite-scope').map(String);
     setFailure(null);
     setInvitation(null);
     setEmailError(email.includes('@') ? null : 'Enter the e-mail address the person signs in with');
@@ -228,6 +247,7 @@ function InviteForm({
       );
       setInvitation({ email: answer.user.email, url: answer.invitationUrl, expiresAt: answer.expiresAt });
       formElement.reset();
+      setScopes([]);
       await onInvited();
     } catch (error) {
       if (isStepUpCancelled(error)) return;
@@ -258,23 +278,14 @@ function InviteForm({
             {emailError}
           </p>
         )}
-        <fieldset aria-describedby={scopesError ? 'invite-scopes-error' : 'invite-scopes-help'}>
-          <legend>What they may do</legend>
-          <p id="invite-scopes-help" className="muted">
-            You can give only what you can do yourself.
-          </p>
-          {ownScopes.map((scope) => (
-            <label key={scope} className="admin-check">
-              <input type="checkbox" name="invite-scope" value={scope} />
-              {SCOPE_LABELS[scope] ?? scope} <span className="mono muted">({scope})</span>
-            </label>
-          ))}
-          {scopesError && (
-            <p id="invite-scopes-error" className="error">
-              {scopesError}
-            </p>
-          )}
-        </fieldset>
+        <ScopeChecklist
+          idPrefix="invite"
+          legend="What they may do"
+          ownScopes={ownScopes}
+          value={scopes}
+          onChange={setScopes}
+          error={scopesError}
+        />
         {failure && (
           <p role="alert" className="error">
             {failure}
@@ -295,5 +306,69 @@ function InviteForm({
         </div>
       )}
     </section>
+  );
+}
+
+function EditScopesForm({
+  user,
+  ownScopes,
+  onDone,
+}: {
+  user: User;
+  ownScopes: readonly string[];
+  /** Called with a notice after a change, with null when cancelled. */
+  onDone: (message: string | null) => Promise<void>;
+}) {
+  const [scopes, setScopes] = useState<string[]>(user.scopes);
+  const [scopesError, setScopesError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFailure(null);
+    setScopesError(scopes.length > 0 ? null : 'Choose at least one scope');
+    if (scopes.length === 0) return;
+    setBusy(true);
+    try {
+      await apiFetch(`/api/users/${encodeURIComponent(user.id)}`, {
+        method: 'PATCH',
+        json: { scopes },
+        stepUpDescription: `Change the scopes of ${user.email}`,
+      });
+      await onDone(`Done: ${user.email} now has ${scopes.join(', ')}.`);
+    } catch (error) {
+      if (!isStepUpCancelled(error)) setFailure(describeApiError(error, { withReference: true }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="edit-scopes-title" className="card">
+      <h3 id="edit-scopes-title">Change what {user.email} may do</h3>
+      <ScopeChecklist
+        idPrefix="edit"
+        legend="Scopes"
+        ownScopes={ownScopes}
+        value={scopes}
+        onChange={setScopes}
+        error={scopesError}
+      />
+      <p className="muted">A removed scope stops at once; an added one works from their next sign-in.</p>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      <p className="row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save scopes'}
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </p>
+    </form>
   );
 }

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { apiFetch } from '@/components/api-fetch';
+import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
 
@@ -263,10 +264,14 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
 
   async function remove() {
     try {
-      await apiFetch(`/api/emr-sync/connections/${c.id}`, { method: 'DELETE' });
+      await apiFetch(`/api/emr-sync/connections/${c.id}`, {
+        method: 'DELETE',
+        stepUpDescription: `Delete the connection ${label}`,
+      });
     } catch (failure) {
       setConfirmDelete(false);
-      return setError(failure);
+      // A cancelled step-up deletes nothing and is no error.
+      return setError(isStepUpCancelled(failure) ? null : failure);
     }
     await onChange();
   }
@@ -461,10 +466,11 @@ function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
           ...(clientId && { clientId }),
           ...(fhirBaseUrl && { fhirBaseUrl }),
         },
+        stepUpDescription: `Add ${name ? `the connection ${name}` : 'an EMR connection'}`,
       });
       setError(null);
     } catch (failure) {
-      return setError(failure);
+      return setError(isStepUpCancelled(failure) ? null : failure);
     }
     form.reset();
     await onCreated();

@@ -1,7 +1,8 @@
 'use client';
 // The security screen's sections: password change (ends your other sessions), two-step verification (enrol with a
-// locally rendered QR code, backup codes shown once, turn off after a step-up) and passkeys (list, add, remove). Every change goes through apiFetch, so a
-// STEP_UP_REQUIRED answer opens the layout's <StepUpDialog /> and the call is retried once confirmed.
+// locally rendered QR code, backup codes shown once, new backup codes, turn off; each after a step-up) and passkeys
+// (list, add, remove). Every change goes through apiFetch, so a STEP_UP_REQUIRED answer opens the layout's
+// <StepUpDialog /> and the call is retried once confirmed.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import {
@@ -81,7 +82,7 @@ export function SecuritySettings() {
       )}
       {sessionEnded && <SessionEnded message={sessionEnded} />}
       {!sessionEnded && <PasswordSection />}
-      {status && !sessionEnded && <MfaSection status={status} onSessionEnded={setSessionEnded} />}
+      {status && !sessionEnded && <MfaSection status={status} onSessionEnded={setSessionEnded} onChanged={reload} />}
       {status && <PasskeySection passkeys={passkeys} onChanged={reload} disabled={!!sessionEnded} />}
     </>
   );
@@ -105,9 +106,19 @@ function SessionEnded({ message }: { message: string }) {
   );
 }
 
-function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded: (message: string) => void }) {
+function MfaSection({
+  status,
+  onSessionEnded,
+  onChanged,
+}: {
+  status: Status;
+  onSessionEnded: (message: string) => void;
+  onChanged: () => Promise<void>;
+}) {
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
+  // New codes for an account that already had MFA on: this session goes on, unlike after turning MFA on.
+  const [newCodes, setNewCodes] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -133,11 +144,12 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
       const result = await apiFetch<{ backupCodes: string[] }>('/api/auth/mfa', {
         method: 'POST',
         json: { action: 'enable', secret: enrolment.secret, token },
+        stepUpDescription: 'Turn on two-step verification',
       });
       setEnrolment(null);
       setBackupCodes(result.backupCodes);
     } catch (err) {
-      setError(describeApiError(err));
+      setError(failureOf(err));
     } finally {
       setBusy(false);
     }
@@ -162,6 +174,44 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
     }
   }
 
+  async function regenerate() {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await apiFetch<{ backupCodes: string[] }>('/api/auth/mfa/backup-codes', {
+        method: 'POST',
+        stepUpDescription: 'Make new backup codes (your old ones stop working)',
+      });
+      setNewCodes(result.backupCodes);
+    } catch (err) {
+      setError(failureOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (newCodes) {
+    return (
+      <section className="card" aria-labelledby="backup-title">
+        <h2 id="backup-title">Save your new backup codes</h2>
+        <p role="status">
+          Your old backup codes no longer work. Each code below signs you in once if you lose your phone. They are shown
+          only now.
+        </p>
+        <BackupCodeList codes={newCodes} />
+        <button
+          type="button"
+          onClick={async () => {
+            setNewCodes(null);
+            await onChanged();
+          }}
+        >
+          I saved my codes
+        </button>
+      </section>
+    );
+  }
+
   if (backupCodes) {
     return (
       <section className="card" aria-labelledby="backup-title">
@@ -170,23 +220,7 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
           Two-step verification is on. Each code below signs you in once if you lose your phone. They are shown only
           now.
         </p>
-        <ol className="mono" data-testid="backup-codes">
-          {backupCodes.map((code) => (
-            <li key={code}>{code}</li>
-          ))}
-        </ol>
-        <p className="row">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => navigator.clipboard?.writeText(backupCodes.join('\n'))}
-          >
-            Copy codes
-          </button>
-          <button type="button" className="secondary" onClick={() => downloadCodes(backupCodes)}>
-            Download codes
-          </button>
-        </p>
+        <BackupCodeList codes={backupCodes} />
         <p>
           Every session of your account has ended, this one too. Once the codes are safe, sign in again with a code from
           your app.
@@ -209,6 +243,12 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
           <p data-testid="mfa-status">
             On. {status.backupCodesRemaining} backup code{status.backupCodesRemaining === 1 ? '' : 's'} left.
           </p>
+          <p className="row">
+            <button type="button" className="secondary" disabled={busy} onClick={regenerate}>
+              Make new backup codes
+            </button>
+          </p>
+          <p className="muted">New codes replace every earlier one, used or not.</p>
           <form onSubmit={disable} noValidate>
             <label htmlFor="mfa-disable-code">Code from your app or a backup code</label>
             <input id="mfa-disable-code" name="mfa-disable-code" autoComplete="one-time-code" required />
@@ -265,6 +305,26 @@ function MfaSection({ status, onSessionEnded }: { status: Status; onSessionEnded
         </p>
       )}
     </section>
+  );
+}
+
+function BackupCodeList({ codes }: { codes: string[] }) {
+  return (
+    <>
+      <ol className="mono" data-testid="backup-codes">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ol>
+      <p className="row">
+        <button type="button" className="secondary" onClick={() => navigator.clipboard?.writeText(codes.join('\n'))}>
+          Copy codes
+        </button>
+        <button type="button" className="secondary" onClick={() => downloadCodes(codes)}>
+          Download codes
+        </button>
+      </p>
+    </>
   );
 }
 

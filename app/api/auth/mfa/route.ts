@@ -1,5 +1,4 @@
-// GET /api/auth/mfa: a fresh TOTP secret to enrol (stores nothing). POST: enable or disable MFA (disable needs a
-// step-up claim: the endpoint's stepUpWhen).
+// GET /api/auth/mfa: a fresh TOTP secret to enrol (stores nothing). POST: enable or disable MFA (step-up).
 import { route } from '@/lib/http/route';
 import { getMfaEnrolment, postMfa } from '@/lib/auth/endpoints';
 import { changeMfa } from '@/lib/auth/change-mfa';

@@ -1,4 +1,5 @@
-// GET /api/fhir/{type}/{id}: read one of the clinic's resources (patients:read), with ETag and Last-Modified.
+// GET /api/fhir/{type}/{id}: read one of the clinic's resources (patients:read; PHI-logged), with ETag and
+// Last-Modified.
 import { route } from '@/lib/http/route';
 import { renderFhirRead } from '@/lib/http/fhir-response';
 import { requireFhirStore } from '@/lib/deps';
@@ -7,7 +8,7 @@ import { readResource } from '@/lib/fhir/read-resource';
 
 export const GET = route({ ...readFhirResource, render: renderFhirRead }, ({ params, actor, deps }) =>
   readResource(
-    { fhirStore: requireFhirStore(deps) },
-    { clinicId: actor.clinicId, resourceType: params.type, id: params.id },
+    { ...deps, fhirStore: requireFhirStore(deps) },
+    { reader: actor, resourceType: params.type, id: params.id },
   ),
 );

@@ -3,4 +3,6 @@ import { route } from '@/lib/http/route';
 import { deactivateUserEndpoint } from '@/lib/users/endpoints';
 import { deactivateUser } from '@/lib/users/deactivate-user';
 
-export const POST = route(deactivateUserEndpoint, ({ params, actor, deps }) => deactivateUser(deps, actor, params.id));
+export const POST = route(deactivateUserEndpoint, ({ params, actor, principal, deps }) =>
+  deactivateUser(deps, { ...actor, scopes: principal.scopes }, params.id),
+);

@@ -3,4 +3,6 @@ import { route } from '@/lib/http/route';
 import { resetUserMfaEndpoint } from '@/lib/users/endpoints';
 import { resetUserMfa } from '@/lib/users/reset-user-mfa';
 
-export const POST = route(resetUserMfaEndpoint, ({ params, actor, deps }) => resetUserMfa(deps, actor, params.id));
+export const POST = route(resetUserMfaEndpoint, ({ params, actor, principal, deps }) =>
+  resetUserMfa(deps, { ...actor, scopes: principal.scopes }, params.id),
+);

@@ -3,4 +3,6 @@ import { route } from '@/lib/http/route';
 import { unlockUserEndpoint } from '@/lib/users/endpoints';
 import { unlockUser } from '@/lib/users/unlock-user';
 
-export const POST = route(unlockUserEndpoint, ({ params, actor, deps }) => unlockUser(deps, actor, params.id));
+export const POST = route(unlockUserEndpoint, ({ params, actor, principal, deps }) =>
+  unlockUser(deps, { ...actor, scopes: principal.scopes }, params.id),
+);
