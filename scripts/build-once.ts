@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** What `next build` reads, relative to the project folder. */
-export const BUILD_INPUTS = [
+const BUILD_INPUTS = [
   'app',
   'lib',
   'components',

@@ -16,9 +16,9 @@ import { getClaimStatus } from './claim-status';
 
 const DAY_MS = 86_400_000;
 /** A claim accepted this long ago without an 835 has gone quiet. */
-export const QUIET_AFTER_DAYS = 14;
+const QUIET_AFTER_DAYS = 14;
 /** The same claim is asked about again at most this often. */
-export const ASK_AGAIN_AFTER_DAYS = 7;
+const ASK_AGAIN_AFTER_DAYS = 7;
 /** Claims asked about in one run of one clinic; the rest wait for the next run. */
 const MAX_PER_RUN = 500;
 
