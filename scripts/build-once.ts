@@ -61,7 +61,7 @@ export function sourceHash(root: string, inputs: readonly string[] = BUILD_INPUT
 
 export type BuildOnceOptions = {
   root: string;
-  /** The build folder, relative to root (NEXT_DIST_DIR, default .next). */
+  /** The build folder, relative to root or absolute (NEXT_DIST_DIR, default .next). */
   distDir: string;
   /** Runs the build; resolves with its exit status. */
   build: () => Promise<number>;
@@ -75,8 +75,9 @@ export type BuildOutcome = { outcome: 'fresh' | 'built'; waited: boolean } | { o
 
 /** Builds when the stored source hash is missing or differs, one builder at a time per folder. */
 export async function buildOnce(options: BuildOnceOptions): Promise<BuildOutcome> {
-  const dist = path.join(options.root, options.distDir);
-  const lockFile = path.join(options.root, `${options.distDir.replace(/[\\/]+$/, '')}.build.lock`);
+  // NEXT_DIST_DIR may be relative to the project or absolute; the lock sits beside the build folder either way.
+  const dist = path.resolve(options.root, options.distDir);
+  const lockFile = `${dist}.build.lock`;
   let waited = false;
   for (;;) {
     const hash = sourceHash(options.root, options.inputs);
