@@ -10,6 +10,7 @@ import { ClaimStatusQuery, ClaimStatusView } from './claim-status';
 import { AppealBody, ClaimAppealed } from './appeal-claim';
 import { TransmissionList } from './list-transmissions';
 import { ScrubEditList, ScrubResult } from './scrub-claim-dry-run';
+import { FollowUpQuery, FollowUpRun } from './follow-up-claim-status';
 
 export const submitClaimEndpoint = endpoint({
   method: 'POST',
@@ -159,6 +160,20 @@ export const listTransmissionsEndpoint = endpoint({
   errors: ['NOT_FOUND'],
 });
 
+export const claimStatusFollowUpEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/jobs/claim-status-follow-up',
+  tags: ['claims'],
+  summary:
+    'Claim status follow-up (the 07:00 schedule, by hand): one 276 for each claim accepted 14 or more days ago with ' +
+    'no 835, at most once per claim per 7 days; every clinic, or ?clinicId= for one. 503 in production without a ' +
+    'clearinghouse',
+  auth: 'cron',
+  query: FollowUpQuery,
+  response: FollowUpRun,
+  errors: ['DEPENDENCY_UNAVAILABLE'],
+});
+
 export const claimEndpoints = [
   submitClaimEndpoint,
   listClaimsEndpoint,
@@ -170,4 +185,5 @@ export const claimEndpoints = [
   claimStatusEndpoint,
   appealClaimEndpoint,
   listTransmissionsEndpoint,
+  claimStatusFollowUpEndpoint,
 ];

@@ -1,5 +1,6 @@
 // The port to a claims clearinghouse: an 837P batch goes out and its acknowledgments come back (the 999, and the
-// 277CA when the clearinghouse already has it); a 276 goes out in real time and the 277 comes back.
+// 277CA when the clearinghouse already has it); a 276 goes out in real time and the 277 comes back; the 835s
+// waiting for us are retrieved in batch mode and acknowledged with our 999.
 // Adapters: core-clearinghouse.ts (live CAQH CORE Connectivity) and sandbox-clearinghouse.ts (demo answers, never
 // in production). Choosing between them is lib/deps.ts's job; reading the X12 is the caller's.
 
@@ -32,4 +33,21 @@ export interface ClearinghouseTransport {
   submitClaim(x12: string, context: { correlationId: string }): Promise<ClaimAcknowledgments>;
   /** Sends one real-time 276; resolves with the raw 277. Throws AppError TRANSPORT_FAILED on failure. */
   requestStatus(x12: string, context: { correlationId: string }): Promise<string>;
+  /**
+   * Batch results retrieval of the next 835 interchange waiting for us, exactly as received, or null when none
+   * waits. Throws AppError TRANSPORT_FAILED on failure.
+   */
+  retrieveRemittance(context: { correlationId: string }): Promise<RetrievedRemittance | null>;
+  /**
+   * Sends our 999 for a retrieved 835 interchange, which tells the clearinghouse it was taken (it is not offered
+   * again). Throws AppError TRANSPORT_FAILED on failure.
+   */
+  acknowledgeRemittance(ack999: string, context: { correlationId: string }): Promise<void>;
 }
+
+export type RetrievedRemittance = {
+  /** The clearinghouse's id of the delivered file (CORE PayloadID). */
+  fileId: string;
+  /** The 835 interchange, byte for byte. */
+  x12: string;
+};

@@ -2,7 +2,9 @@
 // CLEARINGHOUSE_* (DECISIONS "Claims out"). Claims go in batch mode: the 837P is submitted (BatchSubmission,
 // answered by a BatchReceiptConfirmation), then its 999 is retrieved (BatchResultsAckRetrieval) and then its
 // 277CA (BatchResultsRetrieval; "not ready" is not a failure: the claim is transmitted once the 999 accepts it,
-// and a status refresh asks again). Claim status is real time: a 276 out, the 277 back. It moves envelopes only:
+// and a status refresh asks again). Claim status is real time: a 276 out, the 277 back. Remittances are batch
+// results: each retrieval (X12_835_Request) delivers the next waiting 835 interchange, or NoBatchResultsFile, and
+// our 999 for it (X12_999_SubmissionRequest) tells the clearinghouse it was taken. It moves envelopes only:
 // it never builds or reads X12, and never logs credentials or payload.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@/lib/clock';
@@ -41,7 +43,13 @@ export const CORE_PAYLOAD_TYPES = {
   ack277ca: 'X12_277CA_Response_005010X214',
   statusRequest: 'X12_276_Request_005010X212',
   statusResponse: 'X12_277_Response_005010X212',
+  remittanceRetrieval: 'X12_835_Request_005010X221A1',
+  remittance: 'X12_835_Response_005010X221A1',
+  ackSubmission: 'X12_999_SubmissionRequest_005010X231A1',
 } as const;
+
+/** CORE ErrorCode for a batch results retrieval with nothing waiting: an answer, not a failure. */
+const NOTHING_WAITING = 'NoBatchResultsFile';
 
 type Envelope = Map<string, string | null>;
 
@@ -130,6 +138,35 @@ export function coreClearinghouse(options: CoreClearinghouseOptions): Clearingho
         const payload = x12Payload(answer, CORE_PAYLOAD_TYPES.statusResponse);
         if (payload === null) throw new Error('CORE response has no 277 Payload');
         return payload;
+      } catch (error) {
+        throw transportFailed(error);
+      }
+    },
+    async retrieveRemittance({ correlationId }) {
+      try {
+        // A retrieval asks for what waits for our SenderID; the Payload carries no criteria.
+        const answer = await exchange(
+          { payloadType: CORE_PAYLOAD_TYPES.remittanceRetrieval, mode: 'Batch', payload: '' },
+          correlationId,
+        );
+        if (textField(answer, 'ErrorCode') === NOTHING_WAITING) return null;
+        requireSuccess(answer);
+        const x12 = x12Payload(answer, CORE_PAYLOAD_TYPES.remittance);
+        if (x12 === null) throw new Error('CORE response has an unexpected PayloadType');
+        const fileId = textField(answer, 'PayloadID');
+        if (fileId === null) throw new Error('CORE response has no PayloadID');
+        return { fileId, x12 };
+      } catch (error) {
+        throw transportFailed(error);
+      }
+    },
+    async acknowledgeRemittance(ack999, { correlationId }) {
+      try {
+        const receipt = await exchange(
+          { payloadType: CORE_PAYLOAD_TYPES.ackSubmission, mode: 'Batch', payload: ack999 },
+          correlationId,
+        );
+        requireSuccess(receipt);
       } catch (error) {
         throw transportFailed(error);
       }

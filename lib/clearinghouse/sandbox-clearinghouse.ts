@@ -54,6 +54,11 @@ export function sandboxClearinghouse(deps: { clock: Clock; db: Db }): Clearingho
       const claim = await findKnownClaim(deps.db, request.claim.claimId);
       return answerStatus({ x12, now: deps.clock(), controlNumber: request.interchangeControlNumber, claim });
     },
+    // The sandbox payer's 835s are not waiting to be retrieved: lib/claims/sandbox-remittance.ts ingests them.
+    async retrieveRemittance() {
+      return null;
+    },
+    async acknowledgeRemittance() {},
   };
 }
 

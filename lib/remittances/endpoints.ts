@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { DenialList } from './list-denials';
 import { RemittanceDetail, RemittanceList, RemittanceParams } from './remittance-view';
+import { RetrievalRun } from './retrieve-remittances';
 
 const Cents = z.number().int();
 
@@ -68,9 +69,24 @@ export const listDenialsEndpoint = endpoint({
   response: DenialList,
 });
 
+export const eraRetrievalEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/jobs/era-retrieval',
+  tags: ['remittances'],
+  summary:
+    'ERA retrieval (the hourly schedule, by hand): fetch the 835s waiting at the clearinghouse (CAQH CORE batch ' +
+    'results retrieval), post each through the remittance ingest once (idempotent on payer id + TRN02) and ' +
+    'acknowledge it with a 999; an interchange that cannot be posted is listed in `refused` and left there. 501 ' +
+    'without CLEARINGHOUSE_*',
+  auth: 'cron',
+  response: RetrievalRun,
+  errors: ['NOT_CONFIGURED', 'TRANSPORT_FAILED'],
+});
+
 export const remittanceEndpoints = [
   uploadRemittanceEndpoint,
   listRemittancesEndpoint,
   getRemittanceEndpoint,
   listDenialsEndpoint,
+  eraRetrievalEndpoint,
 ];

@@ -1,4 +1,5 @@
-// The one way an 835 enters the platform: the ERA webhook, the staff upload and the sandbox clearinghouse all call
+// The one way an 835 enters the platform: the ERA webhook, the staff upload, the sandbox clearinghouse and the ERA
+// retrieval from the live clearinghouse (retrieve-remittances.ts) all call
 // ingestRemittance (DECISIONS "Money in"). The interchange is read and balanced (lib/x12/read-835.ts), every CLP
 // must name a claim of the clinic, and only then is anything written: a refusal (422) posts nothing of the
 // interchange. Each 835 then posts in its own database transaction (post-remittance.ts), idempotent on (clinic,
@@ -14,7 +15,7 @@ import { postRemittance, type PostedRemittance } from './post-remittance';
 import { readRemarks, type ClaimRemarks } from './read-remarks';
 import { resolveClaims } from './resolve-claims';
 
-export type RemittanceSource = 'webhook' | 'upload' | 'sandbox';
+export type RemittanceSource = 'webhook' | 'upload' | 'sandbox' | 'clearinghouse';
 
 export type IngestInput = {
   clinicId: string;

@@ -1,6 +1,7 @@
 // A fake claims clearinghouse speaking CAQH CORE Connectivity (vC2.2.0, HTTP MIME multipart) on loopback: batch
-// mode for the 837P (submission → receipt, then 999 and 277CA retrieval by the submission's PayloadID) and real
-// time for the 276/277. It counts every call and keeps every envelope. Its 999, 277CA and 277 come from checked-in
+// mode for the 837P (submission → receipt, then 999 and 277CA retrieval by the submission's PayloadID), real
+// time for the 276/277, and batch results retrieval of the 835s a test queues (each delivered until our 999 for
+// its functional group acknowledges it). It counts every call and keeps every envelope. Its 999, 277CA and 277 come from checked-in
 // synthetic templates in fixtures/clearinghouse/, filled from its own minimal reading of what it received: it
 // imports nothing from lib/x12, so a symmetric bug cannot hide.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -25,6 +26,18 @@ export type FakeClearinghouse = {
   readonly submissions: number;
   /** Envelopes that passed Basic auth and parsed, in arrival order. */
   received: FakeClearinghouseEnvelope[];
+  /** Real-time 276s answered, and the claim id (REF*EJ, else TRN02) of each, in arrival order. */
+  readonly statusRequests: string[];
+  /** 835 retrieval requests answered (with a file or with NoBatchResultsFile). */
+  readonly retrievals: number;
+  /** 999s received for delivered 835s. */
+  readonly acknowledgements: number;
+  /** Queues an 835 interchange for retrieval; returns its file id (the PayloadID it is delivered under). */
+  queueRemittance(x12: string): string;
+  /** Files queued and not yet acknowledged. */
+  readonly waitingRemittances: number;
+  /** False: 999s are received but ignored, so a file is offered again and again (a clearinghouse without acks). */
+  setHonourAcknowledgements(honour: boolean): void;
   setBehaviour(behaviour: FakeClearinghouseBehaviour): void;
   close(): Promise<void>;
 };
@@ -51,6 +64,11 @@ export async function startFakeClearinghouse(
   let controlNumber = 0;
   const received: FakeClearinghouseEnvelope[] = [];
   const batches = new Map<string, Submission>();
+  const statusRequests: string[] = [];
+  let retrievals = 0;
+  let acknowledgements = 0;
+  let honourAcks = true;
+  const remittances: { fileId: string; x12: string; groupControl: string; delivered: boolean; taken: boolean }[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -124,11 +142,36 @@ export async function startFakeClearinghouse(
       case 'X12_276_Request_005010X212': {
         const request = read276(fields.Payload ?? '');
         if (!request || fields.ProcessingMode !== 'RealTime') return error('Sender');
+        statusRequests.push(request.claimId);
         return {
           ...base('X12_277_Response_005010X212'),
           ErrorCode: 'Success',
           Payload: fill(template('277-pending'), { controlNumber: ++controlNumber, status: request }),
         };
+      }
+      case 'X12_835_Request_005010X221A1': {
+        if (fields.ProcessingMode !== 'Batch') return error('Sender');
+        retrievals += 1;
+        const file = remittances.find((r) => !r.taken);
+        if (!file) return error('NoBatchResultsFile');
+        file.delivered = true;
+        return {
+          ...base('X12_835_Response_005010X221A1'),
+          PayloadID: file.fileId,
+          ErrorCode: 'Success',
+          Payload: file.x12,
+        };
+      }
+      case 'X12_999_SubmissionRequest_005010X231A1': {
+        const segments = segmentsOf(fields.Payload ?? '');
+        const ak1 = segments?.find((s) => s[0] === 'AK1');
+        const ak9 = segments?.find((s) => s[0] === 'AK9');
+        if (fields.ProcessingMode !== 'Batch' || !ak1 || !ak9) return error('Sender');
+        acknowledgements += 1;
+        // The earliest delivered file of that group control number that is still waiting is the one acknowledged.
+        const file = remittances.find((r) => r.delivered && !r.taken && r.groupControl === ak1[2]);
+        if (file && honourAcks && (ak9[1] === 'A' || ak9[1] === 'E')) file.taken = true;
+        return { ...base('X12_BatchReceiptConfirmation'), ErrorCode: 'Success', ErrorMessage: 'Batch received' };
       }
       default:
         return error('Sender');
@@ -202,6 +245,25 @@ export async function startFakeClearinghouse(
       return submissions;
     },
     received,
+    statusRequests,
+    get retrievals() {
+      return retrievals;
+    },
+    get acknowledgements() {
+      return acknowledgements;
+    },
+    get waitingRemittances() {
+      return remittances.filter((r) => !r.taken).length;
+    },
+    queueRemittance(x12) {
+      const fileId = `era-${randomUUID()}`;
+      const groupControl = segmentsOf(x12)?.find((s) => s[0] === 'GS')?.[6] ?? '';
+      remittances.push({ fileId, x12, groupControl, delivered: false, taken: false });
+      return fileId;
+    },
+    setHonourAcknowledgements(honour) {
+      honourAcks = honour;
+    },
     setBehaviour(next) {
       behaviour = next;
     },
