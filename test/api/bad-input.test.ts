@@ -133,7 +133,9 @@ describe('bad input is 400, never 5xx', () => {
     it.each(['%ff', '%', '%E0%A4', '%ED%A0%80'])(
       'is 400 for a malformed percent-encoding (%s) in an [id]',
       async (id) => {
-        for (const path of [`/api/claims/${id}`, `/api/patients/${id}/coverage`, `/api/emr-sync/runs/${id}`]) {
+        const paths = [`/api/claims/${id}`, `/api/patients/${id}/coverage`, `/api/emr-sync/runs/${id}`];
+        // Under /api/webhooks/ too: only the receivers themselves skip middleware.
+        for (const path of [...paths, `/api/webhooks/${id}`]) {
           const res = await admin.get(path);
           expect(res.status, `${path}: ${res.text}`).toBe(400);
           expect(res.body).toEqual(
