@@ -4,7 +4,9 @@
 // learns it and stamps its own scripts); every response it answers gets nosniff, no-referrer and, behind https,
 // HSTS (lib/http/security-headers.ts). Runs on the nodejs runtime so it reads the same config as the handlers.
 // Partner webhooks skip it: their credential is the signature, checked by the wrapper (which also sets their
-// correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest).
+// correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest). Any other
+// path under /api/webhooks/ still passes here. An /api path whose percent-encoding does not decode is 400 here:
+// Next could not turn it into route params (lib/http/malformed-path.ts).
 // In sandbox, a page opened at another loopback host than APP_URL's (127.0.0.1 for localhost) is sent to APP_URL's
 // host before sign-in: cookies and the Origin check belong to that one origin, so a session begun at the other
 // host would sign in and then fail every action as cross-origin.
@@ -13,17 +15,20 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
 import { CORRELATION_HEADER, readCorrelationId } from '@/lib/http/correlation';
 import { decodeSessionToken, findSessionToken } from '@/lib/auth/session-token';
+import { isMalformedPath } from '@/lib/http/malformed-path';
 import { isPublicApiPath, isPublicPagePath } from '@/lib/http/public-paths';
 import { baseSecurityHeaders, buildContentSecurityPolicy } from '@/lib/http/security-headers';
 
 export const config = {
   runtime: 'nodejs',
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/webhooks/).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/webhooks/[a-z]+$).*)'],
 };
 
-function errorJson(status: number, code: string, message: string, correlationId: string) {
+type Issue = { path: string; message: string };
+
+function errorJson(status: number, code: string, message: string, correlationId: string, issues?: Issue[]) {
   return NextResponse.json(
-    { code, message, correlationId },
+    { code, message, correlationId, ...(issues && { issues }) },
     { status, headers: { [CORRELATION_HEADER]: correlationId, 'cache-control': 'no-store' } },
   );
 }
@@ -77,6 +82,13 @@ export async function middleware(request: NextRequest) {
       if (path !== '/') login.searchParams.set('callbackUrl', path + request.nextUrl.search);
       return withHeaders(NextResponse.redirect(login), common);
     }
+  }
+  if (isApi && isMalformedPath(new URL(request.url).pathname)) {
+    const issues = [{ path: 'params', message: 'A path segment is not valid percent-encoded UTF-8' }];
+    return withHeaders(
+      errorJson(400, 'VALIDATION_FAILED', 'The request path is not valid', correlationId, issues),
+      common,
+    );
   }
   if (isApi) return withHeaders(NextResponse.next({ request: { headers } }), common);
   // A page: a fresh nonce per view. NODE_ENV is fixed at build time; only `next dev` needs eval.

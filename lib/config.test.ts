@@ -126,6 +126,13 @@ describe('parseConfig', () => {
     ).toThrow(ConfigError);
   });
 
+  it('reads TRUSTED_PROXY_HOPS (default 0: the socket address) and refuses a malformed count', () => {
+    expect(parseConfig({}).trustedProxyHops).toBe(0);
+    expect(parseConfig({ TRUSTED_PROXY_HOPS: ' 2 ' }).trustedProxyHops).toBe(2);
+    for (const value of ['-1', '1.5', 'one', '11'])
+      expect(() => parseConfig({ TRUSTED_PROXY_HOPS: value }), value).toThrow(ConfigError);
+  });
+
   it('reads comma-listed webhook secrets for rotation and the halt switch', () => {
     const config = parseConfig({ WEBHOOK_SECRET_PAYMENT: ' new , old ,', SVC_HALT: '1', SEAL_KEY: key });
     expect(config.webhookSecrets).toEqual({ payment: ['new', 'old'] });

@@ -71,6 +71,11 @@ export type Config = {
   emrAllowedOrigins: string[];
   fhirStoreUrl?: string;
   cronSecret?: string;
+  /**
+   * TRUSTED_PROXY_HOPS: how many X-Forwarded-For entries this deployment's own proxies add (default 0). The sign-in
+   * throttle counts a client by the entry that many hops from the socket's peer (lib/auth/client-address.ts).
+   */
+  trustedProxyHops: number;
   halted: boolean;
   logLevel: string;
   /** Features switched off because their group is only partly set: logged once at boot, never fatal. */
@@ -289,6 +294,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       ? parseWith(url, env.FHIR_STORE_URL.trim(), 'FHIR_STORE_URL').replace(/\/+$/, '')
       : undefined,
     cronSecret: optional.parse(env.CRON_SECRET),
+    trustedProxyHops: parseWith(
+      z.coerce.number().int().min(0).max(10),
+      optional.parse(env.TRUSTED_PROXY_HOPS) ?? 0,
+      'TRUSTED_PROXY_HOPS',
+    ),
     halted: env.SVC_HALT?.trim() === '1',
     logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
     warnings,

@@ -33,7 +33,8 @@ const ErrorSchema = {
 /** The error codes an endpoint can answer: its own plus those its auth, scope and input imply. */
 export function errorCodesOf(e: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(e.errors ?? []);
-  if (e.params || e.query || e.body) codes.add('VALIDATION_FAILED');
+  // A path parameter can always be malformed (`%ff`: 400 before any schema), so every templated path documents it.
+  if (e.params || e.query || e.body || e.path.includes('{')) codes.add('VALIDATION_FAILED');
   if (e.auth === 'session')
     ['UNAUTHENTICATED', 'FORBIDDEN', 'DEPENDENCY_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
   if (e.auth === 'cron') ['UNAUTHENTICATED', 'DEPENDENCY_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));

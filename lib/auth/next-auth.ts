@@ -15,7 +15,12 @@ import { readClientAddress } from './client-address';
 import { safeRedirectPath } from './safe-redirect-path';
 import { isSessionRevoked, revokeSession } from './revoke-session';
 
-type NextAuthDeps = { db: Db; clock: Clock; config: Pick<Config, 'appUrl' | 'sealKey'>; log: Logger };
+type NextAuthDeps = {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'appUrl' | 'sealKey' | 'trustedProxyHops'>;
+  log: Logger;
+};
 
 /**
  * A sign-in failure reaches next-auth's error URL as our code (and Retry-After) in its `error` parameter:
@@ -57,20 +62,22 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
                 email: credentials?.email ?? '',
                 password: credentials?.password ?? '',
                 mfaCode: credentials?.mfaCode,
-                clientAddress: readClientAddress(headers),
+                clientAddress: readClientAddress(headers, deps.config.trustedProxyHops),
                 correlationId,
               },
             );
             return { ...user, name: user.email };
           } catch (error) {
-            // next-auth carries only a message to its error URL: encode our code, Retry-After and the notice key
-            // (CODE[:seconds[:notice]]); lib/http/next-auth-route.ts reads them back.
+            // next-auth carries only a message to its error URL: encode our code, Retry-After, the notice key and
+            // the invalid fields (CODE[:seconds[:notice[:fields]]]); lib/http/next-auth-route.ts reads them back.
             if (isAppError(error)) {
               const notice = signInNoticeOf(error.message);
               const retry = error.options.retryAfterSeconds ?? '';
-              throw new Error(
-                notice ? `${error.code}:${retry}:${notice}` : retry ? `${error.code}:${retry}` : error.code,
-              );
+              // The failing fields' names (SIGN_IN_FIELD_RULES keys) as a fourth part: CODE:::email,password.
+              const fields = (error.options.issues ?? []).map((issue) => issue.path.replace(/^body\./, '')).join(',');
+              const parts = [error.code, String(retry), notice ?? '', fields];
+              while (parts.length > 1 && parts.at(-1) === '') parts.pop();
+              throw new Error(parts.join(':'));
             }
             throw error;
           }

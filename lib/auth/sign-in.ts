@@ -49,6 +49,26 @@ const SignInForm = z.object({
   mfaCode: z.string().max(SIGN_IN_INPUT_LIMITS.mfaCodeChars).optional(),
 });
 
+/**
+ * The form's fields and what each must be, as a validation issue says it. next-auth carries only a short string from
+ * authorize() to its error URL, so the failing field names travel and lib/http/next-auth-route.ts rebuilds the
+ * issues from this table: the same `issues` shape as every other 400, and no free text through the URL.
+ */
+const SIGN_IN_FIELD_RULES = {
+  email: `Text of at most ${SIGN_IN_INPUT_LIMITS.emailChars} characters`,
+  password: `Text of at most ${SIGN_IN_INPUT_LIMITS.passwordChars} characters`,
+  mfaCode: `Text of at most ${SIGN_IN_INPUT_LIMITS.mfaCodeChars} characters`,
+} as const;
+type SignInField = keyof typeof SIGN_IN_FIELD_RULES;
+
+export const isSignInField = (key: unknown): key is SignInField =>
+  typeof key === 'string' && Object.hasOwn(SIGN_IN_FIELD_RULES, key);
+
+export const signInFieldIssue = (field: SignInField) => ({
+  path: `body.${field}`,
+  message: SIGN_IN_FIELD_RULES[field],
+});
+
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const WRONG_PASSWORD = 'The e-mail or password is not correct';
 
@@ -84,7 +104,13 @@ export async function signIn(deps: Deps, input: SignInInput): Promise<SignedInUs
     password: input.password,
     mfaCode: input.mfaCode || undefined,
   });
-  if (!form.success) throw new AppError('VALIDATION_FAILED', 'The sign-in form is not valid', { cause: form.error });
+  if (!form.success) {
+    const fields = new Set(form.error.issues.map((issue) => issue.path[0]).filter(isSignInField));
+    throw new AppError('VALIDATION_FAILED', 'The sign-in form is not valid', {
+      cause: form.error,
+      issues: [...fields].map(signInFieldIssue),
+    });
+  }
   const { password, mfaCode } = form.data;
 
   // Counted per address whatever the account, unknown e-mails included: this is what bounds spraying.

@@ -12,9 +12,20 @@ import { AppealView, toAppealView } from './get-claim';
 export const AppealBody = z.object({
   /** Why the denial is wrong, in the biller's words (sent with the appeal letter). */
   reason: z.string().trim().min(1, 'reason is required').max(4000),
-  /** Supporting documents by name and, when stored elsewhere, a link. */
+  /**
+   * Supporting documents by name and, when stored elsewhere, a link: https only, since the claim screen renders it
+   * as a link (no javascript:, data: or file:, and no cleartext http).
+   */
   attachments: z
-    .array(z.object({ name: z.string().trim().min(1).max(200), url: z.url().max(2000).optional() }))
+    .array(
+      z.object({
+        name: z.string().trim().min(1).max(200),
+        url: z
+          .url({ protocol: /^https$/, error: 'An attachment link must be an https:// URL' })
+          .max(2000)
+          .optional(),
+      }),
+    )
     .max(20)
     .optional(),
 });

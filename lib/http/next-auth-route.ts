@@ -8,7 +8,7 @@ import { getDeps } from '../deps';
 import { AppError, ERROR_STATUS, isAppError, type ErrorCode } from '../errors';
 import { authOptions } from '../auth/next-auth';
 import { SIGN_IN_INPUT_LIMITS } from '../auth/rate-limit-policy';
-import { isSignInNotice, SIGN_IN_NOTICES } from '../auth/sign-in';
+import { isSignInField, isSignInNotice, signInFieldIssue, SIGN_IN_NOTICES } from '../auth/sign-in';
 import { CORRELATION_HEADER, readCorrelationId } from './correlation';
 import { errorBody, json } from './responses';
 import { clearStepUpClaimCookie } from './step-up-cookie';
@@ -93,7 +93,7 @@ async function reshapeSignInFailure(response: Response, correlationId: string): 
   const csrfMissing = parsed.searchParams.get('csrf') === 'true';
   const errorParam = parsed.searchParams.get('error');
   if (!csrfMissing && !errorParam) return response; // success: the session cookie is set
-  const [codeText, retryAfter, notice] = (errorParam ?? '').split(':');
+  const [codeText, retryAfter, notice, fieldList] = (errorParam ?? '').split(':');
   const code: ErrorCode = csrfMissing
     ? 'UNAUTHENTICATED'
     : codeText && codeText in ERROR_STATUS
@@ -101,8 +101,11 @@ async function reshapeSignInFailure(response: Response, correlationId: string): 
       : 'INVALID_CREDENTIALS';
   // A notice (one attempt left, a reused code, a deactivated account) says more than the code's own sentence.
   const message = notice && isSignInNotice(notice) ? SIGN_IN_NOTICES[notice] : SIGN_IN_MESSAGES[code];
+  // Only names of the form's own fields come back as issues; anything else in the URL is ignored.
+  const fields = [...new Set((fieldList ?? '').split(',').filter(isSignInField))];
   const error = new AppError(code, message ?? 'Sign-in failed', {
     retryAfterSeconds: retryAfter ? Number(retryAfter) : undefined,
+    ...(fields.length > 0 && { issues: fields.map(signInFieldIssue) }),
   });
   const headers = new Headers();
   for (const cookie of response.headers.getSetCookie()) headers.append('set-cookie', cookie);

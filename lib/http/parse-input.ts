@@ -1,5 +1,6 @@
 // Untrusted params, query or body to a typed value through the endpoint's zod schema. A failure is
-// VALIDATION_FAILED with each field's path (`body.amount`); text holding NUL is refused before the schema runs.
+// VALIDATION_FAILED with each field's path (`body.amount`); text holding NUL or a lone surrogate is refused before
+// the schema runs, whatever the route (DECISIONS "Security findings of 2026-11-28": no input gives a 5xx).
 import type { z } from 'zod';
 import { AppError, type ErrorIssue } from '../errors';
 
@@ -8,10 +9,10 @@ export function parseInput<S extends z.ZodType>(
   value: unknown,
   where: 'params' | 'query' | 'body',
 ): z.infer<S> {
-  const nulAt = findNul(value);
-  if (nulAt) {
+  const unsafe = findUnstorableText(value);
+  if (unsafe) {
     throw new AppError('VALIDATION_FAILED', `The request ${where} is not valid`, {
-      issues: [{ path: [where, ...nulAt].join('.'), message: 'Text may not contain NUL characters' }],
+      issues: [{ path: [where, ...unsafe.path].join('.'), message: unsafe.message }],
     });
   }
   const result = schema.safeParse(value);
@@ -23,19 +24,34 @@ export function parseInput<S extends z.ZodType>(
   throw new AppError('VALIDATION_FAILED', `The request ${where} is not valid`, { issues });
 }
 
+const NUL_MESSAGE = 'Text may not contain NUL characters';
+// In a `u` regex a well-formed pair is one code point, so only an unpaired half matches.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const SURROGATE_MESSAGE = 'Text must be valid Unicode (a lone surrogate such as \\ud800 is not)';
+
+/** Why a string cannot be stored as text, or null: PostgreSQL text holds neither NUL nor a lone UTF-16 surrogate. */
+function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) return NUL_MESSAGE;
+  if (LONE_SURROGATE.test(text)) return SURROGATE_MESSAGE;
+  return null;
+}
+
 /**
- * The path of the first string (or key) holding a NUL character, or null. PostgreSQL text cannot store NUL, so
- * such input is refused at the door rather than failing in the database. Iterative: bodies may nest deeply.
+ * The path of the first string (or key) PostgreSQL could not store, with why, or null. JSON may carry both NUL and
+ * a lone surrogate as escapes (`"\u0000"`, `"\ud800"`), and a decoded path parameter can hold NUL: refused at the
+ * door rather than failing in the database (a 500). Iterative: bodies may nest deeply.
  */
-function findNul(value: unknown): string[] | null {
+function findUnstorableText(value: unknown): { path: string[]; message: string } | null {
   const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
   while (stack.length) {
     const { value: v, path } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path;
+      const message = textProblem(v);
+      if (message) return { path, message };
     } else if (v && typeof v === 'object') {
       for (const [key, child] of Object.entries(v)) {
-        if (key.includes('\u0000')) return [...path, key];
+        const message = textProblem(key);
+        if (message) return { path: [...path, key], message };
         stack.push({ value: child, path: [...path, key] });
       }
     }

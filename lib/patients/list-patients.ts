@@ -43,6 +43,12 @@ export type PatientList = z.infer<typeof PatientList>;
 
 export type PatientReader = { clinicId: string; orgId: string; userId: string; correlationId: string };
 
+/**
+ * A search term as LIKE text: Prisma's `contains` becomes ILIKE '%term%' without escaping, so a typed `%` or `_`
+ * would match any text. Backslash is PostgreSQL's default LIKE escape, so it is escaped too.
+ */
+const likeLiteral = (term: string) => term.replace(/[\\%_]/g, '\\$&');
+
 export async function listPatients(
   deps: { db: Db; clock: Clock },
   reader: PatientReader,
@@ -52,11 +58,11 @@ export async function listPatients(
   const where: Prisma.PatientWhereInput = {
     clinicId: reader.clinicId,
     ...(query.birthDate && { birthDate: query.birthDate }),
-    ...(query.memberId && { coverageMemberId: { contains: query.memberId, mode: 'insensitive' } }),
+    ...(query.memberId && { coverageMemberId: { contains: likeLiteral(query.memberId), mode: 'insensitive' } }),
     AND: words.map((word) => ({
       OR: [
-        { firstName: { contains: word, mode: 'insensitive' as const } },
-        { lastName: { contains: word, mode: 'insensitive' as const } },
+        { firstName: { contains: likeLiteral(word), mode: 'insensitive' as const } },
+        { lastName: { contains: likeLiteral(word), mode: 'insensitive' as const } },
       ],
     })),
   };

@@ -60,5 +60,37 @@ export async function readUpload({ contentType, bytes }: { contentType: string; 
     throw tooLarge(`The 835 interchange is larger than 1 MiB (${x12.length} characters); ask the payer to split it`);
   }
   if (x12.trim() === '') throw new AppError('UNPROCESSABLE', 'The 835 is empty: there is nothing to post');
+  const control = findControlCharacter(x12);
+  if (control) throw invalid(control, 'body.x12');
   return x12;
+}
+
+// ISA04 (element), ISA11 (repetition), ISA16 (component) and the segment terminator after it, by offset from "ISA".
+const ISA_DELIMITER_OFFSETS = [3, 82, 104, 105];
+
+/**
+ * Why the interchange holds a character no 835 may, or null. X12's character sets have no control characters, and
+ * PostgreSQL text cannot store NUL or a lone surrogate (a 500 before this check): a C0 or C1 control, DEL or an
+ * unpaired surrogate is refused, except line breaks and tab between segments and a control character the ISA
+ * itself declares as a delimiter (X12.5 lets a sender choose one outside the data).
+ */
+function findControlCharacter(x12: string): string | null {
+  const start = x12.indexOf('ISA');
+  // NUL never: PostgreSQL text cannot hold it, whatever the ISA says.
+  const declared = new Set(
+    start < 0 ? [] : ISA_DELIMITER_OFFSETS.map((offset) => x12.charCodeAt(start + offset)).filter((c) => c > 0),
+  );
+  for (let i = 0; i < x12.length; i++) {
+    const c = x12.charCodeAt(i);
+    const isControl = c < 0x20 || (c >= 0x7f && c <= 0x9f);
+    if (isControl && c !== 0x09 && c !== 0x0a && c !== 0x0d && !declared.has(c)) {
+      return `The 835 holds a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i}`;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const pairs = c <= 0xdbff && (x12.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      if (!pairs) return `The 835 holds an unpaired surrogate at position ${i}: it is not valid Unicode text`;
+      i++;
+    }
+  }
+  return null;
 }

@@ -43,6 +43,21 @@ function requireDeliveryId(header: string | null): string {
   });
 }
 
+/** How far ahead of our clock a signed `createdAt` may be: partner clock skew, not an event from the future. */
+const MAX_FUTURE_SKEW_MS = 5 * 60_000;
+
+/**
+ * An event dated in the future would make every real event for its object stale until then (apply-in-order.ts),
+ * so one beyond the skew is refused before anything is written (DECISIONS "Security findings of 2026-11-28").
+ * @throws VALIDATION_FAILED (400) on `body.createdAt`.
+ */
+function assertNotFromTheFuture(createdAt: string, now: Date): void {
+  if (Date.parse(createdAt) - now.getTime() <= MAX_FUTURE_SKEW_MS) return;
+  throw new AppError('VALIDATION_FAILED', 'The event is dated in the future', {
+    issues: [{ path: 'body.createdAt', message: 'createdAt may be at most 5 minutes ahead of our clock' }],
+  });
+}
+
 function parseEventData(schema: z.ZodType, envelope: EventEnvelope): unknown {
   const result = schema.safeParse(envelope.data);
   if (result.success) return result.data;
@@ -66,8 +81,8 @@ export type ReceiveEventInput = {
 /**
  * Applies a verified event at most once per (receiver, delivery id) and per (receiver, envelope id), and never
  * after a newer event for the same object (`stale: true`).
- * @throws VALIDATION_FAILED (400) without a delivery id or when the data does not fit the event type (nothing
- *   is recorded, so a corrected re-delivery under the same id still applies).
+ * @throws VALIDATION_FAILED (400) without a delivery id, for an event dated more than 5 minutes ahead, or when the
+ *   data does not fit the event type (nothing is recorded, so a corrected re-delivery under the same id still applies).
  */
 export async function receiveEvent(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -75,11 +90,12 @@ export async function receiveEvent(
 ): Promise<WebhookReceipt> {
   const deliveryId = requireDeliveryId(input.deliveryHeader);
   const { envelope, receiver } = input;
+  const now = deps.clock();
+  assertNotFromTheFuture(envelope.createdAt, now);
   // Own keys only: a type such as "constructor" must not find something on the prototype.
   const known = Object.hasOwn(EVENT_EFFECTS, envelope.type) ? EVENT_EFFECTS[envelope.type] : undefined;
   const effect = known?.receiver === receiver ? known : undefined;
   const data = effect ? parseEventData(effect.data, envelope) : undefined;
-  const now = deps.clock();
   const delivery: DeliveryRow = {
     id: `whd_${randomUUID().replaceAll('-', '')}`,
     receiver,

@@ -2,7 +2,10 @@
 // fuzzed too): wrong types, missing and extra fields, huge strings, deep JSON, invalid UTF-8, wrong content
 // types and invalid JSON, sent as a fully privileged, stepped-up user (and signed, for webhooks) so the input
 // reaches validation. Over 10,000 requests: never a 500, every error body is { code, message, correlationId }
-// (and matches the OpenAPI document, checked by the test client), and rejected requests write nothing.
+// (and matches the OpenAPI document, checked by the test client), and rejected requests write nothing. Besides the
+// random sample, every route with a body or a path parameter gets the inputs the 2026-11-28 reviews found giving
+// 500 (issue #30 item 1, issue #31 item 4): a malformed percent-encoding in each path segment, a lone surrogate and
+// a NUL in each body field (as a string, in an array, as a key), and an 835 upload holding NUL or other controls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
@@ -131,6 +134,56 @@ function requestArbitrary(e: Endpoint): fc.Arbitrary<FuzzRequest> {
   }));
 }
 
+const MALFORMED_SEGMENTS = ['%ff', '%', '%E0%A4', '%ED%A0%80', 'a%zz', '%00'];
+// JSON.stringify writes a lone surrogate as the escape `\ud800`, exactly as the reviewers sent it.
+const UNSTORABLE_TEXT = [
+  { text: '\uD800', note: 'lone surrogate' },
+  { text: 'a\uDC00b', note: 'lone low surrogate' },
+  { text: 'a\u0000b', note: 'NUL' },
+];
+// A well-formed 835 envelope start, so the control character is what the upload reader meets.
+const ISA =
+  'ISA*00*          *00*          *ZZ*SANDBOXPAYER   *ZZ*NORTHSIDE      *261128*1200*^*00501*000000001*0*T*:~';
+
+/** The known 500 inputs, aimed at every route that has a body or a path parameter (never left to sampling). */
+function knownBadInputs(e: Endpoint): FuzzRequest[] {
+  const out: FuzzRequest[] = [];
+  const params = (e.path.match(/\{[^}]+\}/g) ?? []).length;
+  for (let target = 0; target < params; target++) {
+    for (const segment of MALFORMED_SEGMENTS) {
+      let i = 0;
+      const path = e.path.replace(/\{[^}]+\}/g, () => (i++ === target ? segment : 'x'));
+      out.push({ path, query: '', note: `path segment ${segment}` });
+    }
+  }
+  if (e.method === 'GET' || e.method === 'DELETE') return out;
+  const names = propertyNames(e.body);
+  const json = (value: unknown, note: string): FuzzRequest => ({
+    path: e.path.replace(/\{[^}]+\}/g, 'x'),
+    query: '',
+    contentType: 'application/json',
+    body: JSON.stringify(value),
+    note,
+  });
+  for (const name of names.length ? names : ['value']) {
+    for (const { text, note } of UNSTORABLE_TEXT) {
+      out.push(json({ [name]: text }, `${note} in ${name}`));
+      out.push(json({ [name]: [text] }, `${note} in ${name}[0]`));
+      out.push(json({ [name]: { [text]: 'x' } }, `${note} as a key in ${name}`));
+    }
+  }
+  for (const { text, note } of [...UNSTORABLE_TEXT, { text: '\u0007\u001b', note: 'BEL and ESC' }]) {
+    out.push(json({ x12: `${ISA}GS*HP${text}*SANDBOXPAYER~` }, `835 holding ${note}`));
+    const file = `${ISA}GS*HP${text}*SANDBOXPAYER~`;
+    out.push({
+      ...json(null, `835 file holding ${note}`),
+      contentType: 'multipart/form-data; boundary=fuzz',
+      body: `--fuzz\r\nContent-Disposition: form-data; name="file"; filename="835.txt"\r\n\r\n${file}\r\n--fuzz--\r\n`,
+    });
+  }
+  return out;
+}
+
 async function tableCounts(app: TestApp): Promise<Record<string, number>> {
   const tables = await app.db.$queryRaw<
     { name: string }[]
@@ -174,7 +227,14 @@ describe('fuzzing every endpoint', () => {
       const url = r.query ? `${r.path}?${r.query}` : r.path;
       const where = `${e.method} ${url.slice(0, 120)} [${r.note}]`;
       try {
-        const res = await client.request(e.method, url, { body: r.body as BodyInit | undefined, headers });
+        const attempt = () => client.request(e.method, url, { body: r.body as BodyInit | undefined, headers });
+        // A pooled keep-alive socket the server closed as idle (its 5 s timeout, e.g. the start-up health poll's)
+        // fails before any request reaches it: that is the transport, not an answer, so it is sent once more. A
+        // server that crashed or reset a connection mid-answer fails the retry too.
+        const res = await attempt().catch((error: { cause?: { code?: string } }) => {
+          if (error.cause?.code === 'UND_ERR_SOCKET') return attempt();
+          throw error;
+        });
         if (res.status >= 500 && !TYPED_5XX.has(res.body?.code))
           failures.push(`${where} → ${res.status} ${res.text.slice(0, 200)}`);
         const typed =
@@ -191,16 +251,18 @@ describe('fuzzing every endpoint', () => {
           failures.push(`${where} → ${res.status} untyped error ${res.text.slice(0, 200)}`);
         return res.status;
       } catch (error) {
-        failures.push(`${where} threw ${(error as Error).message.slice(0, 300)}`);
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        failures.push(`${where} threw ${(error as Error).message.slice(0, 300)} (${cause?.code ?? cause?.message})`);
         return 0;
       }
     }
 
     // Pass 1: everything. Pass 2: the rejected requests again, between two snapshots of every table: a
     // rejected request must write nothing (a fuzzed request that happened to be valid may, in pass 1).
-    const requests = ENDPOINTS.flatMap((e) =>
-      fc.sample(requestArbitrary(e), { numRuns: perEndpoint, seed: 20261122 }).map((r) => ({ e, r })),
-    );
+    const requests = ENDPOINTS.flatMap((e) => [
+      ...fc.sample(requestArbitrary(e), { numRuns: perEndpoint, seed: 20261122 }).map((r) => ({ e, r })),
+      ...knownBadInputs(e).map((r) => ({ e, r })),
+    ]);
     const statuses = await Promise.all(requests.map(({ e, r }) => limit(() => send(e, r))));
     expect(requests.length).toBeGreaterThanOrEqual(TOTAL_REQUESTS);
     expect(failures.slice(0, 20)).toEqual([]);

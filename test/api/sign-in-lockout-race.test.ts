@@ -1,7 +1,8 @@
 // Sign-in under pressure (issue #11 item 10): attempts on one account are reserved before the password is
 // checked, so a parallel burst gets no more guesses than the lock allows and a right password inside the burst
 // does not undo a lock; a per-address throttle bounds spraying across accounts; oversized forms are refused
-// before any password work. Every failure body keeps next-auth's url.
+// before any password work. Every failure body keeps next-auth's url. The throttle's address is the socket's
+// unless TRUSTED_PROXY_HOPS says proxies stand in front (issue #30 item 5).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient } from '../support/http';
@@ -106,10 +107,48 @@ describe('sign-in attempt reservation', () => {
   });
 });
 
-describe('per-address sign-in throttle', () => {
+describe('per-address sign-in throttle without a trusted proxy (TRUSTED_PROXY_HOPS unset)', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('counts the socket address: 33 guesses under rotated X-Forwarded-For (and peer) headers end in 429', async () => {
+    const guess = async (i: number) => {
+      const client = new HttpClient(app.url);
+      const headers = { 'x-forwarded-for': `198.18.${i}.${i + 1}`, 'x-svc-peer-address': `198.19.0.${i + 1}` };
+      const csrf = await client.get<{ csrfToken: string }>('/api/auth/csrf', { headers });
+      const response = await client.request('POST', SIGN_IN, {
+        form: {
+          csrfToken: csrf.body.csrfToken,
+          email: `rotated-${i}@nowhere.test`,
+          password: 'Summer2026!',
+          json: 'true',
+        },
+        headers,
+      });
+      return response.status;
+    };
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 6; batch++)
+      statuses.push(...(await Promise.all(Array.from({ length: 5 }, (_, i) => guess(batch * 5 + i)))));
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    for (let i = 30; i < 33; i++) statuses.push(await guess(i));
+    expect(statuses.slice(30)).toEqual([429, 429, 429]);
+    expect(await app.db.rateLimitCounter.findUnique({ where: { key: 'sign-in-address:127.0.0.1' } })).toMatchObject({
+      count: 30,
+    });
+  }, 120_000);
+});
+
+describe('per-address sign-in throttle behind one trusted proxy (TRUSTED_PROXY_HOPS=1)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // The test process plays the proxy: the X-Forwarded-For entry it appends is the client's address.
+    app = await startApp({ env: { TRUSTED_PROXY_HOPS: '1' } });
   });
   afterAll(async () => {
     await app?.stop();
@@ -129,7 +168,7 @@ describe('per-address sign-in throttle', () => {
       app.db.auditLog.count({ where: { action: 'sign-in', detail: { path: ['reason'], equals: 'unknown-user' } } });
     const before = await checked();
 
-    // A real account, the right password, and a spoofed leftmost hop: still the same (nearest) address.
+    // A real account, the right password, and a spoofed leftmost hop: still the address the proxy appended.
     const user = await createUser(app.db, await createTenant(app.db));
     const { client, response } = await attemptFrom(app, `10.9.8.7, ${address}`, user.email, user.password);
     expect(response.status).toBe(429);
@@ -184,7 +223,14 @@ describe('sign-in form limits', () => {
       form: { csrfToken, email: user.email, password: 'x'.repeat(1025), json: 'true' },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', url: expect.stringContaining('/api/auth/error') });
+    // The same validation body as every other 400: which field, and what it must be.
+    expect(res.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The sign-in form is not valid',
+      correlationId: expect.any(String),
+      issues: [{ path: 'body.password', message: 'Text of at most 1024 characters' }],
+      url: expect.stringContaining('/api/auth/error'),
+    });
     expect(await app.db.auditLog.count({ where: { userId: user.id } })).toBe(0);
     expect((await app.db.user.findUniqueOrThrow({ where: { id: user.id } })).failedSignIns).toBe(0);
   });
