@@ -26,6 +26,8 @@ export const MAX_DIAGNOSES = 12;
 const MAX_UNITS = 99_999;
 // The 837P's element, segment, component and repetition separators, and line breaks (lib/x12/build-837p).
 const X12_RESERVED = /[*~:^\r\n]/;
+// Half of a UTF-16 pair without its other half: no valid text holds one, and PostgreSQL cannot store it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const DateText = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be YYYY-MM-DD`);
 const Code = (what: string) =>
@@ -33,7 +35,8 @@ const Code = (what: string) =>
     .string()
     .trim()
     .max(20)
-    .refine((code) => !X12_RESERVED.test(code), `${what} cannot contain * ~ : ^ or a line break`);
+    .refine((code) => !X12_RESERVED.test(code), `${what} cannot contain * ~ : ^ or a line break`)
+    .refine((code) => !LONE_SURROGATE.test(code), `${what} is not valid text`);
 
 export const ClaimLineBody = z.object({
   /** CPT or HCPCS Level II. */

@@ -392,6 +392,7 @@ describe('claims with the sandbox clearinghouse', () => {
     const detail = await billing.get(`/api/claims/${claimId}`);
     expect(detail.body.timeline.map((e: { kind: string; toStatus: string | null }) => [e.kind, e.toStatus])).toEqual([
       ['created', 'draft'],
+      ['sending', 'sending'], // recorded before the send (the outbox)
       ['999', 'submitted'],
       ['277CA', 'accepted'],
     ]);
