@@ -225,11 +225,11 @@ function build(
 }
 
 /** A send the clearinghouse never received: back to draft, the key free again, the attempt on the timeline. */
-async function returnToDraft(deps: Pick<Deps, 'db'>, send: RecordedSend, idempotencyKey: string | null) {
+async function returnToDraft(deps: Pick<Deps, 'db' | 'clock'>, send: RecordedSend, idempotencyKey: string | null) {
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimSend.updateMany({
       where: { id: send.id, state: 'sending' },
-      data: { state: 'not_delivered', stateReason: 'The clearinghouse could not be reached', finishedAt: new Date() },
+      data: { state: 'not_delivered', stateReason: 'The clearinghouse could not be reached', finishedAt: deps.clock() },
     });
     if (count === 0) return;
     if (idempotencyKey !== null)
