@@ -58,10 +58,11 @@ function cpuMs(pid: number): number {
 }
 
 const fake = await startFakePayer({ latencyMs: LATENCY_MS });
-// Production mode with the live transport: what a clinic runs (no sandbox demo seeding in the server).
+// The live transport, as a clinic runs it. Sandbox mode, because production refuses the fake payer's http: URL
+// (DECISIONS "Security findings of 2026-11-28"); the demo seeding that sandbox adds happens before the clock starts.
 const app = await startApp({
   env: {
-    SVC_ENV: 'production',
+    SVC_ENV: 'sandbox',
     LOG_LEVEL: 'error',
     NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
     ELIGIBILITY_CORE_URL: fake.url,

@@ -140,3 +140,76 @@ describe('parseConfig', () => {
     expect(config.sealKey).toEqual(Buffer.alloc(32, 1));
   });
 });
+
+describe('outside URLs in production', () => {
+  const production = { SVC_ENV: 'production' };
+  const complete = {
+    ELIGIBILITY_CORE_URL: 'https://core.example/x12',
+    ELIGIBILITY_CORE_USERNAME: 'u',
+    ELIGIBILITY_CORE_PASSWORD: 'p',
+    ELIGIBILITY_SENDER_ID: 's',
+    ELIGIBILITY_RECEIVER_ID: 'r',
+    CLEARINGHOUSE_URL: 'https://ch.example/core',
+    CLEARINGHOUSE_USERNAME: 'u',
+    CLEARINGHOUSE_PASSWORD: 'p',
+    CLEARINGHOUSE_SENDER_ID: 's',
+    CLEARINGHOUSE_RECEIVER_ID: 'r',
+    PARTNER_API_URL: 'https://partner.example/api',
+    PARTNER_API_KEY: 'k',
+    FHIR_STORE_URL: 'https://fhir.example/r4',
+    CDS_KNOWLEDGE_BASE_URL: 'https://kb.example/',
+    EMR_VENDORS: JSON.stringify({
+      'smart-backend': {
+        authorizeUrl: 'https://ehr.example/authorize',
+        tokenUrl: 'https://ehr.example/token',
+        fhirBaseUrl: 'https://ehr.example/fhir',
+      },
+    }),
+  };
+
+  it('starts with every outside URL on https', () => {
+    const config = parseConfig({ ...production, ...complete });
+    expect(config.clearinghouse?.url).toBe('https://ch.example/core');
+    expect(config.eligibilityCore?.url).toBe('https://core.example/x12');
+  });
+
+  it.each([
+    ['ELIGIBILITY_CORE_URL', 'http://core.example/x12'],
+    ['CLEARINGHOUSE_URL', 'http://ch.example/core'],
+    ['PARTNER_API_URL', 'http://partner.example/api'],
+    ['FHIR_STORE_URL', 'http://fhir.example/r4'],
+    ['CDS_KNOWLEDGE_BASE_URL', 'http://kb.example/'],
+  ])('stops start-up naming %s when it is http', (name, value) => {
+    expect(() => parseConfig({ ...production, ...complete, [name]: value })).toThrow(
+      new ConfigError(`${name} must be an https: URL in production`),
+    );
+  });
+
+  it('stops start-up for an http URL even when the rest of its group is missing', () => {
+    expect(() => parseConfig({ ...production, ELIGIBILITY_CORE_URL: 'http://core.example/x12' })).toThrow(
+      'ELIGIBILITY_CORE_URL must be an https: URL in production',
+    );
+    expect(() => parseConfig({ ...production, CLEARINGHOUSE_URL: 'http://127.0.0.1:9/core' })).toThrow(
+      'CLEARINGHOUSE_URL must be an https: URL in production',
+    );
+  });
+
+  it.each(['authorizeUrl', 'tokenUrl', 'fhirBaseUrl'])(
+    'stops start-up naming EMR_VENDORS …%s when it is http',
+    (field) => {
+      const vendors = JSON.parse(complete.EMR_VENDORS);
+      vendors['smart-backend'][field] = 'http://ehr.example/x';
+      expect(() => parseConfig({ ...production, ...complete, EMR_VENDORS: JSON.stringify(vendors) })).toThrow(
+        `EMR_VENDORS["smart-backend"].${field} must be an https: URL in production`,
+      );
+    },
+  );
+
+  it('keeps http in sandbox, for the local fakes', () => {
+    const http = Object.fromEntries(Object.entries(complete).map(([k, v]) => [k, v.replaceAll('https://', 'http://')]));
+    const config = parseConfig(http);
+    expect(config.mode).toBe('sandbox');
+    expect(config.clearinghouse?.url).toBe('http://ch.example/core');
+    expect(config.emrVendors['smart-backend']?.tokenUrl).toBe('http://ehr.example/token');
+  });
+});

@@ -145,6 +145,38 @@ function parseOrigins(value: string | undefined): string[] {
     });
 }
 
+/**
+ * The outside URLs the operator configures, which carry platform credentials and PHI. In production each must be
+ * https: an http one is malformed and stops start-up naming the variable (DECISIONS "Security findings of
+ * 2026-11-28"), whether or not the rest of its group is set. Sandbox keeps http for the local fakes.
+ * (CDS_KNOWLEDGE_BASE_URL is listed for the CDS Hooks work, which reads it.)
+ */
+export const OUTSIDE_URL_VARIABLES = [
+  'ELIGIBILITY_CORE_URL',
+  'CLEARINGHOUSE_URL',
+  'PARTNER_API_URL',
+  'FHIR_STORE_URL',
+  'CDS_KNOWLEDGE_BASE_URL',
+] as const;
+
+function requireHttpsOutsideUrls(env: Record<string, string | undefined>, vendors: Config['emrVendors']): void {
+  const requireHttps = (value: string | undefined, name: string) => {
+    if (value === undefined) return;
+    let protocol: string;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      throw new ConfigError(`${name} is malformed: not a URL`);
+    }
+    if (protocol !== 'https:') throw new ConfigError(`${name} must be an https: URL in production`);
+  };
+  for (const name of OUTSIDE_URL_VARIABLES) requireHttps(optional.parse(env[name]), name);
+  for (const [vendor, entry] of Object.entries(vendors)) {
+    for (const field of ['authorizeUrl', 'tokenUrl', 'fhirBaseUrl'] as const)
+      requireHttps(entry?.[field], `EMR_VENDORS["${vendor}"].${field}`);
+  }
+}
+
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
   const result = schema.safeParse(value);
   if (!result.success)
@@ -242,6 +274,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError('SMART_PRIVATE_KEY must be a PEM private key');
 
   const emrVendors = parseWith(EmrVendors, vendors, 'EMR_VENDORS');
+  if (mode === 'production') requireHttpsOutsideUrls(env, emrVendors);
   for (const [vendor, entry] of Object.entries(emrVendors)) {
     if (entry && !entry.tokenUrl && vendor !== 'partner-api')
       warnings.push(`EMR_VENDORS["${vendor}"] has no tokenUrl: its token exchange is off`);

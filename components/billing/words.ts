@@ -4,6 +4,7 @@
 
 export const CLAIM_STATUS_WORDS: Record<string, string> = {
   draft: 'Draft',
+  sending: 'Sending',
   submitted: 'Submitted',
   accepted: 'Accepted by payer',
   rejected: 'Rejected',
@@ -35,6 +36,10 @@ const TIMELINE_WORDS: Record<string, string> = {
   created: 'Draft created',
   updated: 'Draft edited',
   submitted: 'Sent to the payer through the clearinghouse (837P)',
+  sending: 'Claim recorded and being sent to the clearinghouse (837P)',
+  'send-failed': 'The clearinghouse could not be reached; nothing was received, back to draft',
+  'answer-unreadable': "The clearinghouse's answer could not be read; waiting for a person to decide",
+  'send-unconfirmed': 'The clearinghouse has no record of this send; waiting for a person to decide',
   '999': 'Clearinghouse file acknowledgement (999)',
   '277CA': 'Payer claim acknowledgement (277CA)',
   '276': 'Status request sent (276)',

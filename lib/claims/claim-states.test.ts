@@ -12,7 +12,11 @@ describe('the claim state table', () => {
   });
 
   it.each([
-    ['draft', 'submitted', true],
+    ['draft', 'sending', true],
+    ['draft', 'submitted', false], // recorded as sending first (the outbox)
+    ['sending', 'submitted', true],
+    ['sending', 'draft', true], // a 999 R, or a send never received
+    ['sending', 'accepted', false],
     ['draft', 'accepted', false], // never skipped: submitted first
     ['draft', 'paid', false],
     ['submitted', 'accepted', true],

@@ -8,6 +8,7 @@ import { AppError } from '../errors';
 
 export const CLAIM_STATUSES = [
   'draft',
+  'sending',
   'submitted',
   'accepted',
   'rejected',
@@ -21,8 +22,11 @@ export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 
 /**
  * Where each state may go. Why the less obvious rows exist:
- * - draft → submitted only on a 999 A/E: "submitted" means transmitted (DECISIONS "Claims out"). A 999 R leaves the
- *   claim a draft (recordClaimEvent), to be fixed and sent again.
+ * - draft → sending → submitted: `sending` is the outbox state (DECISIONS "Recurring work"): the 837P is recorded
+ *   and the claim is being sent, outside any transaction. Only a 999 A/E makes it submitted ("submitted" means
+ *   transmitted, DECISIONS "Claims out"). sending → draft: a 999 R (the reason kept, to be fixed and sent again) or
+ *   a send the clearinghouse never received. A send whose answer could not be read stays `sending` until a person
+ *   decides: it is never sent again by itself.
  * - rejected → draft: a claim the payer's front end rejected (277CA) is fixed and resubmitted as the same claim.
  * - submitted → paid/partially_paid/denied: an 835 is itself proof of adjudication, also when the 277CA never came.
  * - paid/partially_paid/denied → accepted: a reversal (835 CLP02 22) undoes the posting; the corrected claim that
@@ -31,7 +35,8 @@ export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
  * - closed is terminal: written off, voided or settled for good.
  */
 export const CLAIM_TRANSITIONS: Readonly<Record<ClaimStatus, readonly ClaimStatus[]>> = {
-  draft: ['submitted', 'closed'],
+  draft: ['sending', 'closed'],
+  sending: ['submitted', 'draft'],
   submitted: ['accepted', 'rejected', 'paid', 'partially_paid', 'denied', 'closed'],
   accepted: ['paid', 'partially_paid', 'denied', 'closed'],
   rejected: ['draft', 'closed'],

@@ -115,7 +115,8 @@ async function refreshStatus(
   input: Input,
 ): Promise<void> {
   const { db, clearinghouse } = deps;
-  if (claim.status === 'draft' || !claim.payerId || !claim.memberId) {
+  // A `sending` claim has no acknowledgment yet: nothing the payer could answer about.
+  if (claim.status === 'draft' || claim.status === 'sending' || !claim.payerId || !claim.memberId) {
     throw new AppError('NOT_EXECUTABLE', 'This claim has not been sent to a payer, so there is no status to ask for');
   }
   const { clinic, patient } = await getBillingParties(db, input.clinicId, claim.patientId);

@@ -1,5 +1,6 @@
-// POST /api/claims: a draft claim for a patient of the caller's clinic, with its lines and diagnoses. Nothing is
-// checked beyond types here: the scrubber runs on the dry run and on submit. An idempotency key is single-use per
+// POST /api/claims: a draft claim for a patient of the caller's clinic, with its lines and diagnoses. The body
+// rules and amount caps hold already (CreateClaimBody, 400 naming each field); the scrubber runs on the dry run
+// and on submit. An idempotency key is single-use per
 // clinic for creation (its own purpose, so the same key may later submit the draft).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';

@@ -11,6 +11,7 @@ import { AppealBody, ClaimAppealed } from './appeal-claim';
 import { TransmissionList } from './list-transmissions';
 import { ScrubEditList, ScrubResult } from './scrub-claim-dry-run';
 import { FollowUpQuery, FollowUpRun } from './follow-up-claim-status';
+import { FinishedSends } from './finish-interrupted-sends';
 
 export const submitClaimEndpoint = endpoint({
   method: 'POST',
@@ -20,8 +21,11 @@ export const submitClaimEndpoint = endpoint({
     'Submit a draft ({ claimId }) or create and submit a claim ({ patientId, serviceDate, placeOfService?, diagnoses, ' +
     'lines, renderingNpi?, totalCharge in dollars }): scrubbed with every edit (422 SCRUB_BLOCKED lists each failing ' +
     'one, nothing sent), then sent as an 837P through the clearinghouse; a 999 A/E makes it submitted and the 277CA ' +
-    'accepted or rejected, a 999 R leaves it a draft with the reason. 502 when the clearinghouse cannot be reached ' +
-    '(nothing changes); 503 in production without a clearinghouse',
+    'accepted or rejected, a 999 R leaves it a draft with the reason. The claim is `sending` while the 837P is out ' +
+    '(recorded before the send; no transaction is held across it). 502 when the clearinghouse cannot be reached ' +
+    '(the claim is a draft again, the key unused) or when its answer cannot be read (the claim stays `sending` and ' +
+    'is never sent again without a person); 422 for a claim that is not a draft; 503 in production without a ' +
+    'clearinghouse',
   auth: 'session',
   scope: 'claims:write',
   stepUp: true,
@@ -174,6 +178,19 @@ export const claimStatusFollowUpEndpoint = endpoint({
   errors: ['DEPENDENCY_UNAVAILABLE'],
 });
 
+export const finishClaimSendsEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/jobs/claim-sends',
+  tags: ['claims'],
+  summary:
+    'Operators: finish claim sends left `sending` for over 2 minutes (a crash mid-send, or a 999 not ready): asks ' +
+    'the clearinghouse for the answer to each exact submission and records it; never sends a claim again, and ' +
+    'marks a send the clearinghouse has no answer for as needing a person',
+  auth: 'cron',
+  response: FinishedSends,
+  errors: ['DEPENDENCY_UNAVAILABLE'],
+});
+
 export const claimEndpoints = [
   submitClaimEndpoint,
   listClaimsEndpoint,
@@ -186,4 +203,5 @@ export const claimEndpoints = [
   appealClaimEndpoint,
   listTransmissionsEndpoint,
   claimStatusFollowUpEndpoint,
+  finishClaimSendsEndpoint,
 ];

@@ -17,7 +17,7 @@ import { scrubClaim, type ScrubIssue } from './scrub/scrub-claim';
 const ELIGIBILITY_WINDOW_MS = 24 * 60 * 60 * 1000;
 // Statuses of a claim that went to the payer: a second claim like it is a duplicate. A draft, a rejected claim
 // (the payer never took it) and a closed one do not count.
-const SENT_STATUSES = ['submitted', 'accepted', 'paid', 'partially_paid', 'denied', 'appealed'];
+const SENT_STATUSES = ['sending', 'submitted', 'accepted', 'paid', 'partially_paid', 'denied', 'appealed'];
 
 export type ScrubbedClaim = { professionalClaim: ProfessionalClaim; issues: ScrubIssue[] };
 

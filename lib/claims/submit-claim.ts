@@ -1,34 +1,38 @@
 // Claim submission (DECISIONS "Claims out"): "submitted" means transmitted. A draft (or a claim created inline from
 // the body) is scrubbed with every edit; any failure is 422 SCRUB_BLOCKED with every issue and nothing sent or
-// written. Otherwise the 837P is built with the next control number, sent through the clearinghouse, and its
-// acknowledgments decide the state: 999 A/E → submitted (then the 277CA: accepted or rejected), 999 R → it stays a
-// draft with the reason. Every document sent or received is kept with its exact bytes.
-//
-// One transaction holds the whole exchange: the idempotency key, the claim row (created or locked by a conditional
-// update), the send, and what came back. So a transport failure (502) rolls everything back and the claim is as it
-// was; of any number of concurrent submits of one key or one draft exactly one sends, and the others wait for it
-// and then find the key used (409) or the claim no longer a draft (422).
+// written. Otherwise the claim goes out through an outbox (DECISIONS "Recurring work"), and no transaction is
+// open while the clearinghouse is asked anything:
+// 1. one short transaction uses the idempotency key, moves the draft to `sending` (a conditional update: of any
+//    number of concurrent submits of one key or one draft exactly one gets past it; the others find the key used
+//    (409) or the claim no longer a draft (422)), takes the control numbers for that one only, and records the
+//    837P on a transmission and a ClaimSend row, before the send;
+// 2. the send, outside any transaction;
+// 3. recordClaimAnswer records the 999/277CA in a second short transaction and moves the claim on.
+// A send the clearinghouse never received (502) returns the claim to draft and frees the key. An answer that
+// cannot be read keeps the claim `sending` with its 837P and waits for a person (502 saying so); a second submit
+// of it sends nothing. A crash between 1 and 3 is finished by finishInterruptedSends, which never sends again.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import type { Prisma } from '../db';
 import { AppError, isAppError } from '../errors';
-import { recordAudit } from '../audit/record-audit';
 import { isUniqueViolation } from '../db/is-unique-violation';
 import { parseDollarsToCents } from '../money/dollars';
 import { requireClinicPatients } from '../patients/require-clinic-patients';
-import type { ClearinghouseTransport } from '../clearinghouse/clearinghouse-transport';
+import type {
+  ClaimAcknowledgments,
+  ClearinghouseParties,
+  ClearinghouseTransport,
+} from '../clearinghouse/clearinghouse-transport';
 import { build837p } from '../x12/build-837p';
-import { read999, type Ack999 } from '../x12/read-999';
-import { read277 } from '../x12/read-277';
-import { X12ReadError } from '../x12/x12-read-error';
+import type { ProfessionalClaim } from '../x12/professional-claim';
 import type { ClaimRecord } from './assemble-professional-claim';
 import type { SubmitClaimBody } from './claim-body';
 import { getBillingParties, getClinicClaim, normaliseDiagnoses, toLineRows } from './claim-records';
 import { recordClaimEvent, transitionClaim } from './claim-states';
-import { CLAIM_LINES, ClaimView, toClaimView } from './claim-view';
+import { ClaimView, toClaimView } from './claim-view';
 import { newClaimId } from './create-claim';
-import { describe277Status } from './describe-277-status';
-import { enqueueSandboxRemittance } from './sandbox-remittance';
+import { readSentClaim, recordClaimAnswer, UNREADABLE_REASON, type RecordedSend } from './record-claim-answer';
 import { scrubStoredClaim } from './scrub-stored-claim';
 import { takeControlNumber } from './take-control-numbers';
 
@@ -36,18 +40,21 @@ export const ClaimSubmitted = ClaimView.extend({ correlationId: z.string() });
 export type ClaimSubmitted = z.infer<typeof ClaimSubmitted>;
 
 const IDEMPOTENCY_PURPOSE = 'claims.submit';
-// The send happens inside the transaction: its budget covers the clearinghouse's (15 s per exchange, up to three
-// exchanges in batch mode) with room to spare; maxWait covers concurrent submits queueing for a connection.
-const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 60_000 };
 const ALREADY_SUBMITTED = 'Only a draft claim can be submitted; this one already was';
+const BEING_SENT =
+  'This claim was already sent and its answer is awaited or needs a person; it is not sent again from here';
 
 type SubmitInput = SubmitClaimBody & { clinicId: string; userId: string; orgId: string; correlationId: string };
 
 /**
- * @throws NOT_FOUND (404) for a claimId not in the clinic; UNPROCESSABLE (422) for a claim that is not a draft;
- *   SCRUB_BLOCKED (422) when any scrub edit fails; OUT_OF_SCOPE (403) for a patient outside the clinic;
- *   IDEMPOTENCY_KEY_REUSED (409) for a key used before; TRANSPORT_FAILED (502) when the clearinghouse cannot be
- *   reached or answers nothing readable. In every one of these cases nothing is created or changed.
+ * @returns the claim as the clearinghouse's answer left it: submitted, accepted or rejected; a draft after a 999 R;
+ *   `sending` when the clearinghouse confirmed receipt and its 999 is not ready (finishInterruptedSends fetches it).
+ * @throws NOT_FOUND (404) for a claimId not in the clinic; UNPROCESSABLE (422) for a claim that is not a draft
+ *   (`sending` included, with zero calls); SCRUB_BLOCKED (422) when any scrub edit fails; OUT_OF_SCOPE (403) for a
+ *   patient outside the clinic; IDEMPOTENCY_KEY_REUSED (409) for a key used before: in these cases nothing is
+ *   created or changed. TRANSPORT_FAILED (502) when the clearinghouse cannot be reached (the claim is a draft
+ *   again, the key unused, the attempted 837P kept), or when its answer cannot be read (the claim stays `sending`
+ *   with the 837P and the answer kept, and is never sent again without a person).
  */
 export async function submitClaim(
   deps: Pick<Deps, 'db' | 'clock'> & { clearinghouse: ClearinghouseTransport },
@@ -83,25 +90,128 @@ export async function submitClaim(
   const submitterEmail = parties.contactPhone
     ? ''
     : ((await db.user.findUnique({ where: { id: input.userId }, select: { email: true } }))?.email ?? '');
-  const controlNumber = await takeControlNumber(db, '837P');
-  const transactionControlNumber = String(controlNumber).padStart(4, '0');
+
+  // Transaction 1 (short): the key, the claim moved to `sending` by a conditional update (of any number of
+  // concurrent submits exactly one gets past it), then, for that one only, the control numbers and the 837P
+  // recorded on a transmission and the outbox row, all before anything leaves the process.
+  const submissionId = randomUUID();
+  let send: RecordedSend;
   let x12: string;
   try {
-    x12 = build837p({
+    ({ send, x12 } = await db.$transaction(async (tx) => {
+      if (idempotencyKey !== null) {
+        await tx.idempotencyKey.create({
+          data: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey, resourceId: claim.id },
+        });
+      }
+      if (isNew) await createDraft(tx, claim, input, patientId);
+      const moved = await transitionClaim(tx, {
+        clinicId,
+        claimId: claim.id,
+        from: 'draft',
+        to: 'sending',
+        kind: 'sending',
+        detail: { by: input.userId },
+        correlationId,
+        set: {
+          correlationId,
+          payerId: professionalClaim.payer.id,
+          payerName: professionalClaim.payer.name,
+          memberId: professionalClaim.subscriber.memberId,
+          statusReason: null,
+          ...(idempotencyKey !== null ? { idempotencyKey } : {}),
+        },
+      });
+      if (!moved) throw new AppError('UNPROCESSABLE', ALREADY_SUBMITTED);
+
+      // Inside the winner's transaction: the sequence advances only for a document that is recorded and sent.
+      const controlNumber = await takeControlNumber(tx, '837P');
+      const transactionControlNumber = String(controlNumber).padStart(4, '0');
+      const document = build(professionalClaim, {
+        controlNumber,
+        transactionControlNumber,
+        parties,
+        now,
+        batchId: claim.id,
+        submitterEmail,
+      });
+      const transmission = await tx.claimTransmission.create({
+        data: {
+          clinicId,
+          claimId: claim.id,
+          direction: 'out',
+          kind: '837P',
+          controlNumber: String(controlNumber),
+          x12: document,
+          correlationId,
+        },
+      });
+      const row = await tx.claimSend.create({
+        data: {
+          clinicId,
+          claimId: claim.id,
+          transmissionId: transmission.id,
+          submissionId,
+          interchangeControlNumber: String(controlNumber),
+          state: 'sending',
+          userId: input.userId,
+          orgId: input.orgId,
+          correlationId,
+        },
+      });
+      return { send: { ...row, transactionControlNumber }, x12: document };
+    }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw keyReused(error);
+    if (isAppError(error) && error.code === 'UNPROCESSABLE') await assertKeyUnused(deps, clinicId, idempotencyKey);
+    throw error;
+  }
+
+  // The send, outside any transaction (DECISIONS "Recurring work"): a slow clearinghouse holds no connection.
+  let acks: ClaimAcknowledgments;
+  try {
+    acks = await clearinghouse.submitClaim(x12, { correlationId, submissionId });
+  } catch (error) {
+    // The clearinghouse never confirmed receipt: the claim is a draft again and the key unused (DECISIONS
+    // "Claims out": 502 and the claim as it was); the attempted 837P stays on the transmissions.
+    await returnToDraft(deps, send, idempotencyKey);
+    throw error;
+  }
+
+  const outcome = await recordClaimAnswer({ db, clock: deps.clock, mode: clearinghouse.mode }, send, acks);
+  if (outcome === 'unreadable') throw new AppError('TRANSPORT_FAILED', UNREADABLE_REASON);
+  return { ...toClaimView(await readSentClaim(db, claim.id)), correlationId };
+}
+
+/** The 837P for the claim under the given control numbers. @throws UNPROCESSABLE for a value the builder refuses. */
+function build(
+  professionalClaim: ProfessionalClaim,
+  envelope: {
+    controlNumber: number;
+    transactionControlNumber: string;
+    parties: ClearinghouseParties;
+    now: Date;
+    batchId: string;
+    submitterEmail: string;
+  },
+): string {
+  const { parties, controlNumber } = envelope;
+  try {
+    return build837p({
       interchangeControlNumber: controlNumber,
       groupControlNumber: controlNumber,
-      transactionControlNumber,
+      transactionControlNumber: envelope.transactionControlNumber,
       senderId: parties.senderId,
       receiverId: parties.receiverId,
       usageIndicator: parties.usageIndicator,
-      createdAt: now,
-      batchId: claim.id,
+      createdAt: envelope.now,
+      batchId: envelope.batchId,
       submitter: {
         id: parties.senderId,
         name: professionalClaim.billingProvider.name,
         contactName: professionalClaim.billingProvider.name,
         // The operator's EDI phone when set, else the submitting user's email (real, reachable, never invented).
-        ...(parties.contactPhone ? { phone: parties.contactPhone } : { email: submitterEmail }),
+        ...(parties.contactPhone ? { phone: parties.contactPhone } : { email: envelope.submitterEmail }),
       },
       receiver: { id: parties.receiverId, name: parties.receiverName },
       claim: professionalClaim,
@@ -112,113 +222,30 @@ export async function submitClaim(
       throw new AppError('UNPROCESSABLE', `The claim cannot be written as an 837P: ${error.message}`, { cause: error });
     throw error;
   }
+}
 
-  try {
-    const stored = await db.$transaction(async (tx) => {
-      if (idempotencyKey !== null) {
-        await tx.idempotencyKey.create({
-          data: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey, resourceId: claim.id },
-        });
-      }
-      if (isNew) await createDraft(tx, claim, input, patientId);
-      else {
-        // Locks the draft for this transaction: a concurrent submit of it waits here, then finds it submitted.
-        const { count } = await tx.claim.updateMany({
-          where: { id: claim.id, clinicId, status: 'draft' },
-          data: { correlationId },
-        });
-        if (count === 0) throw new AppError('UNPROCESSABLE', ALREADY_SUBMITTED);
-      }
-
-      const acks = await clearinghouse.submitClaim(x12, { correlationId });
-      const ack999 = readOrFail(() => read999(acks.ack999));
-      const ack277ca = acks.ack277ca === null ? null : readOrFail(() => read277(acks.ack277ca!));
-      const transmission = (direction: 'out' | 'in', kind: string, control: string, text: string) =>
-        tx.claimTransmission.create({
-          data: { clinicId, claimId: claim.id, direction, kind, controlNumber: control, x12: text, correlationId },
-        });
-      await transmission('out', '837P', String(controlNumber), x12);
-      await transmission('in', '999', ack999.interchangeControlNumber, acks.ack999);
-
-      const setStatus = ack999.sets.find((set) => set.controlNumber === transactionControlNumber)?.status;
-      const status = setStatus ?? ack999.groupStatus;
-      const errors = ack999.sets.flatMap((set) => set.errors).map((e) => `${e.segmentId} ${e.position}: ${e.code}`);
-      if (status !== 'A' && status !== 'E') {
-        const statusReason = `Rejected by the clearinghouse (999 ${status})${errors.length ? `: ${errors.join('; ')}` : ''}`;
-        await tx.claim.updateMany({ where: { id: claim.id, status: 'draft' }, data: { statusReason } });
-        await recordClaimEvent(tx, {
-          clinicId,
-          claimId: claim.id,
-          kind: '999',
-          detail: { acknowledgment: status, errors, controlNumber: ack999.interchangeControlNumber },
-          correlationId,
-        });
-        return finish(tx, input, claim.id, { transmitted: false, acknowledgment: status });
-      }
-
-      await transitionClaim(tx, {
-        clinicId,
-        claimId: claim.id,
-        from: 'draft',
-        to: 'submitted',
-        kind: '999',
-        detail: { acknowledgment: status, errors, controlNumber: ack999.interchangeControlNumber },
-        correlationId,
-        set: {
-          submittedAt: now,
-          payerId: professionalClaim.payer.id,
-          payerName: professionalClaim.payer.name,
-          memberId: professionalClaim.subscriber.memberId,
-          statusReason: status === 'E' ? `Accepted with errors (999 E): ${errors.join('; ')}` : null,
-          ...(idempotencyKey !== null ? { idempotencyKey } : {}),
-        },
+/** A send the clearinghouse never received: back to draft, the key free again, the attempt on the timeline. */
+async function returnToDraft(deps: Pick<Deps, 'db' | 'clock'>, send: RecordedSend, idempotencyKey: string | null) {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.claimSend.updateMany({
+      where: { id: send.id, state: 'sending' },
+      data: { state: 'not_delivered', stateReason: 'The clearinghouse could not be reached', finishedAt: deps.clock() },
+    });
+    if (count === 0) return;
+    if (idempotencyKey !== null)
+      await tx.idempotencyKey.deleteMany({
+        where: { clinicId: send.clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey },
       });
-
-      const answer = ack277ca?.claims.find((c) => c.claimId === claim.id) ?? ack277ca?.claims[0];
-      if (ack277ca && answer) {
-        await transmission('in', '277CA', ack277ca.interchangeControlNumber, acks.ack277ca!);
-        const detail = {
-          category: answer.statusCategory,
-          code: answer.statusCode,
-          entity: answer.entityCode,
-          words: describe277Status(answer),
-          payerClaimId: answer.payerClaimId,
-          controlNumber: ack277ca.interchangeControlNumber,
-        };
-        if (answer.accepted) {
-          await transitionClaim(tx, {
-            clinicId,
-            claimId: claim.id,
-            from: 'submitted',
-            to: 'accepted',
-            kind: '277CA',
-            detail,
-            correlationId,
-          });
-          // The sandbox payer's remittance arrives later as a real 835 (lib/claims/sandbox-remittance.ts).
-          if (clearinghouse.mode === 'sandbox')
-            await enqueueSandboxRemittance(tx, { clinicId, claimId: claim.id, correlationId, now });
-        } else {
-          await transitionClaim(tx, {
-            clinicId,
-            claimId: claim.id,
-            from: 'submitted',
-            to: 'rejected',
-            kind: '277CA',
-            detail,
-            correlationId,
-            set: { statusReason: `Rejected by the payer (277CA): ${describe277Status(answer)}` },
-          });
-        }
-      }
-      return finish(tx, input, claim.id, { transmitted: true, acknowledgment: status });
-    }, TRANSACTION_OPTIONS);
-    return { ...toClaimView(stored), correlationId };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw keyReused(error);
-    if (isAppError(error) && error.code === 'UNPROCESSABLE') await assertKeyUnused(deps, clinicId, idempotencyKey);
-    throw error;
-  }
+    await transitionClaim(tx, {
+      clinicId: send.clinicId,
+      claimId: send.claimId,
+      from: 'sending',
+      to: 'draft',
+      kind: 'send-failed',
+      correlationId: send.correlationId,
+      set: { payerId: null, payerName: null, memberId: null, idempotencyKey: null },
+    });
+  });
 }
 
 function keyReused(cause?: unknown): AppError {
@@ -244,6 +271,7 @@ async function claimToSubmit(
 ): Promise<{ claim: ClaimRecord & { status: string }; patientId: string; isNew: boolean }> {
   if (input.claimId !== undefined) {
     const claim = await getClinicClaim(deps.db, input.clinicId, input.claimId);
+    if (claim.status === 'sending') throw new AppError('UNPROCESSABLE', BEING_SENT);
     if (claim.status !== 'draft') throw new AppError('UNPROCESSABLE', ALREADY_SUBMITTED);
     return { claim, patientId: claim.patientId, isNew: false };
   }
@@ -296,35 +324,4 @@ async function createDraft(
     detail: { by: input.userId },
     correlationId: input.correlationId,
   });
-}
-
-async function finish(
-  tx: Prisma.TransactionClient,
-  input: SubmitInput,
-  claimId: string,
-  detail: { transmitted: boolean; acknowledgment: Ack999['groupStatus'] | string },
-) {
-  await recordAudit(tx, {
-    action: 'claims.submit',
-    outcome: detail.transmitted ? 'success' : 'refused',
-    correlationId: input.correlationId,
-    userId: input.userId,
-    orgId: input.orgId,
-    clinicId: input.clinicId,
-    detail: { claimId, created: input.claimId === undefined, acknowledgment: detail.acknowledgment },
-  });
-  return tx.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_LINES });
-}
-
-/** An acknowledgment we cannot read is no acknowledgment: the send failed (502) and everything rolls back. */
-function readOrFail<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof X12ReadError || !isAppError(error))
-      throw new AppError('TRANSPORT_FAILED', 'The clearinghouse could not be reached; try again later', {
-        cause: error,
-      });
-    throw error;
-  }
 }

@@ -6,7 +6,7 @@
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { parseDollarsToCents } from '../money/dollars';
-import type { PatchClaimBody } from './claim-body';
+import { findClaimBodyIssues, type PatchClaimBody } from './claim-body';
 import { getClinicClaim, normaliseDiagnoses, sumOfLines, toLineRows } from './claim-records';
 import { describeStatus, recordClaimEvent, transitionClaim, type ClaimStatus } from './claim-states';
 import { CLAIM_LINES, toClaimView, type ClaimView } from './claim-view';
@@ -25,6 +25,18 @@ export async function updateClaim(
       `Only a draft claim can be edited; this one is ${describeStatus(status as ClaimStatus)}`,
     );
   if (claim.status !== 'draft' && claim.status !== 'rejected') throw refuse(claim.status);
+  // The body rules hold for the draft as the edit leaves it: new lines against the stored diagnoses, fewer
+  // diagnoses against the stored lines' pointers.
+  const issues = findClaimBodyIssues({
+    diagnoses: body.diagnoses ?? claim.diagnoses,
+    lines:
+      body.lines ??
+      claim.lines.map((line) => ({ diagnosisPointers: line.diagnosisPointers, chargeCents: Number(line.chargeCents) })),
+  });
+  if (issues.length > 0)
+    throw new AppError('VALIDATION_FAILED', 'The request body is not valid', {
+      issues: issues.map((issue) => ({ ...issue, path: `body.${issue.path}` })),
+    });
 
   const totalChargeCents =
     body.totalCharge !== undefined && body.totalCharge !== null

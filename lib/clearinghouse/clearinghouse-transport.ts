@@ -20,8 +20,11 @@ export type ClearinghouseParties = {
 };
 
 export type ClaimAcknowledgments = {
-  /** The 999 for the 837P's functional group, exactly as received. */
-  ack999: string;
+  /**
+   * The 999 for the 837P's functional group, exactly as received; null when the clearinghouse confirmed receipt
+   * of the 837P but its 999 could not be had yet (the claim was sent: retrieveAcknowledgments asks later).
+   */
+  ack999: string | null;
   /** The 277CA, exactly as received, or null when the clearinghouse has none yet (a status refresh asks later). */
   ack277ca: string | null;
 };
@@ -29,8 +32,21 @@ export type ClaimAcknowledgments = {
 export interface ClearinghouseTransport {
   readonly mode: ClearinghouseMode;
   readonly parties: ClearinghouseParties;
-  /** Sends one 837P. Throws AppError TRANSPORT_FAILED when it cannot be sent or no 999 comes back; never retries. */
-  submitClaim(x12: string, context: { correlationId: string }): Promise<ClaimAcknowledgments>;
+  /**
+   * Sends one 837P under `submissionId` (our key for it at the clearinghouse, recorded before the send). Resolves
+   * once the clearinghouse confirmed receipt, with what it already answered. Throws AppError TRANSPORT_FAILED when
+   * the 837P could not be handed over (no receipt); never retries.
+   */
+  submitClaim(x12: string, context: { correlationId: string; submissionId: string }): Promise<ClaimAcknowledgments>;
+  /**
+   * Asks for the answers to an 837P sent earlier, by the `submissionId` it was sent under (`x12` is the stored
+   * document, for a clearinghouse that keys its answers by content). Sends no claim. Resolves null when the
+   * clearinghouse has nothing for that submission; throws AppError TRANSPORT_FAILED when it cannot be asked.
+   */
+  retrieveAcknowledgments(
+    sent: { submissionId: string; x12: string },
+    context: { correlationId: string },
+  ): Promise<ClaimAcknowledgments | null>;
   /** Sends one real-time 276; resolves with the raw 277. Throws AppError TRANSPORT_FAILED on failure. */
   requestStatus(x12: string, context: { correlationId: string }): Promise<string>;
   /**

@@ -2,9 +2,11 @@
 // CLEARINGHOUSE_* (DECISIONS "Claims out"). Claims go in batch mode: the 837P is submitted (BatchSubmission,
 // answered by a BatchReceiptConfirmation), then its 999 is retrieved (BatchResultsAckRetrieval) and then its
 // 277CA (BatchResultsRetrieval; "not ready" is not a failure: the claim is transmitted once the 999 accepts it,
-// and a status refresh asks again). Claim status is real time: a 276 out, the 277 back. Remittances are batch
-// results: each retrieval (X12_835_Request) delivers the next waiting 835 interchange, or NoBatchResultsFile, and
-// our 999 for it (X12_999_SubmissionRequest) tells the clearinghouse it was taken. It moves envelopes only:
+// and a status refresh asks again). The submission's PayloadID is the caller's, recorded before the send, so the
+// answers of a send interrupted after its receipt can be retrieved later without sending the claim again. Claim
+// status is real time: a 276 out, the 277 back. Remittances are batch results: each retrieval (X12_835_Request)
+// delivers the next waiting 835 interchange, or NoBatchResultsFile, and our 999 for it
+// (X12_999_SubmissionRequest) tells the clearinghouse it was taken. It moves envelopes only:
 // it never builds or reads X12, and never logs credentials or payload.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@/lib/clock';
@@ -91,39 +93,62 @@ export function coreClearinghouse(options: CoreClearinghouseOptions): Clearingho
     return decodeForm(responseType, response.body);
   }
 
+  /** The 999 (and the 277CA when ready) of a submission, by its PayloadID; null when there is no 999 for it. */
+  async function retrieveByPayloadId(submissionId: string, correlationId: string) {
+    const retrieved = await exchange(
+      { payloadType: CORE_PAYLOAD_TYPES.ackRetrieval, mode: 'Batch', payload: submissionId },
+      correlationId,
+    );
+    // Any ErrorCode other than Success (NoBatchResultsFile, ...) means there is nothing to retrieve.
+    if (textField(retrieved, 'ErrorCode') !== 'Success') return null;
+    const ack999 = x12Payload(retrieved, CORE_PAYLOAD_TYPES.ack999);
+    if (ack999 === null) throw new Error('CORE 999 retrieval returned no 999');
+    return { ack999, ack277ca: await retrieve277ca(submissionId, correlationId) };
+  }
+
+  /** The 277CA of a submission, or null: none yet is an answer, and so is a failed ask (a refresh asks again). */
+  async function retrieve277ca(submissionId: string, correlationId: string): Promise<string | null> {
+    try {
+      const results = await exchange(
+        { payloadType: CORE_PAYLOAD_TYPES.ack277caRetrieval, mode: 'Batch', payload: submissionId },
+        correlationId,
+      );
+      return textField(results, 'ErrorCode') === 'Success' ? x12Payload(results, CORE_PAYLOAD_TYPES.ack277ca) : null;
+    } catch {
+      return null;
+    }
+  }
+
   return {
     mode: 'live',
     parties: options.parties,
-    async submitClaim(x12, { correlationId }) {
+    async submitClaim(x12, { correlationId, submissionId }) {
+      let receipt: Envelope;
       try {
-        const submissionId = newPayloadId();
-        const receipt = await exchange(
+        receipt = await exchange(
           { payloadType: CORE_PAYLOAD_TYPES.claimSubmission, mode: 'Batch', payloadId: submissionId, payload: x12 },
           correlationId,
         );
         requireSuccess(receipt);
         // Some clearinghouses answer the submission with the 999 itself; otherwise it is retrieved.
-        let ack999 = x12Payload(receipt, CORE_PAYLOAD_TYPES.ack999);
-        if (ack999 === null) {
-          if (textField(receipt, 'PayloadType') !== CORE_PAYLOAD_TYPES.batchReceipt)
-            throw new Error('CORE response has an unexpected PayloadType');
-          // The retrieval names the submission it asks about by its PayloadID (the batch's receipt key).
-          const retrieved = await exchange(
-            { payloadType: CORE_PAYLOAD_TYPES.ackRetrieval, mode: 'Batch', payload: submissionId },
-            correlationId,
-          );
-          requireSuccess(retrieved);
-          ack999 = x12Payload(retrieved, CORE_PAYLOAD_TYPES.ack999);
-          if (ack999 === null) throw new Error('CORE 999 retrieval returned no 999');
-        }
-        const results = await exchange(
-          { payloadType: CORE_PAYLOAD_TYPES.ack277caRetrieval, mode: 'Batch', payload: submissionId },
-          correlationId,
-        );
-        // No 277CA yet is an answer, not a failure: any ErrorCode other than Success means "nothing to retrieve".
-        const ack277ca =
-          textField(results, 'ErrorCode') === 'Success' ? x12Payload(results, CORE_PAYLOAD_TYPES.ack277ca) : null;
-        return { ack999, ack277ca };
+        const inline = x12Payload(receipt, CORE_PAYLOAD_TYPES.ack999);
+        if (inline !== null) return { ack999: inline, ack277ca: await retrieve277ca(submissionId, correlationId) };
+        if (textField(receipt, 'PayloadType') !== CORE_PAYLOAD_TYPES.batchReceipt)
+          throw new Error('CORE response has an unexpected PayloadType');
+      } catch (error) {
+        throw transportFailed(error);
+      }
+      // Receipt confirmed: the claim was sent. From here a failure is "no answer yet", never "not sent", so the
+      // caller keeps the claim `sending` and asks again later instead of sending it twice.
+      try {
+        return (await retrieveByPayloadId(submissionId, correlationId)) ?? { ack999: null, ack277ca: null };
+      } catch {
+        return { ack999: null, ack277ca: null };
+      }
+    },
+    async retrieveAcknowledgments({ submissionId }, { correlationId }) {
+      try {
+        return await retrieveByPayloadId(submissionId, correlationId);
       } catch (error) {
         throw transportFailed(error);
       }

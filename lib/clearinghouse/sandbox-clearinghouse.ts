@@ -21,27 +21,30 @@ export const SANDBOX_PARTIES: ClearinghouseParties = {
 };
 
 /**
- * `db` is read only by requestStatus (the sandbox payer's memory is the platform's own claim), never by
- * submitClaim, which the submit runs inside its transaction (PGlite has one connection).
+ * `db` is read only by requestStatus (the sandbox payer's memory is the platform's own claim). The sandbox's
+ * answers are a pure function of the 837P, so retrieving the answers of an earlier send is answering it again:
+ * nothing is "sent" twice, as nothing leaves the process.
  */
 export function sandboxClearinghouse(deps: { clock: Clock; db: Db }): ClearinghouseTransport {
+  const answer837p = async (x12: string) => {
+    try {
+      // The sandbox numbers its answers after the interchange it answers: one 999 and one 277CA per 837P.
+      const controlNumber = read837p(x12).interchangeControlNumber;
+      const answer = answerClaim({
+        x12,
+        now: deps.clock(),
+        controlNumbers: { ack999: controlNumber, ack277ca: controlNumber },
+      });
+      return { ack999: answer.ack999, ack277ca: answer.ack277ca };
+    } catch (cause) {
+      throw new AppError('TRANSPORT_FAILED', 'The sandbox clearinghouse could not read the claim', { cause });
+    }
+  };
   return {
     mode: 'sandbox',
     parties: SANDBOX_PARTIES,
-    async submitClaim(x12) {
-      try {
-        // The sandbox numbers its answers after the interchange it answers: one 999 and one 277CA per 837P.
-        const controlNumber = read837p(x12).interchangeControlNumber;
-        const answer = answerClaim({
-          x12,
-          now: deps.clock(),
-          controlNumbers: { ack999: controlNumber, ack277ca: controlNumber },
-        });
-        return { ack999: answer.ack999, ack277ca: answer.ack277ca };
-      } catch (cause) {
-        throw new AppError('TRANSPORT_FAILED', 'The sandbox clearinghouse could not read the claim', { cause });
-      }
-    },
+    submitClaim: (x12) => answer837p(x12),
+    retrieveAcknowledgments: ({ x12 }) => answer837p(x12),
     async requestStatus(x12) {
       let request: ReturnType<typeof read276>;
       try {

@@ -185,7 +185,30 @@ describe('claims with the sandbox clearinghouse', () => {
     body?: (patientId: string) => Record<string, unknown>;
     patient?: { memberId?: string | null; eligible?: boolean; data?: Record<string, unknown> };
     before?: (patientId: string) => Promise<void>;
+    /**
+     * Changes the stored draft after it is created: the body rules refuse these at create and edit (400, test/api/
+     * claim-body-rules.test.ts), so only a draft stored before those rules, or written around the API, breaks them.
+     */
+    stored?: (claimId: string) => Promise<void>;
   };
+  const storeLines = (claimId: string, lines: Record<string, unknown>[], totalChargeCents?: bigint) =>
+    app.db.$transaction(async (tx) => {
+      await tx.claimLine.deleteMany({ where: { claimId } });
+      await tx.claimLine.createMany({
+        data: lines.map((l, i) => ({
+          claimId,
+          clinicId: 'clinic_north',
+          position: i + 1,
+          procedureCode: '99213',
+          diagnosisPointers: [1],
+          units: 1,
+          chargeCents: 12_500n,
+          ...l,
+        })),
+      });
+      const sum = lines.reduce((total, l) => total + BigInt((l.chargeCents as bigint | undefined) ?? 12_500n), 0n);
+      await tx.claim.update({ where: { id: claimId }, data: { totalChargeCents: totalChargeCents ?? sum } });
+    });
   const line = (overrides: Record<string, unknown>) => ({
     procedureCode: '99213',
     diagnosisPointers: [1],
@@ -241,14 +264,26 @@ describe('claims with the sandbox clearinghouse', () => {
       edit: 'patient-relationship',
       patient: { data: { coverageRelationship: 'ZZ', coverageSubscriber: { firstName: 'Sam', lastName: 'Holder' } } },
     },
-    { edit: 'diagnosis-count', body: (p) => claimBody(p, { diagnoses: [] }) },
+    {
+      edit: 'diagnosis-count',
+      stored: (id) => app.db.claim.update({ where: { id }, data: { diagnoses: [] } }).then(() => undefined),
+    },
     { edit: 'diagnosis-code-shape', body: (p) => claimBody(p, { diagnoses: ['J02.9', '123'] }) },
-    { edit: 'line-count', body: (p) => claimBody(p, { lines: [] }) },
+    { edit: 'line-count', stored: (id) => storeLines(id, [], 0n) },
     { edit: 'procedure-code-shape', body: (p) => claimBody(p, { lines: [line({ procedureCode: '9921' })] }) },
     { edit: 'modifier-shape', body: (p) => claimBody(p, { lines: [line({ modifiers: ['2'] })] }) },
-    { edit: 'diagnosis-pointers', body: (p) => claimBody(p, { lines: [line({ diagnosisPointers: [3] })] }) },
-    { edit: 'units-positive', body: (p) => claimBody(p, { lines: [line({ units: 0 })] }) },
-    { edit: 'charge-positive', body: (p) => claimBody(p, { lines: [line({ chargeCents: 0 })] }) },
+    { edit: 'diagnosis-pointers', stored: (id) => storeLines(id, [{ diagnosisPointers: [3] }]) },
+    { edit: 'units-positive', stored: (id) => storeLines(id, [{ units: 0 }]) },
+    { edit: 'charge-positive', stored: (id) => storeLines(id, [{ chargeCents: 0n }]) },
+    // Issue 31 item 1: 50 lines of 1e11 cents once passed the scrubber.
+    {
+      edit: 'amount-limit',
+      stored: (id) =>
+        storeLines(
+          id,
+          Array.from({ length: 50 }, () => ({ chargeCents: 100_000_000_000n })),
+        ),
+    },
     { edit: 'total-equals-lines', body: (p) => claimBody(p, { totalCharge: '1.00' }) },
     { edit: 'service-date', body: (p) => claimBody(p, { lines: [line({ serviceDate: daysAgo(-3) })] }) },
     { edit: 'timely-filing', body: (p) => claimBody(p, { serviceDate: daysAgo(400) }) },
@@ -261,6 +296,7 @@ describe('claims with the sandbox clearinghouse', () => {
     if (c.patient?.data) await app.db.patient.update({ where: { id: patient.id }, data: c.patient.data });
     await c.before?.(patient.id);
     const { claimId } = await createDraft(c.body ? c.body(patient.id) : claimBody(patient.id));
+    await c.stored?.(claimId);
     const dry = await billing.post(`/api/claims/${claimId}/scrub`);
     expect(dry.status).toBe(200);
     expect(dry.body.issues.map((i: { edit: string }) => i.edit)).toContain(c.edit);
@@ -312,7 +348,8 @@ describe('claims with the sandbox clearinghouse', () => {
 
   it('a claim breaking one rule gets exactly that issue, with its path, message and edit', async () => {
     const patient = await readyPatient(app);
-    const { claimId } = await createDraft(claimBody(patient.id, { lines: [line({ units: 0 })] }));
+    const { claimId } = await createDraft(claimBody(patient.id, { lines: [line({})] }));
+    await storeLines(claimId, [{ units: 0 }]);
     const dry = await billing.post(`/api/claims/${claimId}/scrub`);
     expect(dry.body.issues).toEqual([
       { path: 'lines.0.units', message: 'Units must be a whole number above zero', edit: 'units-positive' },
@@ -355,6 +392,7 @@ describe('claims with the sandbox clearinghouse', () => {
     const detail = await billing.get(`/api/claims/${claimId}`);
     expect(detail.body.timeline.map((e: { kind: string; toStatus: string | null }) => [e.kind, e.toStatus])).toEqual([
       ['created', 'draft'],
+      ['sending', 'sending'], // recorded before the send (the outbox)
       ['999', 'submitted'],
       ['277CA', 'accepted'],
     ]);
@@ -506,9 +544,14 @@ describe('claims with the sandbox clearinghouse', () => {
   it('sends one 837P for 20 concurrent submits of one draft without keys: the rest find it submitted (422)', async () => {
     const patient = await readyPatient(app);
     const { claimId } = await createDraft(claimBody(patient.id));
+    const counter = async () =>
+      Number((await app.db.x12ControlCounter.findUnique({ where: { name: '837P' } }))?.value ?? 0);
+    const counterBefore = await counter();
     const results = await Promise.all(Array.from({ length: 20 }, () => submit({ claimId })));
     expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(422)]);
     expect(await app.db.claimTransmission.count({ where: { claimId, kind: '837P' } })).toBe(1);
+    // Issue 29 item 5: the losers take no control number; the sequence advances only for the document sent.
+    expect((await counter()) - counterBefore).toBe(1);
   });
 
   it('filters the list by a comma list of statuses', async () => {
@@ -655,7 +698,7 @@ describe('claims through a live CAQH CORE clearinghouse', () => {
   });
 
   it.each(['http-500', 'garbage'] as const)(
-    'a clearinghouse answering %s is 502 TRANSPORT_FAILED and the claim is exactly as it was',
+    'a clearinghouse answering %s is 502 TRANSPORT_FAILED and the claim is a draft again, the 837P attempt kept',
     async (behaviour) => {
       fake.setBehaviour(behaviour);
       const claimId = await draft();
@@ -669,8 +712,18 @@ describe('claims through a live CAQH CORE clearinghouse', () => {
         correlationId: anyId,
       });
       expect(res.text).not.toContain(FAKE_CLEARINGHOUSE_ERROR_TEXT);
-      expect((await billing.get(`/api/claims/${claimId}`)).body).toEqual(before.body);
-      expect(await app.db.claimTransmission.count({ where: { claimId } })).toBe(0);
+      // The claim is as it was, with the attempt on its timeline; what was handed over is kept (recorded before
+      // the send, DECISIONS "Security findings of 2026-11-28").
+      const after = (await billing.get(`/api/claims/${claimId}`)).body;
+      const { timeline: timelineBefore, ...claimBefore } = before.body;
+      const { timeline: timelineAfter, ...claimAfter } = after;
+      expect(claimAfter).toEqual(claimBefore);
+      expect(timelineAfter.slice(timelineBefore.length).map((e: { kind: string }) => e.kind)).toEqual([
+        'sending',
+        'send-failed',
+      ]);
+      expect(await app.db.claimTransmission.count({ where: { claimId, direction: 'in' } })).toBe(0);
+      expect(await app.db.claimTransmission.count({ where: { claimId, kind: '837P' } })).toBe(1);
       // Nothing was used up: the same key sends once the clearinghouse is back.
       fake.setBehaviour('ok');
       const retry = await submit({ claimId, idempotencyKey });
@@ -687,7 +740,12 @@ describe('claims in production without a clearinghouse', () => {
     fake = await startFakeClearinghouse();
     // Only part of the group: the feature is off, and the configured URL must see nothing.
     app = await startApp({
-      env: { SVC_ENV: 'production', CLEARINGHOUSE_URL: fake.url, CLEARINGHOUSE_USERNAME: fake.username },
+      // https, as production requires of every outside URL; the plain fake still counts any connection made.
+      env: {
+        SVC_ENV: 'production',
+        CLEARINGHOUSE_URL: fake.url.replace('http:', 'https:'),
+        CLEARINGHOUSE_USERNAME: fake.username,
+      },
     });
   });
   afterAll(async () => {
@@ -728,7 +786,7 @@ describe('claims in production without a clearinghouse', () => {
     expect(inline.status).toBe(503);
     const refresh = await client.get(`/api/claims/${claimId}/status?refresh=true`);
     expect(refresh.status).toBe(503);
-    expect(fake.calls).toBe(0);
+    expect(fake.connections).toBe(0);
     expect(await app.db.claim.count({ where: { patientId: patient.id } })).toBe(1);
     expect((await client.get(`/api/claims/${claimId}`)).body.status).toBe('draft');
     expect(await app.db.claimTransmission.count()).toBe(0);

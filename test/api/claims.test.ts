@@ -157,8 +157,9 @@ describe('POST /api/claims/submit', () => {
     ['1500.10', 150_010],
     [1500.1, 150_010],
     [10, 1_000],
-    ['1000000000.00', 100_000_000_000],
-    [1_000_000_000, 100_000_000_000],
+    // The claim cap (DECISIONS "Security findings of 2026-11-28"): $999,999.99.
+    ['999999.99', 99_999_999],
+    [999_999.99, 99_999_999],
   ])('converts totalCharge %j to %i cents exactly', async (totalCharge, cents) => {
     const patientId = await eligiblePatient(app);
     const res = await submit({ patientId, totalCharge, serviceDate: '2026-11-20', ...content(cents) });
@@ -176,8 +177,8 @@ describe('POST /api/claims/submit', () => {
     ['12.345', 'totalCharge must be a non-negative dollar amount with at most 2 decimal places'],
     [0.1 + 0.2, 'totalCharge must be a non-negative dollar amount with at most 2 decimal places'],
     [0, 'totalCharge must be more than zero'],
-    ['1000000000.01', 'totalCharge must be at most 1000000000.00 dollars'],
-    ['9999999999999.99', 'totalCharge must be at most 1000000000.00 dollars'],
+    ['1000000.00', 'totalCharge must be at most 999999.99 dollars'],
+    ['9999999999999.99', 'totalCharge must be at most 999999.99 dollars'],
   ])('refuses totalCharge %j with 400 and creates nothing', async (totalCharge, message) => {
     const patientId = await eligiblePatient(app);
     const res = await submit({ patientId, totalCharge, serviceDate: '2026-11-20' });

@@ -9,19 +9,27 @@ import { HttpClient, signIn } from '../support/http';
 import { holdStepUp } from '../support/step-up-claim';
 import { createPatient, createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
-/** Stands where the partner, the EHR and the CORE payer would be: it only counts what reaches it. */
+/**
+ * Stands where the partner, the EHR and the CORE payer would be: it only counts what reaches it. Production takes
+ * only https URLs for them, so it counts TCP connections: a TLS attempt on this plain server is a call too.
+ */
 async function countingServer(): Promise<{ url: string; calls: () => number; close(): Promise<void> }> {
   let calls = 0;
   const server = http.createServer((req, res) => {
-    calls += 1;
     res.writeHead(500).end();
+  });
+  server.on('connection', () => {
+    calls += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${port}`,
     calls: () => calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

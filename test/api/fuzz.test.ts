@@ -278,3 +278,118 @@ describe('fuzzing every endpoint', () => {
     expect(Object.keys(after).filter((t) => after[t] !== before[t] && !MAY_CHANGE.has(t))).toEqual([]);
   }, 600_000);
 });
+
+// Claim create and edit at and past the amount cap and every claim body rule (issue 31): never a server error, and
+// a body is stored exactly when it obeys every rule (an oracle written from DECISIONS "Claims out", independent of
+// the schema). Its own block, so generic generator changes above merge cleanly.
+describe('fuzzing claim create and edit around the caps and the body rules', () => {
+  const CAP = 99_999_999;
+  const X12_RESERVED = /[*~:^\r\n]/;
+  const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  type Line = { procedureCode: string; diagnosisPointers: number[]; units: number; chargeCents: number };
+  type ClaimFields = { diagnoses: string[]; lines: Line[]; totalCharge?: string };
+
+  // Mostly valid parts, each sometimes broken, so both sides of every rule are reached.
+  const often = <T>(valid: fc.Arbitrary<T>, broken: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: broken });
+  const amount = often(
+    fc.oneof(fc.constantFrom(1, CAP - 1, CAP), fc.integer({ min: 1, max: 50_000 })),
+    fc.oneof(fc.constantFrom(-1, 0, CAP + 1, 1e11, 2 ** 53, 1.5), fc.integer({ min: -1e12, max: 1e12 })),
+  );
+  const code = often(
+    fc.constantFrom('99213', '87880', ' 99213 '),
+    fc.constantFrom('99*13', '9921~', 'J1:00', '\uD800'),
+  );
+  const line = fc.record({
+    procedureCode: code,
+    diagnosisPointers: often<number[]>(
+      fc.constantFrom<number[]>([1], [1, 2]),
+      fc.array(fc.integer({ min: -1, max: 13 }), { maxLength: 5 }),
+    ),
+    units: often<number>(fc.constantFrom(1, 2, 99_999), fc.constantFrom(-1, 0, 100_000, 1.5)),
+    chargeCents: amount,
+  });
+  const fields: fc.Arbitrary<ClaimFields> = fc.record(
+    {
+      diagnoses: often<string[]>(
+        fc.constantFrom<string[]>(['J02.9', 'R50.9'], ['Z00.00', 'J02.9', 'R50.9']),
+        fc.array(fc.constantFrom('J02.9', 'R50.9', 'J0^2', '\uDC00'), { maxLength: 13 }),
+      ),
+      lines: fc.oneof(
+        { weight: 8, arbitrary: fc.array(line, { minLength: 1, maxLength: 3 }) },
+        { weight: 1, arbitrary: fc.array(line, { maxLength: 0 }) },
+        { weight: 1, arbitrary: fc.array(line, { minLength: 49, maxLength: 52 }) },
+      ),
+      totalCharge: fc.constantFrom('0', '0.01', '999999.99', '1000000.00', '12.345'),
+    },
+    { requiredKeys: ['diagnoses', 'lines'] },
+  );
+
+  const isValidText = (text: string) =>
+    !X12_RESERVED.test(text) && !LONE_SURROGATE.test(text) && text.trim().length <= 20;
+  function obeysEveryRule({ diagnoses, lines, totalCharge }: ClaimFields): boolean {
+    if (diagnoses.length < 1 || diagnoses.length > 12 || !diagnoses.every(isValidText)) return false;
+    if (lines.length < 1 || lines.length > 50) return false;
+    const linesOk = lines.every(
+      (l) =>
+        isValidText(l.procedureCode) &&
+        Number.isInteger(l.units) &&
+        l.units >= 1 &&
+        l.units <= 99_999 &&
+        Number.isInteger(l.chargeCents) &&
+        l.chargeCents >= 1 &&
+        l.chargeCents <= CAP &&
+        l.diagnosisPointers.length >= 1 &&
+        l.diagnosisPointers.length <= 4 &&
+        l.diagnosisPointers.every((p) => p >= 1 && p <= diagnoses.length),
+    );
+    if (!linesOk || lines.reduce((sum, l) => sum + l.chargeCents, 0) > CAP) return false;
+    return totalCharge === undefined || totalCharge === '0.01' || totalCharge === '999999.99';
+  }
+
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('creates and edits drafts: no 5xx, stored exactly when every rule holds, never past the cap', async () => {
+    const billing = await signIn(app, 'billing@northside.test');
+    const valid = {
+      diagnoses: ['J02.9'],
+      lines: [{ procedureCode: '99213', diagnosisPointers: [1], units: 1, chargeCents: 100 }],
+    };
+    const seed = await billing.post('/api/claims', { patientId: 'pat_n_001', serviceDate: '2026-11-20', ...valid });
+    expect(seed.status, seed.text).toBe(201);
+    const draftId = seed.body.claimId as string;
+    const samples = fc.sample(fields, { numRuns: 300, seed: 20261128 });
+    const limit = pLimit(4);
+    const failures: string[] = [];
+    const outcomes = { stored: 0, refused: 0 };
+    await Promise.all(
+      samples.map((sample, i) =>
+        limit(async () => {
+          const isValid = obeysEveryRule(sample);
+          const res =
+            i % 2 === 0
+              ? await billing.post('/api/claims', { patientId: 'pat_n_001', serviceDate: '2026-11-20', ...sample })
+              : await billing.patch(`/api/claims/${draftId}`, sample);
+          const expected = isValid ? (i % 2 === 0 ? 201 : 200) : 400;
+          if (res.status !== expected)
+            failures.push(`${i % 2 === 0 ? 'create' : 'edit'} ${JSON.stringify(sample).slice(0, 300)} → ${res.status}`);
+          if (res.status < 300 && Number(res.body.totalChargeCents) > CAP)
+            failures.push(`stored a total of ${res.body.totalChargeCents}`);
+          outcomes[res.status < 300 ? 'stored' : 'refused'] += 1;
+        }),
+      ),
+    );
+    expect(failures.slice(0, 10)).toEqual([]);
+    // Both sides of the rules were reached.
+    expect(outcomes.stored).toBeGreaterThan(10);
+    expect(outcomes.refused).toBeGreaterThan(100);
+    const lines = await app.db.claimLine.findMany({ where: { claim: { clinicId: 'clinic_north' } } });
+    expect(lines.filter((l) => l.chargeCents > BigInt(CAP) || l.chargeCents < 1n || l.units < 1)).toEqual([]);
+  }, 300_000);
+});

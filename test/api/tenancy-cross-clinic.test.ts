@@ -96,7 +96,19 @@ const PROBES: Record<string, Probe[]> = {
     { path: '/api/claims', expect: 'own-data-only' },
     { path: '/api/claims?patientId=pat_n_001', expect: 'denied' },
   ],
-  'POST /api/claims': [{ path: '/api/claims', json: { patientId: 'pat_n_001', serviceDate: today }, expect: 'denied' }],
+  'POST /api/claims': [
+    {
+      path: '/api/claims',
+      // A body that obeys the claim body rules, so only the patient's clinic can refuse it.
+      json: {
+        patientId: 'pat_n_001',
+        serviceDate: today,
+        diagnoses: ['J02.9'],
+        lines: [{ procedureCode: '99213', diagnosisPointers: [1], units: 1, chargeCents: 100 }],
+      },
+      expect: 'denied',
+    },
+  ],
   'GET /api/claims/{id}': [{ path: `/api/claims/${N.claim}`, expect: 'denied' }],
   'PATCH /api/claims/{id}': [{ path: `/api/claims/${N.claim}`, json: { placeOfService: '22' }, expect: 'denied' }],
   'POST /api/claims/{id}/scrub': [{ path: `/api/claims/${N.claim}/scrub`, expect: 'denied' }],

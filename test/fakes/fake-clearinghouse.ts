@@ -10,7 +10,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-export type FakeClearinghouseBehaviour = 'ok' | 'reject-999' | 'no-277ca' | 'timeout' | 'http-500' | 'garbage';
+// 'unreadable-999': the 837P is received and its 999 retrieval answers a document no 999 reader accepts (a well
+// formed interchange whose AK901 is not a 999 status), as a clearinghouse echoing what our reader refuses would.
+// 'no-999': the 837P is received, and its 999 is never ready (NoBatchResultsFile on every retrieval).
+export type FakeClearinghouseBehaviour =
+  'ok' | 'reject-999' | 'no-277ca' | 'timeout' | 'http-500' | 'garbage' | 'unreadable-999' | 'no-999';
 
 export type FakeClearinghouseEnvelope = { fields: Record<string, string>; correlationId: string | null };
 
@@ -24,6 +28,10 @@ export type FakeClearinghouse = {
   readonly calls: number;
   /** 837P submissions accepted for processing. */
   readonly submissions: number;
+  /** TCP connections opened to the server (a TLS attempt on this plain-HTTP server counts, a request does not). */
+  readonly connections: number;
+  /** The largest number of requests the server held at once. */
+  readonly maxConcurrent: number;
   /** Envelopes that passed Basic auth and parsed, in arrival order. */
   received: FakeClearinghouseEnvelope[];
   /** Real-time 276s answered, and the claim id (REF*EJ, else TRN02) of each, in arrival order. */
@@ -39,6 +47,8 @@ export type FakeClearinghouse = {
   /** False: 999s are received but ignored, so a file is offered again and again (a clearinghouse without acks). */
   setHonourAcknowledgements(honour: boolean): void;
   setBehaviour(behaviour: FakeClearinghouseBehaviour): void;
+  /** Holds every answer this long before sending it (0: answer at once). */
+  setDelayMs(delayMs: number): void;
   close(): Promise<void>;
 };
 
@@ -60,6 +70,10 @@ export async function startFakeClearinghouse(
   const expected = Buffer.from(`Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`);
   let behaviour: FakeClearinghouseBehaviour = options.behaviour ?? 'ok';
   let calls = 0;
+  let connections = 0;
+  let inFlight = 0;
+  let maxConcurrent = 0;
+  let delayMs = 0;
   let submissions = 0;
   let controlNumber = 0;
   const received: FakeClearinghouseEnvelope[] = [];
@@ -88,6 +102,7 @@ export async function startFakeClearinghouse(
     }
     const correlation = req.headers['x-correlation-id'];
     received.push({ fields, correlationId: typeof correlation === 'string' ? correlation : null });
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
 
     switch (behaviour) {
       case 'timeout':
@@ -126,7 +141,13 @@ export async function startFakeClearinghouse(
       }
       case 'X12_999_RetrievalRequest_005010X231A1': {
         const batch = batches.get(fields.Payload ?? '');
-        if (!batch) return error('NoBatchResultsFile');
+        if (!batch || behaviour === 'no-999') return error('NoBatchResultsFile');
+        if (behaviour === 'unreadable-999')
+          return {
+            ...base('X12_999_Response_005010X231A1'),
+            ErrorCode: 'Success',
+            Payload: fill(template('999-accepted'), batch).replace('AK9*A*1*1*1~', 'AK9*Q*1*1*1~'),
+          };
         const name = behaviour === 'reject-999' ? '999-rejected' : '999-accepted';
         return { ...base('X12_999_Response_005010X231A1'), ErrorCode: 'Success', Payload: fill(template(name), batch) };
       }
@@ -226,9 +247,17 @@ export async function startFakeClearinghouse(
 
   const server = createServer((req, res) => {
     calls += 1;
+    inFlight += 1;
+    maxConcurrent = Math.max(maxConcurrent, inFlight);
+    res.on('close', () => {
+      inFlight -= 1;
+    });
     handle(req, res).catch(() => {
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
     });
+  });
+  server.on('connection', () => {
+    connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -243,6 +272,15 @@ export async function startFakeClearinghouse(
     },
     get submissions() {
       return submissions;
+    },
+    get connections() {
+      return connections;
+    },
+    get maxConcurrent() {
+      return maxConcurrent;
+    },
+    setDelayMs(next) {
+      delayMs = next;
     },
     received,
     statusRequests,

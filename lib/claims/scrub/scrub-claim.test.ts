@@ -232,6 +232,17 @@ const fires: [string, ScrubInput, string[]][] = [
     ['lines.0.chargeCents', 'lines.1.chargeCents'],
   ],
   [
+    'amount-limit',
+    withClaim((c) => {
+      // At the cap passes; one cent past it fails, on the line and on the total.
+      c.lines[0]!.chargeCents = 99_999_999;
+      c.lines[1]!.chargeCents = 100_000_000;
+      c.lines[2]!.chargeCents = 1;
+      c.totalChargeCents = 200_000_000;
+    }),
+    ['lines.1.chargeCents', 'totalChargeCents'],
+  ],
+  [
     'total-equals-lines',
     withClaim((c) => {
       c.totalChargeCents = 41074;

@@ -10,6 +10,7 @@ import type {
   ProfessionalClaim,
   ServiceLine,
 } from '../../x12/professional-claim';
+import { MAX_CLAIM_AMOUNT_CENTS } from '../claim-body';
 import { dayNumber } from './day-number';
 import { isValidNpi } from './is-valid-npi';
 import { PLACE_OF_SERVICE_CODES } from './place-of-service-codes';
@@ -179,6 +180,15 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
     id: 'charge-positive',
     message: 'A line charge must be a whole number of cents above zero',
     check: ({ claim }) => failingLines(claim.lines, 'chargeCents', (line) => isPositiveInteger(line.chargeCents)),
+  },
+  {
+    // DECISIONS "Security findings of 2026-11-28": checked at create and edit too; here for a draft stored before.
+    id: 'amount-limit',
+    message: 'A line charge and the claim total must each be at most 99,999,999 cents ($999,999.99)',
+    check: ({ claim }) => [
+      ...failingLines(claim.lines, 'chargeCents', (line) => line.chargeCents <= MAX_CLAIM_AMOUNT_CENTS),
+      ...(claim.totalChargeCents <= MAX_CLAIM_AMOUNT_CENTS ? [] : ['totalChargeCents']),
+    ],
   },
   {
     id: 'total-equals-lines',
