@@ -65,7 +65,7 @@ export function VariancesScreen() {
                   data-kind={`waiting_for_${w.waitingFor}`}
                 >
                   <strong>{w.words}</strong>
-                  <div>
+                  <div className="billing-wrap">
                     Trace {w.reference} ·{' '}
                     {w.waitingFor === 'deposit'
                       ? `remittance says ${formatDollars(w.eraCents ?? 0)}, no deposit yet`
@@ -84,7 +84,7 @@ export function VariancesScreen() {
 function VarianceFigures({ variance: v }: { variance: Variance }) {
   if (v.kind === 'unmatched_claim') {
     return (
-      <div>
+      <div className="billing-wrap">
         Claim {v.claimId} · {formatDollars(v.eraCents ?? 0)} paid, posted nowhere: {v.note ?? 'no sent claim matches'}
         {v.remittanceId ? (
           <>
@@ -104,7 +104,7 @@ function VarianceFigures({ variance: v }: { variance: Variance }) {
     );
   }
   return (
-    <div>
+    <div className="billing-wrap">
       {v.reference ? <>Trace {v.reference} · </> : null}
       Remittance says {v.eraCents === null ? 'nothing' : formatDollars(v.eraCents)} · deposit{' '}
       {v.depositCents === null ? 'none' : formatDollars(v.depositCents)}
