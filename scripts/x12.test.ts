@@ -145,4 +145,35 @@ describe('npm run x12 -- read-835', () => {
     const result = await run(['read-835', path.join(fixtures, file)]);
     expect(result).toEqual({ code: 2, stdout: '', stderr: `not a readable 835: ${reason}` });
   });
+
+  it.each([
+    [
+      'a negative BPR02',
+      (x12: string) =>
+        x12
+          .replace('BPR*I*87.8*C*', 'BPR*I*-87.8*C*')
+          .replace('CLP*clm_paid_0001*1*250*87.8*', 'CLP*clm_paid_0001*22*-250*-87.8*'),
+      'BPR02 (total payment) is negative (-87.8): its direction is BPR03 C or D',
+    ],
+    [
+      'a BEL in the payer name',
+      (x12: string) => x12.replace('N1*PR*ACME HEALTH PLAN*', 'N1*PR*ACME\u0007 HEALTH PLAN*'),
+      /^a control character \(U\+0007\) at character \d+, in segment N1: an 835 holds printable text only$/,
+    ],
+  ])('exits 2 with a one-line reason for %s', async (_label, mangle, reason) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'x12-835-'));
+    const file = path.join(dir, 'era.x12');
+    fs.writeFileSync(file, mangle(fs.readFileSync(path.join(fixtures, '835-paid-and-denied.x12'), 'utf8')));
+    try {
+      const result = await run(['read-835', file]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.startsWith('not a readable 835: ')).toBe(true);
+      const said = result.stderr.slice('not a readable 835: '.length);
+      if (typeof reason === 'string') expect(said).toBe(reason);
+      else expect(said).toMatch(reason);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

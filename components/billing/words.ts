@@ -75,6 +75,7 @@ const VARIANCE_KIND: Record<string, string> = {
   era_without_deposit: 'A remittance arrived but no matching deposit was found',
   deposit_without_era: 'A deposit arrived but no remittance matched it within 3 business days',
   amount_mismatch: 'A remittance and its deposit disagree on the amount',
+  unmatched_claim: 'A remittance paid a claim that was never sent or is not ours: not posted',
 };
 
 export function varianceKindWords(kind: string): string {

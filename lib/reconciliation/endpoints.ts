@@ -19,7 +19,7 @@ export const listVariancesEndpoint = endpoint({
   path: '/api/reconciliation/variances',
   tags: ['reconciliation'],
   summary:
-    "The clinic's reconciliation variances of every kind (ledger_mismatch, era_without_deposit, deposit_without_era, amount_mismatch), newest day first, at most 100; ?day=YYYY-MM-DD for one day",
+    'The clinic\'s reconciliation variances of every kind (ledger_mismatch, era_without_deposit, deposit_without_era, amount_mismatch, unmatched_claim: a CLP that named no sent claim of the clinic and posted nowhere), newest day first, at most 100, and `waiting`: each ERA still waiting for its deposit ("Waiting for the deposit") or deposit for its ERA, with the day it becomes a variance; ?day=YYYY-MM-DD for one day',
   auth: 'session',
   scope: 'svcpay:read',
   query: VarianceQuery,

@@ -7,7 +7,7 @@
 //   amount_mismatch: both are there and the amounts disagree (raised at once: waiting cannot fix it).
 // Each is keyed by its own date (the ERA's payment date, the deposit's day) and reference, so re-running any day
 // rewrites the same row, and a row whose pair has since matched is removed.
-import type { Prisma } from '../db';
+import type { Db, Prisma } from '../db';
 import { addBusinessDays } from './business-days';
 
 export const REASSOCIATION_KINDS = ['era_without_deposit', 'deposit_without_era', 'amount_mismatch'] as const;
@@ -26,11 +26,11 @@ export const REASSOCIATION_WAIT_BUSINESS_DAYS = 3;
 
 const PAIRS = `WITH era AS (
     SELECT "clinicId", "traceNumber" AS ref, SUM("paymentCents")::bigint AS cents, MIN("paymentDate") AS day
-    FROM "Remittance" WHERE "paymentCents" > 0 GROUP BY 1, 2
+    FROM "Remittance" WHERE "paymentCents" > 0 AND ($1::text IS NULL OR "clinicId" = $1) GROUP BY 1, 2
   ), dep AS (
     SELECT "clinicId", "railReference" AS ref, SUM("amountCents")::bigint AS cents,
       MIN(to_char("postedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS day
-    FROM "RailPosting" WHERE "direction" = 'credit' GROUP BY 1, 2
+    FROM "RailPosting" WHERE "direction" = 'credit' AND ($1::text IS NULL OR "clinicId" = $1) GROUP BY 1, 2
   )
   SELECT COALESCE(era."clinicId", dep."clinicId") AS "clinicId", COALESCE(era.ref, dep.ref) AS reference,
     era.cents AS "eraCents", dep.cents AS "depositCents", era.day AS "eraDay", dep.day AS "depositDay"
@@ -46,12 +46,15 @@ type Pair = {
   depositDay: string | null;
 };
 
-/** Every unmatched pair (`open`, whatever its age) and those old enough to report on `day` (`due`). */
+/**
+ * Every unmatched pair (`open`, whatever its age) and those old enough to report on `day` (`due`), of every clinic
+ * or of one.
+ */
 export async function findReassociationVariances(
-  tx: Prisma.TransactionClient,
-  input: { day: string },
+  tx: Prisma.TransactionClient | Db,
+  input: { day: string; clinicId?: string },
 ): Promise<{ open: ReassociationVariance[]; due: ReassociationVariance[] }> {
-  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS);
+  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS, input.clinicId ?? null);
   const open = pairs.map((pair): ReassociationVariance => {
     const eraCents = pair.eraCents === null ? null : BigInt(pair.eraCents);
     const depositCents = pair.depositCents === null ? null : BigInt(pair.depositCents);

@@ -16,7 +16,10 @@ export const UploadResult = z.object({
       traceNumber: z.string(),
       paymentCents: Cents,
       duplicate: z.boolean(),
+      /** CLPs posted to their claims. */
       claimsPosted: z.number().int(),
+      /** CLPs kept as `unmatched` (no transmitted claim of the clinic): posted nowhere, a reconciliation variance. */
+      claimsUnmatched: z.number().int(),
     }),
   ),
   correlationId: z.string(),
@@ -27,7 +30,7 @@ export const uploadRemittanceEndpoint = endpoint({
   path: '/api/remittances',
   tags: ['remittances'],
   summary:
-    'Post an X12 835 interchange (one or several 835s): multipart/form-data with the file in field `file`, or JSON `{ "x12": "ISA*..." }`. The request body is capped at 5 MiB and the interchange itself at 1 MiB (413). 422 when an 835 is unreadable, empty, unbalanced, or names a claim that is not the clinic\'s: nothing of the interchange is posted. Idempotent on (payer id, TRN02): a copy answers the first posting with duplicate: true.',
+    'Post an X12 835 interchange (one or several 835s): multipart/form-data with the file in field `file`, or JSON `{ "x12": "ISA*..." }`. The request body is capped at 5 MiB and the interchange itself at 1 MiB (413). 422 when an 835 is unreadable, empty, unbalanced, or has no CLP naming a claim of the clinic that was sent: nothing of the interchange is posted. A CLP naming a draft or a claim the clinic does not have is kept as `unmatched` with its amounts and posts nowhere. Idempotent on (payer id, TRN02): a copy answers the first posting with duplicate: true.',
   auth: 'session',
   scope: 'svcpay:write',
   money: true,

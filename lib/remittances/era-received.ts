@@ -1,7 +1,7 @@
 // era.received on POST /api/webhooks/era: a clearinghouse or payer delivers an 835 interchange, `data: { x12 }`,
 // for the clinic its signed envelope names (DECISIONS "Money in"). Runs inside the delivery's transaction
 // (receive-event.ts), so the delivery row and every 835 of the interchange commit together or not at all: a refusal
-// (422: unreadable, empty, unbalanced, or naming a claim that is not the clinic's) records nothing, not even the
+// (422: unreadable, empty, unbalanced, or with no CLP naming a transmitted claim of the clinic) records nothing, not even the
 // delivery, and a corrected re-delivery can still post. An 835 already posted under another delivery (same payer
 // id and TRN02) is recorded and changes nothing.
 import { z } from 'zod';

@@ -313,7 +313,6 @@ describe('ingestRemittance refusals: 422 and nothing posted', () => {
   it("posts nothing for an 835 naming another clinic's claim, in either clinic, and says so without telling whose", async () => {
     const { north, south, db } = handle;
     const theirs = await createClaim(db, south);
-    const ours = await createClaim(db, north);
     const lines = [{ procedureCode: '99213', chargeCents: 10_000, adjustments: [] }];
     const beforeNorth = await snapshot(north.clinicId);
     const beforeSouth = await snapshot(south.clinicId);
@@ -323,13 +322,109 @@ describe('ingestRemittance refusals: 422 and nothing posted', () => {
       code: 'UNPROCESSABLE',
       message: `The 835 names no claim of this clinic (CLP01 "${theirs.id}"); nothing was posted`,
     });
-    await expect(
-      ingest(
-        north.clinicId,
-        x12Of(remittanceOf([claimPayment(ours.id, '1', lines), claimPayment('clm_nobody', '1', lines)])),
-      ),
-    ).rejects.toMatchObject({ code: 'UNPROCESSABLE', message: /not claims of this clinic \(CLP01 "clm_nobody"\)/ });
     expect(await snapshot(north.clinicId)).toEqual(beforeNorth);
     expect(await snapshot(south.clinicId)).toEqual(beforeSouth);
+  });
+});
+
+// DECISIONS "Money in" (ruled 2026-11-28): a CLP posts only to a transmitted claim; the rest are kept `unmatched`.
+describe('ingestRemittance: CLPs naming no transmitted claim are kept unmatched and post nowhere', () => {
+  const lines: LineSpec[] = [
+    {
+      procedureCode: '99213',
+      chargeCents: 15_000,
+      adjustments: [
+        ['CO', '45', 2_500],
+        ['PR', '1', 2_500],
+      ],
+    },
+  ];
+
+  it('posts the sent claim, keeps the draft and the unknown id unmatched with their amounts, and leaves the draft alone', async () => {
+    const { north, db } = handle;
+    const sent = await createClaim(db, north);
+    const draft = await createClaim(db, north, { status: 'draft' });
+    const draftBefore = await db.claim.findUniqueOrThrow({ where: { id: draft.id }, include: { lines: true } });
+    const result = await ingest(
+      north.clinicId,
+      x12Of(
+        remittanceOf([
+          claimPayment(sent.id, '1', lines),
+          claimPayment(draft.id, '1', lines),
+          claimPayment('clm_nobody', '1', lines),
+        ]),
+      ),
+    );
+    expect(result.remittances[0]).toMatchObject({ duplicate: false, claimsPosted: 1, claimsUnmatched: 2 });
+    const kept = await db.remittanceClaim.findMany({
+      where: { remittanceId: result.remittances[0]!.remittanceId },
+      orderBy: { position: 'asc' },
+    });
+    expect(kept.map((c) => [c.claimId, c.posting, c.paidCents, c.patientResponsibilityCents])).toEqual([
+      [sent.id, 'posted', 10_000n, 2_500n],
+      [draft.id, 'unmatched', 10_000n, 2_500n],
+      ['clm_nobody', 'unmatched', 10_000n, 2_500n],
+    ]);
+    expect(kept[1]!.unmatchedReason).toBe('The claim was never sent to the payer (it is draft)');
+    expect(kept[2]!.unmatchedReason).toBe('No claim of this clinic has this id');
+
+    expect(await db.claim.findUniqueOrThrow({ where: { id: draft.id }, include: { lines: true } })).toEqual(
+      draftBefore,
+    );
+    expect(await db.patientBill.count({ where: { claimId: draft.id } })).toBe(0);
+    expect(await db.claimEvent.count({ where: { claimId: draft.id } })).toBe(0);
+    expect(await db.claimTransmission.count({ where: { claimId: draft.id } })).toBe(0);
+    expect(
+      await db.ledgerTransaction.count({ where: { clinicId: north.clinicId, reference: `claim:${draft.id}` } }),
+    ).toBe(0);
+    // Only the sent claim's CLP reached the ledger: era-clearing holds its payment, not the 835's BPR02.
+    const ledger = await db.ledgerTransaction.findMany({
+      where: {
+        id: {
+          in: (await db.remittance.findFirstOrThrow({ where: { id: result.remittances[0]!.remittanceId } }))
+            .ledgerTransactionIds,
+        },
+      },
+      select: { kind: true, reference: true },
+    });
+    expect(ledger.map((t) => t.kind).sort()).toEqual(['claim.charge', 'remittance.claim']);
+    expect(ledger.find((t) => t.kind === 'claim.charge')!.reference).toBe(`claim:${sent.id}`);
+    expect(await unbalancedTransactions()).toEqual([]);
+  });
+
+  it.each([
+    ['a draft', { status: 'draft' }],
+    ['a claim being sent', { status: 'sending' }],
+    ['a draft closed without being sent', { status: 'closed' }],
+  ])('refuses (422) an 835 whose only CLP names %s, and posts nothing', async (_label, setup) => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north, setup);
+    const before = await snapshot(north.clinicId);
+    await expect(
+      ingest(north.clinicId, x12Of(remittanceOf([claimPayment(claim.id, '1', lines)]))),
+    ).rejects.toMatchObject({
+      code: 'UNPROCESSABLE',
+      message: `The 835 names no claim of this clinic that was sent to the payer (CLP01 "${claim.id}"); nothing was posted`,
+    });
+    expect(await snapshot(north.clinicId)).toEqual(before);
+  });
+
+  it('pays a closed claim that was sent (an 837P went out for it)', async () => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north, { status: 'closed' });
+    await db.claimTransmission.create({
+      data: {
+        clinicId: north.clinicId,
+        claimId: claim.id,
+        direction: 'out',
+        kind: '837P',
+        controlNumber: '1',
+        x12: 'ISA*...',
+        correlationId: 'test',
+        at: clock(),
+      },
+    });
+    const result = await ingest(north.clinicId, x12Of(remittanceOf([claimPayment(claim.id, '1', lines)])));
+    expect(result.remittances[0]).toMatchObject({ claimsPosted: 1, claimsUnmatched: 0 });
   });
 });

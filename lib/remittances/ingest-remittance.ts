@@ -1,12 +1,14 @@
 // The one way an 835 enters the platform: the ERA webhook, the staff upload, the sandbox clearinghouse and the ERA
-// retrieval from the live clearinghouse (retrieve-remittances.ts) all call
-// ingestRemittance (DECISIONS "Money in"). The interchange is read and balanced (lib/x12/read-835.ts), every CLP
-// must name a claim of the clinic, and only then is anything written: a refusal (422) posts nothing of the
+// retrieval from the live clearinghouse (retrieve-remittances.ts) all call ingestRemittance (DECISIONS "Money
+// in"). The interchange is read and balanced (lib/x12/read-835.ts), every 835 must have a CLP naming a claim of the
+// clinic that was transmitted (resolve-claims.ts; the others are kept `unmatched` and post nowhere), and only then
+// is anything written: a refusal (422) posts nothing of the
 // interchange. Each 835 then posts in its own database transaction (post-remittance.ts), idempotent on (clinic,
 // payer id, TRN02): a copy, even one racing the first, answers with the first posting and `duplicate: true`.
 import type { Db, Prisma } from '../db';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { X12ControlCharacterError } from '../x12/control-characters';
 import { read835s } from '../x12/read-835';
 import { readInterchange } from '../x12/read-interchange';
 import type { Remittance } from '../x12/read-remittance';
@@ -36,8 +38,8 @@ export type CheckedInterchange = {
 };
 
 /**
- * Reads the interchange and checks everything that does not need a write: readable, balanced, not empty, and every
- * CLP naming a claim of the clinic.
+ * Reads the interchange and checks everything that does not need a write: readable, balanced, not empty, and each
+ * 835 with at least one CLP naming a transmitted claim of the clinic.
  * @throws UNPROCESSABLE (422) with the reason; nothing is written.
  */
 export async function checkInterchange(
@@ -50,6 +52,11 @@ export async function checkInterchange(
     remittances = read835s(input.x12);
     remarks = readRemarks(readInterchange(input.x12));
   } catch (error) {
+    // A control character is bad input, not a bad 835 (DECISIONS "Security findings of 2026-11-28"): 400.
+    if (error instanceof X12ControlCharacterError) {
+      const message = `The 835 cannot be read: ${error.message}`;
+      throw new AppError('VALIDATION_FAILED', message, { issues: [{ path: 'x12', message }] });
+    }
     if (error instanceof X12ReadError)
       throw new AppError('UNPROCESSABLE', `The 835 cannot be posted: ${error.message}`);
     throw error;
@@ -68,8 +75,9 @@ function postingTimeoutMs(claimCount: number): number {
 
 /**
  * Posts every 835 of the interchange for the clinic.
- * @throws UNPROCESSABLE (422) for an unreadable, empty or unbalanced 835, or one naming a claim that is not the
- *   clinic's; nothing of the interchange is posted then.
+ * @throws UNPROCESSABLE (422) for an unreadable, empty or unbalanced 835, or one with no CLP naming a transmitted
+ *   claim of the clinic; VALIDATION_FAILED (400) for one holding a control character; nothing of the interchange
+ *   is posted then.
  */
 export async function ingestRemittance(deps: Pick<Deps, 'db' | 'clock'>, input: IngestInput): Promise<IngestResult> {
   const checked = await checkInterchange(deps.db, input);

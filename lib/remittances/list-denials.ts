@@ -55,7 +55,8 @@ export async function listDenials(deps: { db: Db }, input: { clinicId: string })
   const ids = claims.map((c) => c.id);
   const posted = ids.length
     ? await deps.db.remittanceClaim.findMany({
-        where: { clinicId: input.clinicId, claimId: { in: ids }, statusCode: { not: '22' } },
+        // Posted CLPs only: an unmatched one (kept while the claim was a draft) never described this claim.
+        where: { clinicId: input.clinicId, claimId: { in: ids }, statusCode: { not: '22' }, posting: 'posted' },
         orderBy: [{ remittance: { createdAt: 'desc' } }, { position: 'desc' }],
         select: { claimId: true, remittanceId: true, adjustments: true },
       })

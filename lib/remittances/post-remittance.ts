@@ -4,7 +4,10 @@
 // in file order (so a reversal posts before the corrected claim that follows it): the claim's charge is booked
 // once, the claim's ledger transaction (remittance-ledger-lines.ts), the patient's bill, the claim's amounts,
 // lines and state (claim-outcome.ts, through the claim state table), its timeline and transmission, and the
-// RemittanceClaim. Then the PLB posting and, when the deposit is already there, reassociation.
+// RemittanceClaim. A CLP naming no transmitted claim of the clinic (a draft, an id the clinic does not have:
+// resolve-claims.ts, decided here under the claims' locks) posts nowhere and is kept as an `unmatched`
+// RemittanceClaim with its amounts; an 835 none of whose CLPs can post is refused (422) and writes nothing. Then the
+// PLB posting and, when the deposit is already there, reassociation.
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
 import { AppError } from '../errors';
@@ -19,6 +22,7 @@ import { bookClaimCharge, CLAIM_CHARGE_KIND } from './book-claim-charge';
 import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME } from './claim-outcome';
 import type { ClaimRemarks } from './read-remarks';
 import { reassociate } from './reassociate';
+import { matchClaims, nothingToPost } from './resolve-claims';
 import { adjustmentTotals, claimLedgerLines, providerLedgerLines } from './remittance-ledger-lines';
 import type { RemittanceSource } from './ingest-remittance';
 
@@ -29,8 +33,10 @@ export type PostedRemittance = {
   paymentCents: number;
   /** True when this (payer id, TRN02) was already posted for the clinic: nothing was written. */
   duplicate: boolean;
-  /** The claims (CLPs) the posting covers. */
+  /** The CLPs posted to their claims. */
   claimsPosted: number;
+  /** The CLPs kept as `unmatched`: they name no claim of the clinic that was sent, and posted nowhere. */
+  claimsUnmatched: number;
 };
 
 export type PostRemittanceInput = {
@@ -120,22 +126,25 @@ export async function postRemittance(
       where: {
         clinicId_payerId_traceNumber: { clinicId, payerId: remittance.payerId, traceNumber: remittance.traceNumber },
       },
-      select: { id: true, paymentCents: true, _count: { select: { claims: true } } },
+      select: { id: true, paymentCents: true, claims: { select: { posting: true } } },
     });
+    const unmatched = first.claims.filter((claim) => claim.posting === 'unmatched').length;
     return {
       ...summary,
       remittanceId: first.id,
       paymentCents: centsToNumber(first.paymentCents),
       duplicate: true,
-      claimsPosted: first._count.claims,
+      claimsPosted: first.claims.length - unmatched,
+      claimsUnmatched: unmatched,
     };
   }
 
-  const claimIds = [...new Set(remittance.claims.map((claim) => claim.claimId))];
-  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CLAIMS, clinicId, claimIds);
-  if (locked.length !== claimIds.length) {
-    throw new AppError('UNPROCESSABLE', 'The 835 names a claim that is not a claim of this clinic; nothing was posted');
-  }
+  const namedIds = [...new Set(remittance.claims.map((claim) => claim.claimId))];
+  await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CLAIMS, clinicId, namedIds);
+  // Decided under the locks, so a claim cannot change state between this check and its posting.
+  const reasons = await matchClaims(tx, clinicId, namedIds);
+  const claimIds = namedIds.filter((id) => reasons.get(id) === null);
+  if (claimIds.length === 0) throw nothingToPost(namedIds, reasons);
   // Read once for the whole 835; each CLP's posting updates its claim's row here, so a reversal and the corrected
   // claim after it (two CLPs of one claim) each start from the totals and state the one before left.
   const rows = new Map(
@@ -156,9 +165,20 @@ export async function postRemittance(
   );
   const ledgerTransactionIds: string[] = [];
   const written: Written = { transmissions: [], remittanceClaims: [] };
+  let unmatched = 0;
   for (const [index, claim] of remittance.claims.entries()) {
     const position = index + 1;
-    const row = rows.get(claim.claimId)!;
+    const row = rows.get(claim.claimId);
+    const reason = reasons.get(claim.claimId) ?? null;
+    if (!row || reason !== null) {
+      written.remittanceClaims.push({
+        ...remittanceClaimRow({ remittanceId, clinicId, claim, position, remarks: input.remarks[index] }),
+        posting: 'unmatched',
+        unmatchedReason: reason ?? 'The claim cannot take this payment',
+      });
+      unmatched++;
+      continue;
+    }
     if (!charged.has(row.id)) {
       const charge = await bookClaimCharge(tx, { claim: row, correlationId, now, known: false });
       if (charge) ledgerTransactionIds.push(charge);
@@ -190,7 +210,13 @@ export async function postRemittance(
   }
   await tx.remittance.update({ where: { id: remittanceId }, data: { ledgerTransactionIds } });
   await reassociate(tx, { clinicId, traceNumber: remittance.traceNumber, correlationId });
-  return { ...summary, remittanceId, duplicate: false, claimsPosted: remittance.claims.length };
+  return {
+    ...summary,
+    remittanceId,
+    duplicate: false,
+    claimsPosted: remittance.claims.length - unmatched,
+    claimsUnmatched: unmatched,
+  };
 }
 
 type ClaimRow = Prisma.ClaimGetPayload<{ include: { lines: true } }>;
@@ -317,11 +343,26 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
     correlationId,
     at: now,
   });
-  written.remittanceClaims.push({
-    remittanceId,
-    clinicId,
+  written.remittanceClaims.push(
+    remittanceClaimRow({ remittanceId, clinicId, claim, position, remarks: input.remarks }),
+  );
+  return ledgerTransactionIds;
+}
+
+/** The CLP as read, as the remittance keeps it (posted or unmatched alike). */
+function remittanceClaimRow(input: {
+  remittanceId: string;
+  clinicId: string;
+  claim: ClaimPayment;
+  position: number;
+  remarks: ClaimRemarks | undefined;
+}): Prisma.RemittanceClaimCreateManyInput {
+  const { claim } = input;
+  return {
+    remittanceId: input.remittanceId,
+    clinicId: input.clinicId,
     claimId: claim.claimId,
-    position,
+    position: input.position,
     payerClaimId: claim.payerClaimId,
     statusCode: claim.statusCode,
     chargeCents: BigInt(claim.chargeCents),
@@ -335,8 +376,7 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
       paidCents: line.paidCents,
       units: line.units,
     })),
-  });
-  return ledgerTransactionIds;
+  };
 }
 
 /** Up to this size each claim's transmission keeps the whole interchange; beyond it, the claim's own CLP loop. */

@@ -18,6 +18,8 @@ export const RemittanceSummary = z.object({
   paymentDate: z.string(),
   paymentMethod: z.string(),
   claimCount: z.number().int(),
+  /** CLPs kept as `unmatched`: they name no claim of the clinic that was sent, and posted nowhere. */
+  unmatchedCount: z.number().int(),
   createdAt: z.string(),
   source: z.string(),
 });
@@ -35,6 +37,10 @@ const Remark = z.object({ code: z.string(), description: z.string(), line: z.num
 
 export const RemittanceClaimView = z.object({
   claimId: z.string(),
+  /** posted: paid to its claim, the ledger and the bill; unmatched: kept as read, posted nowhere (a variance). */
+  posting: z.enum(['posted', 'unmatched']),
+  /** Why an unmatched CLP posted nowhere, in words; null when posted. */
+  unmatchedReason: z.string().nullable(),
   patientId: z.string().nullable(),
   payerClaimId: z.string().nullable(),
   statusCode: z.string(),
@@ -88,14 +94,15 @@ export async function listRemittances(
       paymentMethod: true,
       createdAt: true,
       source: true,
-      _count: { select: { claims: true } },
+      claims: { select: { posting: true } },
     },
   });
   return {
-    remittances: rows.map(({ _count, ...row }) => ({
+    remittances: rows.map(({ claims, ...row }) => ({
       ...row,
       paymentCents: centsToNumber(row.paymentCents),
-      claimCount: _count.claims,
+      claimCount: claims.length,
+      unmatchedCount: claims.filter((claim) => claim.posting === 'unmatched').length,
       createdAt: row.createdAt.toISOString(),
     })),
   };
@@ -125,7 +132,8 @@ export async function getRemittance(
     include: { claims: { orderBy: { position: 'asc' } } },
   });
   if (!row) throw new AppError('NOT_FOUND', 'No such remittance');
-  const claimIds = [...new Set(row.claims.map((c) => c.claimId))];
+  // Only posted CLPs name a claim of the clinic; an unmatched one's id is shown as the payer wrote it.
+  const claimIds = [...new Set(row.claims.filter((c) => c.posting === 'posted').map((c) => c.claimId))];
   const patients = new Map(
     (
       await deps.db.claim.findMany({
@@ -151,6 +159,7 @@ export async function getRemittance(
     paymentDate: row.paymentDate,
     paymentMethod: row.paymentMethod,
     claimCount: row.claims.length,
+    unmatchedCount: row.claims.filter((claim) => claim.posting === 'unmatched').length,
     createdAt: row.createdAt.toISOString(),
     source: row.source,
     providerAdjustments: providerAdjustments.map((a) => ({
@@ -161,7 +170,9 @@ export async function getRemittance(
     })),
     claims: row.claims.map((claim) => ({
       claimId: claim.claimId,
-      patientId: patients.get(claim.claimId) ?? null,
+      posting: claim.posting === 'unmatched' ? ('unmatched' as const) : ('posted' as const),
+      unmatchedReason: claim.unmatchedReason,
+      patientId: claim.posting === 'posted' ? (patients.get(claim.claimId) ?? null) : null,
       payerClaimId: claim.payerClaimId,
       statusCode: claim.statusCode,
       statusText: describeClaimStatus(claim.statusCode),

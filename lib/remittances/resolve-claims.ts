@@ -1,32 +1,99 @@
-// Every CLP01 of an interchange must be a claim of the posting clinic (DECISIONS "Money in"): an 835 naming
-// another clinic's claim, or one we never sent, posts nothing anywhere. The same message serves both cases, so
-// the answer says nothing about other clinics' claims.
+// Which CLPs of an 835 may post (DECISIONS "Money in", ruled 2026-11-28): a CLP posts only to a claim of the clinic
+// that was transmitted. The rule is an allow-list of the states a sent claim can be in, never "not draft": `draft`
+// and any pre-send state (`sending`, or a state added later) never receive money. A `closed` claim counts as sent
+// only when an 837P went out for it (a draft can be closed without ever being sent). Every other CLP is kept on the
+// remittance as `unmatched` with its amounts and posts nowhere; an 835 with no CLP that can post is refused whole.
+// The refusal reads the same for another clinic's claim and for an id nobody has, so it tells nothing about other
+// clinics' claims.
 import type { Db, Prisma } from '../db';
 import { AppError } from '../errors';
 import type { Remittance } from '../x12/read-remittance';
 
+/** The claim states that mean "transmitted to the payer": the only ones an 835 may pay. */
+export const TRANSMITTED_STATES: readonly string[] = [
+  'submitted',
+  'accepted',
+  'rejected',
+  'paid',
+  'partially_paid',
+  'denied',
+  'appealed',
+  'closed',
+];
+
+export const UNKNOWN_CLAIM_REASON = 'No claim of this clinic has this id';
+
+/** Why a CLP naming this claim cannot post, in words; null when it can. */
+export function unmatchedReason(claim: { status: string; sent: boolean } | undefined): string | null {
+  if (!claim) return UNKNOWN_CLAIM_REASON;
+  if (!TRANSMITTED_STATES.includes(claim.status)) {
+    return `The claim was never sent to the payer (it is ${claim.status.replaceAll('_', ' ')})`;
+  }
+  if (claim.status === 'closed' && !claim.sent) return 'The claim was closed without being sent to the payer';
+  return null;
+}
+
+/**
+ * Per claim id the 835s name: null when a CLP naming it may post, else why not. Read inside the posting's
+ * transaction after the claims are locked, it is the rule that decides; read before, it is the up-front check.
+ */
+export async function matchClaims(
+  db: Db | Prisma.TransactionClient,
+  clinicId: string,
+  ids: readonly string[],
+): Promise<Map<string, string | null>> {
+  const found = await db.claim.findMany({
+    where: { clinicId, id: { in: [...ids] } },
+    select: { id: true, status: true },
+  });
+  const closed = found.filter((claim) => claim.status === 'closed').map((claim) => claim.id);
+  const sent = new Set(
+    closed.length === 0
+      ? []
+      : (
+          await db.claimTransmission.findMany({
+            where: { clinicId, claimId: { in: closed }, direction: 'out', kind: '837P' },
+            select: { claimId: true },
+            distinct: ['claimId'],
+          })
+        ).map((t) => t.claimId),
+  );
+  const byId = new Map(found.map((claim) => [claim.id, { status: claim.status, sent: sent.has(claim.id) }]));
+  return new Map(ids.map((id) => [id, unmatchedReason(byId.get(id))]));
+}
+
 const NAMED_IN_MESSAGE = 5;
 
-/** @throws UNPROCESSABLE (422) naming (up to five of) the claim ids that are not the clinic's. */
+/** The 422 for an 835 none of whose CLPs can post, naming (up to five of) its claim ids. */
+export function nothingToPost(claimIds: readonly string[], reasons: Map<string, string | null>): AppError {
+  const ids = [...new Set(claimIds)];
+  const named = ids
+    .slice(0, NAMED_IN_MESSAGE)
+    .map((id) => JSON.stringify(id))
+    .join(', ');
+  const more = ids.length > NAMED_IN_MESSAGE ? ` and ${ids.length - NAMED_IN_MESSAGE} more` : '';
+  const noneKnown = ids.every((id) => reasons.get(id) === UNKNOWN_CLAIM_REASON);
+  return new AppError(
+    'UNPROCESSABLE',
+    noneKnown
+      ? `The 835 names no claim of this clinic (CLP01 ${named}${more}); nothing was posted`
+      : `The 835 names no claim of this clinic that was sent to the payer (CLP01 ${named}${more}); nothing was posted`,
+  );
+}
+
+/**
+ * Checks that each 835 of the interchange has at least one CLP that can post.
+ * @throws UNPROCESSABLE (422) naming the claim ids of the first 835 that has none.
+ */
 export async function resolveClaims(
   db: Db | Prisma.TransactionClient,
   clinicId: string,
   remittances: readonly Remittance[],
 ): Promise<void> {
   const ids = [...new Set(remittances.flatMap((remittance) => remittance.claims.map((claim) => claim.claimId)))];
-  const found = await db.claim.findMany({ where: { clinicId, id: { in: ids } }, select: { id: true } });
-  const known = new Set(found.map((claim) => claim.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length === 0) return;
-  const named = unknown
-    .slice(0, NAMED_IN_MESSAGE)
-    .map((id) => JSON.stringify(id))
-    .join(', ');
-  const more = unknown.length > NAMED_IN_MESSAGE ? ` and ${unknown.length - NAMED_IN_MESSAGE} more` : '';
-  throw new AppError(
-    'UNPROCESSABLE',
-    found.length === 0
-      ? `The 835 names no claim of this clinic (CLP01 ${named}${more}); nothing was posted`
-      : `The 835 names claims that are not claims of this clinic (CLP01 ${named}${more}); nothing was posted`,
-  );
+  const reasons = await matchClaims(db, clinicId, ids);
+  for (const remittance of remittances) {
+    const claimIds = remittance.claims.map((claim) => claim.claimId);
+    if (!claimIds.some((id) => reasons.get(id) === null)) throw nothingToPost(claimIds, reasons);
+  }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeCarc } from './carc';
+import { X12ControlCharacterError } from './control-characters';
 import { build835 } from './fixtures/build-835';
 import type { Delimiters } from './read-interchange';
 import { read835, read835s } from './read-835';
@@ -166,10 +167,11 @@ describe('read835', () => {
     expect(read835(paidAndDenied.replaceAll('~\n', '~'))).toEqual(expected);
   });
 
-  // One claim whose charge, payment and BPR02 are all the same amount text, so every rule balances.
+  // One claim whose charge and payment are the amount text, and BPR02 the same amount (a negative one written
+  // positive with BPR03 D, since BPR02 is never negative), so every rule balances.
   const withAmount = (amount: string) =>
     build835(remittanceOf([claimOf([], 0)]))
-      .replace('BPR*I*0*C', `BPR*I*${amount}*C`)
+      .replace('BPR*I*0*C', `BPR*I*${amount.startsWith('-') ? `${amount.slice(1)}*D` : `${amount}*C`}`)
       .replace('CLP*c1*1*0*0', `CLP*c1*1*${amount}*${amount}`);
 
   it.each([
@@ -183,7 +185,9 @@ describe('read835', () => {
     ['-0', 0],
     ['000150.00', 15000],
   ])('reads the amount %s as %i cents, with or without a point', (amount, cents) => {
-    expect(read835(withAmount(amount)).paymentCents).toBe(cents);
+    const remittance = read835(withAmount(amount));
+    expect(remittance.claims[0]!.paidCents).toBe(cents);
+    expect(remittance.paymentCents).toBe(cents);
   });
 
   it.each([
@@ -463,5 +467,72 @@ describe('read835 properties', () => {
         expect(reasonOf(build835(altered))).toContain(`unreadable: does not balance: ${rule}`);
       }),
     );
+  });
+});
+
+describe('read835s refuses what must never be posted or shown (DECISIONS "Security findings of 2026-11-28")', () => {
+  it('refuses a negative BPR02, whatever BPR03 says: the direction is BPR03, never the sign', () => {
+    // Balanced as written: the claims net -87.80 and BPR02 says -87.80, so only the sign rule refuses it.
+    const negative = paidAndDenied
+      .replace('BPR*I*87.8*C*', 'BPR*I*-87.8*C*')
+      .replace('CLP*clm_paid_0001*1*250*87.8*', 'CLP*clm_paid_0001*22*-250*-87.8*');
+    expect(reasonOf(negative)).toBe(
+      'unreadable: BPR02 (total payment) is negative (-87.8): its direction is BPR03 C or D',
+    );
+    expect(reasonOf(paidAndDenied.replace('BPR*I*87.8*C*', 'BPR*I*-87.8*D*'))).toMatch(
+      /^unreadable: BPR02 \(total payment\) is negative/,
+    );
+    // A zero payment written "-0" is zero, not negative; a debit is written positive with BPR03 D.
+    expect(reasonOf(reversalAndPlb.replace('BPR*C*20.75*C', 'BPR*C*20.75*D'))).toMatch(/does not balance/);
+  });
+
+  it.each([
+    ['BEL', '\u0007', 'U+0007'],
+    ['ESC', '\u001b', 'U+001B'],
+    ['NUL', '\u0000', 'U+0000'],
+    ['a right-to-left override', '\u202e', 'U+202E'],
+    ['a first-strong isolate', '\u2068', 'U+2068'],
+    ['a zero-width space', '\u200b', 'U+200B'],
+    ['DEL', '\u007f', 'U+007F'],
+    ['a C1 control', '\u009b', 'U+009B'],
+  ])(
+    'refuses %s in the payer name (N102), naming it by code point and segment, never echoing the text',
+    (_label, character, code) => {
+      const text = paidAndDenied.replace('N1*PR*ACME HEALTH PLAN*', `N1*PR*ACME${character} HEALTH PLAN*`);
+      const at = text.indexOf(character) + 1;
+      let thrown: unknown;
+      try {
+        read835s(text);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(X12ControlCharacterError);
+      expect(thrown).toBeInstanceOf(X12ReadError);
+      expect((thrown as X12ReadError).reason).toBe(
+        `a control character (${code}) at character ${at}, in segment N1: an 835 holds printable text only`,
+      );
+      expect((thrown as X12ReadError).reason).not.toContain('ACME');
+    },
+  );
+
+  it('refuses a control character anywhere, the ISA included, and a lone surrogate', () => {
+    expect(reasonOf(`\u0000${paidAndDenied}`)).toMatch(/^unreadable: a control character \(U\+0000\) at character 1/);
+    expect(reasonOf(paidAndDenied.replace('ACMEHEALTH     ', 'ACMEHEALTH\u0007    '))).toMatch(
+      /\(U\+0007\) at character \d+, in segment ISA/,
+    );
+    expect(reasonOf(paidAndDenied.replace('CLP*clm_paid_0001*', 'CLP*clm_paid_0001\t*'))).toMatch(
+      /\(U\+0009\) at character \d+, in segment CLP/,
+    );
+    expect(reasonOf(paidAndDenied.replace('ACME HEALTH PLAN', 'ACME \ud800 PLAN'))).toMatch(
+      /^unreadable: a lone surrogate \(U\+D800\) at character \d+, in segment N1/,
+    );
+  });
+
+  it('reads CR/LF between segments, a leading BOM, non-ASCII letters, a valid surrogate pair, and control-character delimiters', () => {
+    expect(read835s(`\ufeff${paidAndDenied.replaceAll('~', '~\r\n')}`)[0]!.payerName).toBe('ACME HEALTH PLAN');
+    expect(read835s(paidAndDenied.replace('ACME HEALTH PLAN', 'ACMÉ 🩺 PLAN'))[0]!.payerName).toBe('ACMÉ 🩺 PLAN');
+    // Some senders use the information separators as delimiters: 0x1D between elements, 0x1C after segments.
+    const separators = paidAndDenied.replaceAll('*', '\u001d').replaceAll('~', '\u001c');
+    expect(read835s(separators)[0]!.payerName).toBe('ACME HEALTH PLAN');
   });
 });

@@ -2,6 +2,7 @@
 // are the 271 reader's (read-interchange.ts), each transaction set is read by read-remittance.ts and must pass the
 // TR3's three balancing rules. Posting what a remittance says is not this module's business.
 import { assertRemittanceBalanced } from './assert-remittance-balanced';
+import { assertNoControlCharacters } from './control-characters';
 import { readInterchange } from './read-interchange';
 import { readRemittance, type Remittance } from './read-remittance';
 import { X12ReadError } from './x12-read-error';
@@ -9,9 +10,11 @@ import { X12ReadError } from './x12-read-error';
 /**
  * Every 835 of the interchange, in file order: what the webhook and the upload post. All or nothing: throws
  * X12ReadError ('ta1' or '999' for an acknowledgment instead of an 835, 'unreadable' otherwise) when the text is
- * not an interchange of 835s only, or when any 835 has no claim (CLP) or does not balance.
+ * not an interchange of 835s only, or when any 835 has no claim (CLP), has a negative BPR02 or does not balance;
+ * X12ControlCharacterError (an X12ReadError) when the text holds a control character (control-characters.ts).
  */
 export function read835s(text: string): Remittance[] {
+  assertNoControlCharacters(text);
   const interchange = readInterchange(text);
   const ta1 = interchange.ta1[0];
   if (ta1) {

@@ -114,6 +114,9 @@ export function readRemittance(segments: readonly Segment[], delimiters: Delimit
   const traceNumber = trn!.elements[2] ?? '';
   if (traceNumber === '') fail('TRN02 (trace number) is missing');
   const payment = readAmount(bpr!.elements[2], 'BPR02');
+  // The TR3 gives the direction in BPR03 (C credit, D debit); the amount itself is never negative (DECISIONS
+  // "Security findings of 2026-11-28"): a negative BPR02 would post a payment as its opposite.
+  if (payment < 0) fail(`BPR02 (total payment) is negative (${bpr!.elements[2]}): its direction is BPR03 C or D`);
   return {
     payerId: readPayerId(payer, trn!),
     payerName: payer?.elements[2] ?? '',

@@ -237,6 +237,9 @@ describe('POST /api/webhooks/era and reassociation', () => {
       railCents: 0,
       eraCents: 10_000,
       depositCents: 9_999,
+      claimId: null,
+      note: null,
+      remittanceId: null,
       correlationId: thursday.body.correlationId,
       detectedAt: expect.any(String),
     });

@@ -75,6 +75,7 @@ describe('remittance upload and reads', () => {
           paymentCents: 8_780,
           duplicate: false,
           claimsPosted: 2,
+          claimsUnmatched: 0,
         },
       ],
       correlationId: expect.any(String),
@@ -92,6 +93,7 @@ describe('remittance upload and reads', () => {
       paymentDate: '2026-11-20',
       paymentMethod: 'ACH',
       claimCount: 2,
+      unmatchedCount: 0,
       createdAt: expect.any(String),
       source: 'upload',
     });

@@ -70,7 +70,14 @@ export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
                   <td data-label="Paid" className="billing-amount">
                     {formatDollars(r.paymentCents)}
                   </td>
-                  <td data-label="Claims">{r.claimCount}</td>
+                  <td data-label="Claims">
+                    {r.claimCount}
+                    {r.unmatchedCount ? (
+                      <div className="error" data-testid="remittance-unmatched-count">
+                        {r.unmatchedCount} not matched to a sent claim
+                      </div>
+                    ) : null}
+                  </td>
                   <td data-label="Received">
                     {fmt.dateTime(r.createdAt)}
                     <div className="muted">{SOURCE_WORDS[r.source] ?? r.source}</div>

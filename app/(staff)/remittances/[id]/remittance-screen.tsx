@@ -103,6 +103,17 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
           </>
         ) : null}
       </section>
+      {remittance.unmatchedCount ? (
+        <section className="card" aria-labelledby="remittance-unmatched-title" data-testid="remittance-unmatched">
+          <h2 id="remittance-unmatched-title">Not posted: no sent claim matches</h2>
+          <p>
+            {remittance.unmatchedCount === 1 ? 'One claim payment' : `${remittance.unmatchedCount} claim payments`} in
+            this remittance name a claim that was never sent to the payer, or that this clinic does not have. They were
+            not posted to any claim, bill or the ledger, and show as a reconciliation variance until someone sorts them
+            out with the payer.
+          </p>
+        </section>
+      ) : null}
       <h2>Claims</h2>
       {remittance.claims.map((claim, i) => (
         <ClaimPayment key={`${claim.claimId}-${i}`} claim={claim} />
@@ -115,11 +126,27 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
 }
 
 function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
+  const unmatched = claim.posting === 'unmatched';
   return (
-    <section className="card" aria-label={`Claim ${claim.claimId}`} data-testid={`remittance-claim-${claim.claimId}`}>
+    <section
+      className="card"
+      aria-label={`Claim ${claim.claimId}`}
+      data-testid={`remittance-claim-${claim.claimId}`}
+      data-posting={claim.posting}
+    >
       <h3 className="billing-title">
-        <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>Claim {claim.claimId}</Link>
+        {unmatched ? (
+          <>Claim {claim.claimId} (unmatched)</>
+        ) : (
+          <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>Claim {claim.claimId}</Link>
+        )}
       </h3>
+      {unmatched ? (
+        <p className="error" data-testid="remittance-claim-unmatched">
+          Not posted: {claim.unmatchedReason ?? 'no sent claim matches'}. The amounts below are what the payer wrote;
+          none of it reached a claim, a patient bill or the ledger.
+        </p>
+      ) : null}
       <dl className="billing-summary">
         <div>
           <dt>Payer&apos;s decision</dt>
