@@ -63,7 +63,17 @@ export type Config = {
   };
   webhookSecrets: Partial<Record<WebhookReceiver, string[]>>;
   emrVendors: Partial<Record<EmrVendorKind, EmrVendorEntry>>;
-  smart?: { clientId: string; privateKeyPem: string; keyId: string };
+  smart?: {
+    clientId: string;
+    privateKeyPem: string;
+    keyId: string;
+    /**
+     * The key this one replaced, published beside it for 7 days after `rotatedAt` (DECISIONS "Security findings
+     * of 2026-11-28", EMR pulls): SMART_PREVIOUS_KEY (its PEM, public or private; only the public half is
+     * served), SMART_PREVIOUS_KEY_ID, SMART_KEY_ROTATED_AT.
+     */
+    previous?: { pem: string; keyId: string; rotatedAt: Date };
+  };
   partnerApi?: { url: string; apiKey: string };
   /** PARTNER_API_ACCOUNTS: clinic id → the partner's account id (the binding); absent clinic = 403. */
   partnerAccounts: Record<string, string>;
@@ -123,6 +133,18 @@ function group<K extends string>(
     return undefined;
   }
   return Object.fromEntries(keys.map((k) => [k, env[k]!.trim()])) as Record<K, string>;
+}
+
+function parsePreviousKey(
+  group: Record<'SMART_PREVIOUS_KEY' | 'SMART_PREVIOUS_KEY_ID' | 'SMART_KEY_ROTATED_AT', string>,
+  currentKeyId: string,
+): { pem: string; keyId: string; rotatedAt: Date } {
+  const pem = group.SMART_PREVIOUS_KEY.replace(/\\n/g, '\n');
+  if (!pem.includes('-----BEGIN')) throw new ConfigError('SMART_PREVIOUS_KEY must be a PEM key');
+  if (group.SMART_PREVIOUS_KEY_ID === currentKeyId)
+    throw new ConfigError('SMART_PREVIOUS_KEY_ID must differ from SMART_KEY_ID');
+  const rotatedAt = parseWith(z.iso.datetime({ offset: true }), group.SMART_KEY_ROTATED_AT, 'SMART_KEY_ROTATED_AT');
+  return { pem, keyId: group.SMART_PREVIOUS_KEY_ID, rotatedAt: new Date(rotatedAt) };
 }
 
 function parseJsonVariable(value: string | undefined, name: string): unknown {
@@ -261,6 +283,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     warnings,
   );
   const smart = group(env, ['SMART_CLIENT_ID', 'SMART_PRIVATE_KEY', 'SMART_KEY_ID'] as const, warnings);
+  const previousKey = group(
+    env,
+    ['SMART_PREVIOUS_KEY', 'SMART_PREVIOUS_KEY_ID', 'SMART_KEY_ROTATED_AT'] as const,
+    warnings,
+  );
   const partner = group(env, ['PARTNER_API_URL', 'PARTNER_API_KEY'] as const, warnings);
   const vendors = parseJsonVariable(optional.parse(env.EMR_VENDORS), 'EMR_VENDORS') ?? {};
   const partnerAccounts = parseWith(
@@ -316,7 +343,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       WEBHOOK_RECEIVERS.map((r) => [r, parseSecretList(env[`WEBHOOK_SECRET_${r.toUpperCase()}`])]).filter(([, v]) => v),
     ),
     emrVendors,
-    smart: smart && { clientId: smart.SMART_CLIENT_ID, privateKeyPem: smartKey!, keyId: smart.SMART_KEY_ID },
+    smart: smart && {
+      clientId: smart.SMART_CLIENT_ID,
+      privateKeyPem: smartKey!,
+      keyId: smart.SMART_KEY_ID,
+      ...(previousKey && { previous: parsePreviousKey(previousKey, smart.SMART_KEY_ID) }),
+    },
     partnerApi: partner && {
       url: parseWith(url, partner.PARTNER_API_URL, 'PARTNER_API_URL').replace(/\/+$/, ''),
       apiKey: partner.PARTNER_API_KEY,

@@ -4,8 +4,18 @@
 //
 // - Kick-off: `GET {base}/Group/{id}/$export` (`{base}/$export` for the "*" binding) with `_type`, `_since`,
 //   `Prefer: respond-async` and `Accept: application/fhir+json`; 202 with an absolute `Content-Location`.
+// - Kick-off answered 429 (or a 5xx whose OperationOutcome says `transient`) is tried again after `Retry-After` or
+//   a growing backoff, at most MAX_KICK_OFF_ATTEMPTS times.
 // - Status: polled honouring `Retry-After` (seconds or an HTTP date; also on 429), else a growing backoff, each wait
-//   clamped, under one total wait cap; `X-Progress` is reported. 200 is the manifest.
+//   clamped to [10 s, 30 min] (DECISIONS "Security findings of 2026-11-28", EMR pulls), for up to 24 hours in all;
+//   `X-Progress` is reported. 200 is the manifest. An error answer whose OperationOutcome marks it transient
+//   (issue code `transient`, or one of its narrower codes) is a failed poll, not a failed export: it is polled
+//   again with backoff (at most MAX_TRANSIENT_IN_A_ROW in a row), and the export is not DELETEd for it.
+// - Cancellation: `signal` (an AbortSignal) is checked before every request and ends any wait at once; a cancelled
+//   pull DELETEs the export like any other abandoned one.
+// - Deletions: the manifest's `deleted` files (NDJSON of transaction Bundles whose entries are `DELETE Type/id`,
+//   Bulk Data IG v2 with `_since`) are read after the output files; each deleted resource of a requested type is
+//   handed to `onDeleted`.
 // - Error files (`error[]`, OperationOutcome NDJSON) are read first and their issues logged (severity and code,
 //   never the text, which may name a patient). An issue of severity error or fatal means the export is incomplete:
 //   the pull fails closed with nothing saved. Warnings and information are logged and the pull goes on.
@@ -41,16 +51,29 @@ export type BulkExportInput = {
   tokens: BulkTokens;
   /** Called with each parsed NDJSON line of an output file (and its text; awaited: the download waits for it). */
   onResource(resource: unknown, line: string): Promise<void>;
+  /** Called with each resource the manifest's `deleted` files list (of a requested type; awaited). */
+  onDeleted?(deleted: DeletedResource): Promise<void> | void;
   onProgress?(progress: BulkProgress): void;
   log?: Log;
-  /** Injected by tests. */
-  sleep?(ms: number): Promise<void>;
+  /** Cancels the pull: checked before every request to the EHR and ends any wait; the export is then DELETEd. */
+  signal?: AbortSignal;
+  /** Injected by tests (a simulated clock): waits `ms`, or rejects as soon as `signal` aborts. */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
   now?(): Date;
-  /** Total time spent waiting on the status endpoint before the export is abandoned. Default 30 minutes. */
+  /** Total time spent waiting on the status endpoint before the export is abandoned. Default 24 hours. */
   maxWaitMs?: number;
 };
 
-export type BulkExportResult = { transactionTime: string | null; files: number; errorFiles: number };
+/** A resource the EHR deleted since `_since`, by its type and id on the EHR. */
+export type DeletedResource = { resourceType: string; id: string };
+
+export type BulkExportResult = {
+  transactionTime: string | null;
+  files: number;
+  errorFiles: number;
+  /** Files in the manifest's `deleted` array. */
+  deletedFiles: number;
+};
 
 const KICK_OFF_TIMEOUT_MS = 30_000;
 const STATUS_TIMEOUT_MS = 30_000;
@@ -61,12 +84,20 @@ const MAX_MANIFEST_BYTES = 64 * MIB;
 const MAX_FILE_BYTES = 8 * 1024 * MIB;
 const MAX_ERROR_FILE_BYTES = 64 * MIB;
 const MAX_LINE_BYTES = 16 * MIB;
-const DEFAULT_MAX_WAIT_MS = 30 * 60_000;
-// Waits between polls: the server's Retry-After within these bounds, else FIRST_BACKOFF growing by half each time.
-const MIN_WAIT_MS = 200;
-const MAX_WAIT_MS = 120_000;
-const FIRST_BACKOFF_MS = 1_000;
-const MAX_BACKOFF_MS = 30_000;
+// The ruled limits (DECISIONS "Security findings of 2026-11-28", EMR pulls): up to 24 hours of polling, each wait the
+// server's Retry-After clamped to at least 10 s and at most 30 min; without one, FIRST_BACKOFF growing by half.
+// Epic and Oracle expect exports of hours and polls every 10 to 30 minutes.
+export const DEFAULT_MAX_WAIT_MS = 24 * 60 * 60_000;
+export const MIN_WAIT_MS = 10_000;
+export const MAX_WAIT_MS = 30 * 60_000;
+const FIRST_BACKOFF_MS = MIN_WAIT_MS;
+const MAX_BACKOFF_MS = MAX_WAIT_MS;
+// Failed polls the EHR calls transient, in a row, before the export is given up (backoff: about 19 minutes).
+const MAX_TRANSIENT_IN_A_ROW = 10;
+// Kick-off attempts when the EHR answers 429 or a transient error.
+const MAX_KICK_OFF_ATTEMPTS = 6;
+// IssueType `transient` and its narrower codes except `exception`, which EHRs use for an export that failed.
+const TRANSIENT_ISSUE_CODES = new Set(['transient', 'lock-error', 'no-store', 'timeout', 'throttled']);
 const MAX_PROGRESS_CHARS = 200;
 
 const FileItem = z.object({ type: z.string(), url: z.string(), count: z.number().optional() });
@@ -75,7 +106,16 @@ const Manifest = z.object({
   requiresAccessToken: z.boolean().optional(),
   output: z.array(FileItem),
   error: z.array(FileItem).optional(),
+  deleted: z.array(FileItem).optional(),
 });
+const DeletionBundle = z.object({
+  resourceType: z.literal('Bundle'),
+  entry: z
+    .array(z.looseObject({ request: z.looseObject({ method: z.string(), url: z.string() }).optional() }))
+    .optional(),
+});
+// A deleted entry's request.url: `Type/id`, relative or under the server's base.
+const DELETED_URL = /^([A-Z][A-Za-z]{1,63})\/([A-Za-z0-9\-.]{1,64})$/;
 const OperationOutcome = z.object({
   resourceType: z.literal('OperationOutcome'),
   issue: z
@@ -93,12 +133,18 @@ const OperationOutcome = z.object({
 
 export async function runBulkExport(input: BulkExportInput): Promise<BulkExportResult> {
   const base = new URL(input.baseUrl.replace(/\/+$/, ''));
-  const sleep = input.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = input.sleep ?? abortableSleep;
   const now = input.now ?? (() => new Date());
+  const wait = async (ms: number) => {
+    throwIfCancelled(input.signal);
+    await sleep(ms, input.signal);
+    throwIfCancelled(input.signal);
+  };
   let statusUrl: URL | null = null;
   try {
-    statusUrl = await kickOff(input, base);
-    const manifest = await waitForManifest(input, base, statusUrl, sleep, now);
+    throwIfCancelled(input.signal);
+    statusUrl = await kickOff(input, base, wait, now);
+    const manifest = await waitForManifest(input, base, statusUrl, wait, now);
     const withToken = manifest.requiresAccessToken ?? true;
     const errorFiles = manifest.error ?? [];
     // Errors first: an incomplete export is refused before anything is staged.
@@ -115,48 +161,78 @@ export async function runBulkExport(input: BulkExportInput): Promise<BulkExportR
     if (skipped) input.log?.warn({ skipped }, 'bulk export: output files of types not asked for were skipped');
     input.onProgress?.({ phase: 'downloading', files: files.length, filesDone: 0 });
     for (const [done, item] of files.entries()) {
+      throwIfCancelled(input.signal);
       await readOutputFile(input, base, item, withToken);
       input.onProgress?.({ phase: 'downloading', files: files.length, filesDone: done + 1 });
     }
-    return { transactionTime: manifest.transactionTime ?? null, files: files.length, errorFiles: errorFiles.length };
+    const deletedFiles = manifest.deleted ?? [];
+    for (const item of deletedFiles) {
+      throwIfCancelled(input.signal);
+      await readDeletedFile(input, base, item, withToken, wanted);
+    }
+    return {
+      transactionTime: manifest.transactionTime ?? null,
+      files: files.length,
+      errorFiles: errorFiles.length,
+      deletedFiles: deletedFiles.length,
+    };
   } finally {
     if (statusUrl) await deleteJob(input, statusUrl);
   }
 }
 
-async function kickOff(input: BulkExportInput, base: URL): Promise<URL> {
+async function kickOff(
+  input: BulkExportInput,
+  base: URL,
+  wait: (ms: number) => Promise<void>,
+  now: () => Date,
+): Promise<URL> {
   const path = input.groupId === '*' ? '$export' : `Group/${encodeURIComponent(input.groupId)}/$export`;
   const url = new URL(`${base.href}/${path}`);
   url.searchParams.set('_type', input.types.join(','));
   if (input.since) url.searchParams.set('_since', toInstant(input.since));
-  const response = await withFreshTokenOn401(input.tokens, (token) =>
-    input.egress.request({
-      url,
-      headers: { accept: 'application/fhir+json', prefer: 'respond-async', authorization: `Bearer ${token}` },
-      target: 'operator',
-      purpose: 'emr',
-      maxBodyBytes: MAX_SMALL_BODY_BYTES,
-      timeoutMs: KICK_OFF_TIMEOUT_MS,
-    }),
-  );
   const where = loggableUrl(url);
-  if (response.status !== 202) throw egressError('emr', { reason: 'status', url: where, status: response.status });
-  const location = response.headers.get('content-location');
-  if (!location) throw egressError('emr', { reason: 'invalid-body', url: where, problem: 'no Content-Location' });
-  return sameOrigin(location, url, base, 'status');
+  let backoff = FIRST_BACKOFF_MS;
+  for (let attempt = 1; ; attempt++) {
+    const response = await withFreshTokenOn401(input.tokens, (token) =>
+      input.egress.request({
+        url,
+        headers: { accept: 'application/fhir+json', prefer: 'respond-async', authorization: `Bearer ${token}` },
+        target: 'operator',
+        purpose: 'emr',
+        maxBodyBytes: MAX_SMALL_BODY_BYTES,
+        timeoutMs: KICK_OFF_TIMEOUT_MS,
+      }),
+    );
+    if (response.status === 202) {
+      const location = response.headers.get('content-location');
+      if (!location) throw egressError('emr', { reason: 'invalid-body', url: where, problem: 'no Content-Location' });
+      return sameOrigin(location, url, base, 'status');
+    }
+    // Too many exports at once (429), or a passing failure the EHR says is transient: try again later.
+    const retryable = response.status === 429 || isTransientOutcome(response.status, response.text());
+    if (!retryable || attempt >= MAX_KICK_OFF_ATTEMPTS) {
+      throw egressError('emr', { reason: 'status', url: where, status: response.status, attempts: attempt });
+    }
+    const delay = clampWait(parseRetryAfter(response.headers.get('retry-after'), now()) ?? backoff);
+    backoff = Math.min(MAX_BACKOFF_MS, Math.round(backoff * 1.5));
+    input.log?.warn({ url: where, status: response.status, attempt, waitMs: delay }, 'bulk export: kick-off retried');
+    await wait(delay);
+  }
 }
 
 async function waitForManifest(
   input: BulkExportInput,
   base: URL,
   statusUrl: URL,
-  sleep: (ms: number) => Promise<void>,
+  wait: (ms: number) => Promise<void>,
   now: () => Date,
 ): Promise<z.infer<typeof Manifest>> {
   const maxWaitMs = input.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const where = loggableUrl(statusUrl);
-  let waited = 0;
+  const startedAt = now().getTime();
   let backoff = FIRST_BACKOFF_MS;
+  let transientInARow = 0;
   for (let polls = 1; ; polls++) {
     const response = await withFreshTokenOn401(input.tokens, (token) =>
       input.egress.request({
@@ -176,23 +252,84 @@ async function waitForManifest(
         throw egressError('emr', { reason: 'invalid-body', url: where, problem: 'manifest not JSON' }, error);
       }
       if (!manifest) throw egressError('emr', { reason: 'invalid-body', url: where, problem: 'not a manifest' });
-      for (const item of [...manifest.output, ...(manifest.error ?? [])]) sameOrigin(item.url, statusUrl, base, 'file');
+      for (const item of [...manifest.output, ...(manifest.error ?? []), ...(manifest.deleted ?? [])])
+        sameOrigin(item.url, statusUrl, base, 'file');
       return manifest;
     }
-    if (response.status !== 202 && response.status !== 429) {
+    // A failed poll is not a failed export when the EHR says the failure is transient: poll again later.
+    const transient =
+      response.status !== 202 && response.status !== 429 && isTransientOutcome(response.status, response.text());
+    if (response.status !== 202 && response.status !== 429 && !transient) {
       throw egressError('emr', { reason: 'status', url: where, status: response.status });
     }
-    const progress = response.headers.get('x-progress');
-    input.onProgress?.({ phase: 'exporting', polls, ...(progress && { serverProgress: cleanProgress(progress) }) });
-    const asked = parseRetryAfter(response.headers.get('retry-after'), now());
-    const wait = Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, asked ?? backoff));
-    if (asked === null) backoff = Math.min(MAX_BACKOFF_MS, Math.round(backoff * 1.5));
-    if (waited + wait > maxWaitMs) {
-      throw egressError('emr', { reason: 'timeout', url: where, phase: 'export', polls, waitedMs: waited });
+    if (transient) {
+      transientInARow += 1;
+      input.log?.warn({ url: where, status: response.status, polls, transientInARow }, 'bulk export: transient error');
+      if (transientInARow > MAX_TRANSIENT_IN_A_ROW) {
+        throw egressError('emr', { reason: 'status', url: where, status: response.status, transientInARow });
+      }
+    } else {
+      transientInARow = 0;
+      const progress = response.headers.get('x-progress');
+      input.onProgress?.({ phase: 'exporting', polls, ...(progress && { serverProgress: cleanProgress(progress) }) });
     }
-    await sleep(wait);
-    waited += wait;
+    const asked = parseRetryAfter(response.headers.get('retry-after'), now());
+    const delay = clampWait(asked ?? backoff);
+    if (asked === null || transient) backoff = Math.min(MAX_BACKOFF_MS, Math.round(backoff * 1.5));
+    const elapsed = now().getTime() - startedAt;
+    if (elapsed + delay > maxWaitMs) {
+      throw egressError('emr', { reason: 'timeout', url: where, phase: 'export', polls, waitedMs: elapsed });
+    }
+    await wait(delay);
   }
+}
+
+/** A wait the server asked for (or our backoff), within the ruled bounds. */
+function clampWait(ms: number): number {
+  return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, ms));
+}
+
+/**
+ * Whether an error answer is an OperationOutcome saying the failure is transient (the Bulk Data IG: "a server
+ * SHOULD use a transient code from the IssueType valueset" for a polling failure that does not fail the export).
+ */
+function isTransientOutcome(status: number, text: string): boolean {
+  if (status < 400) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const issues = OperationOutcome.safeParse(value).data?.issue ?? [];
+  return issues.length > 0 && issues.every((issue) => TRANSIENT_ISSUE_CODES.has(issue.code ?? ''));
+}
+
+/** Ends the pull when its signal was aborted (a cancelled job): nothing is saved and the export is DELETEd. */
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelled();
+}
+
+function cancelled(): AppError {
+  return new AppError('UNPROCESSABLE', 'The pull was cancelled; nothing was saved', {
+    cause: { purpose: 'emr', reason: 'cancelled' },
+  });
+}
+
+/** setTimeout as a promise that rejects (cancelled) as soon as `signal` aborts. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** Reads one OperationOutcome NDJSON file; logs every issue; answers how many are errors (error or fatal). */
@@ -233,6 +370,31 @@ async function readOutputFile(
   await streamLines(input, base, item, withToken, MAX_FILE_BYTES, (value, _where, line) =>
     input.onResource(value, line),
   );
+}
+
+/** Reads one `deleted` file: transaction Bundles of `DELETE Type/id` entries; hands each requested type's on. */
+async function readDeletedFile(
+  input: BulkExportInput,
+  base: URL,
+  item: z.infer<typeof FileItem>,
+  withToken: boolean,
+  wanted: Set<string>,
+): Promise<void> {
+  await streamLines(input, base, item, withToken, MAX_FILE_BYTES, async (value, where) => {
+    const bundle = DeletionBundle.safeParse(value).data;
+    if (!bundle) throw invalidResource({ url: where, problem: 'deleted line is not a Bundle' }, undefined);
+    for (const entry of bundle.entry ?? []) {
+      const request = entry.request;
+      if (!request || request.method.toUpperCase() !== 'DELETE') {
+        throw invalidResource({ url: where, problem: 'deleted entry is not a DELETE' }, request?.method);
+      }
+      const relative = request.url.startsWith(`${base.href}/`) ? request.url.slice(base.href.length + 1) : request.url;
+      const match = DELETED_URL.exec(relative);
+      if (!match) throw invalidResource({ url: where, problem: 'deleted entry url is not Type/id' }, undefined);
+      if (!wanted.has(match[1]!)) continue;
+      await input.onDeleted?.({ resourceType: match[1]!, id: match[2]! });
+    }
+  });
 }
 
 async function streamLines(

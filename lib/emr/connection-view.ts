@@ -7,9 +7,9 @@ import type { Db } from '../db';
 import { AppError } from '../errors';
 import { findSmartBackendGroup } from './integration-binding';
 
-// needs-authorization: a token refresh failed (lastError says why); the tokens are gone and the clinic must
+// needs-reauthorization: a token refresh failed (lastError says why); the tokens are gone and the clinic must
 // connect again (lib/emr/refresh-access-token.ts sets it).
-export const CONNECTION_STATUSES = ['pending', 'connected', 'needs-registration', 'needs-authorization'] as const;
+export const CONNECTION_STATUSES = ['pending', 'connected', 'needs-registration', 'needs-reauthorization'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 /** The newest pull of a connection, for the screen to follow a running pull and show its result. */

@@ -1,6 +1,6 @@
 // The SMART Backend Services signing key: imports the configured PKCS#8 PEM (RS384 or ES384) and publishes its
 // public half as a JWK Set (served at /.well-known/jwks.json by a route). Does not sign; token-client.ts does.
-import { exportJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
+import { exportJWK, importPKCS8, importSPKI, type CryptoKey, type JWK } from 'jose';
 
 export type SigningAlgorithm = 'RS384' | 'ES384';
 
@@ -45,8 +45,18 @@ const PUBLIC_MEMBERS = { RSA: ['kty', 'n', 'e'], EC: ['kty', 'crv', 'x', 'y'] } 
 
 /** The public JWK Set for the configured key, with kid, alg and use 'sig'. Throws Error as importSigningKey does. */
 export async function publicJwks(privateKeyPem: string, keyId: string): Promise<{ keys: JWK[] }> {
+  return { keys: [await publicJwk(privateKeyPem, keyId)] };
+}
+
+/**
+ * One public JWK (kid, alg, use 'sig') from a private PKCS#8 PEM or a public SPKI PEM ("BEGIN PUBLIC KEY"): a
+ * previous key kept only to be published during a rotation's overlap need not keep its private half.
+ */
+export async function publicJwk(pem: string, keyId: string): Promise<JWK> {
   if (!keyId) throw new Error('publicJwks: keyId is required');
-  const { key, alg } = await importSigningKey(privateKeyPem, { extractable: true });
+  const { key, alg } = /-----BEGIN PUBLIC KEY-----/.test(pem)
+    ? await importVerifyingKey(pem)
+    : await importSigningKey(pem, { extractable: true });
   const privateJwk = await exportJWK(key);
   const members = alg === 'RS384' ? PUBLIC_MEMBERS.RSA : PUBLIC_MEMBERS.EC;
   const jwk: JWK = {};
@@ -55,5 +65,16 @@ export async function publicJwks(privateKeyPem: string, keyId: string): Promise<
     if (typeof value !== 'string') throw new Error(`publicJwks: the exported key lacks ${member}`);
     jwk[member] = value;
   }
-  return { keys: [{ ...jwk, kid: keyId, alg, use: 'sig' }] };
+  return { ...jwk, kid: keyId, alg, use: 'sig' };
+}
+
+async function importVerifyingKey(publicKeyPem: string): Promise<SigningKey> {
+  for (const alg of SUPPORTED_ALGORITHMS) {
+    try {
+      return { key: await importSPKI(publicKeyPem, alg, { extractable: true }), alg };
+    } catch {
+      continue;
+    }
+  }
+  throw new Error('The previous SMART key must be an RSA key (RS384) or an EC P-384 key (ES384)');
 }

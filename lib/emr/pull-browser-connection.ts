@@ -3,7 +3,9 @@
 // searched by `patient` (with `_lastUpdated=ge{since}` from the last successful run), using the connection's own
 // access token, refreshed first when it is about to expire (refresh-access-token.ts). Resources go through the
 // same all-or-nothing tail as every pull (run-pull.ts). The FHIR base is the connection's own (tenant egress
-// policy) or its vendor's EMR_VENDORS entry (the operator's).
+// policy) or its vendor's EMR_VENDORS entry (the operator's). The run's cursor (the next pull's `since`) is the EHR's
+// own clock: the `Date` of its answer to the first read, made before any search (so nothing changed after it is
+// missed, whatever our clock says); our start instant only when the EHR sends no usable Date.
 import type { Clock } from '../clock';
 import type { Config, EmrVendorKind } from '../config';
 import type { Db } from '../db';
@@ -32,7 +34,10 @@ export async function pullBrowserConnection(
 ): Promise<PullResult> {
   if (!BROWSER_VENDORS.includes(connection.vendor)) throw new Error('pullBrowserConnection: not a browser connection');
   if (connection.status !== 'connected')
-    throw new AppError('UNPROCESSABLE', connection.lastError ?? 'This connection is not authorized; connect it first');
+    throw new AppError(
+      'REAUTHORIZATION_REQUIRED',
+      connection.lastError ?? 'This connection is not authorized; connect it first',
+    );
   const patientId = connection.launchPatientId;
   if (!patientId || !FHIR_ID.test(patientId)) {
     throw new AppError(
@@ -55,7 +60,8 @@ export async function pullBrowserConnection(
     },
     async (pull) => {
       pull.progress({ phase: 'searching' });
-      await pull.add(await readPatient({ egress: deps.egress, baseUrl, target, accessToken, patientId }));
+      const read = await readPatient({ egress: deps.egress, baseUrl, target, accessToken, patientId });
+      await pull.add(read.resource);
       for (const resourceType of SYNC_RESOURCE_TYPES.filter((type) => type !== 'Patient')) {
         const found = await searchAll({
           baseUrl,
@@ -68,8 +74,16 @@ export async function pullBrowserConnection(
         });
         for (const resource of found) await pull.add(resource);
       }
+      return read.serverTime ? { nextSince: read.serverTime } : {};
     },
   );
+}
+
+/** The EHR's clock from an HTTP `Date` (IMF-fixdate, whole seconds), as an instant; null when absent or unreadable. */
+function serverTimeOf(date: string | null): string | null {
+  if (!date || !/^[A-Za-z]{3}, \d\d [A-Za-z]{3} \d{4} \d\d:\d\d:\d\d GMT$/.test(date.trim())) return null;
+  const at = Date.parse(date);
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
 }
 
 function fhirBaseOf(connection: ConnectionRow, config: Config): { baseUrl: string; target: EgressTarget } {
@@ -100,7 +114,7 @@ async function readPatient(input: {
   target: EgressTarget;
   accessToken: string;
   patientId: string;
-}): Promise<unknown> {
+}): Promise<{ resource: unknown; serverTime: string | null }> {
   const url = `${input.baseUrl}/Patient/${input.patientId}`;
   const where = loggableUrl(new URL(url));
   const response = await input.egress.request({
@@ -121,5 +135,5 @@ async function readPatient(input: {
   const patient = resource as { resourceType?: unknown; id?: unknown } | null;
   if (patient?.resourceType !== 'Patient' || patient.id !== input.patientId)
     throw egressError('emr', { reason: 'invalid-body', url: where, problem: 'not the launch Patient' });
-  return resource;
+  return { resource, serverTime: serverTimeOf(response.headers.get('date')) };
 }

@@ -53,6 +53,10 @@ export async function pullSmartBackend(
     egress: Egress;
     /** Where the export's issues and DELETE failures are logged (the route's logger). */
     log?: Logger;
+    /** Cancels the pull (a job's cancellation): checked between status polls; the export is then DELETEd. */
+    signal?: AbortSignal;
+    /** A simulated wait for tests and for a job engine that schedules its own polls; default setTimeout. */
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   },
   input: SmartPullBody & { clinicId: string; correlationId: string },
 ): Promise<PullResult> {
@@ -122,6 +126,10 @@ export async function pullSmartBackend(
           ...(input.since && { since: input.since }),
           tokens,
           onResource: (resource, json) => pull.add(resource, { json }),
+          // The manifest's `deleted` (with `_since`): removed from this source's resources at the commit.
+          onDeleted: (deleted) => pull.remove(deleted),
+          ...(deps.signal && { signal: deps.signal }),
+          ...(deps.sleep && { sleep: deps.sleep }),
           onProgress: (progress) =>
             pull.progress(
               progress.phase === 'exporting'

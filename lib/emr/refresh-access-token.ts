@@ -1,9 +1,11 @@
 // A browser connection's access token, fresh enough to use: when it expires within a minute, it is refreshed with
 // the stored refresh token at the same token endpoint the connection authorized with (EMR_VENDORS, or discovery
-// from the connection's own FHIR base), through the egress client. When the EMR refuses the refresh (invalid_grant,
-// a revoked client) or no refresh token was granted, the connection goes back to `needs-authorization` with the
-// reason in words (`lastError`, for the integrations screen) and its tokens are cleared. A transport failure
-// changes nothing: the EMR may be back in a minute, and the grant may still be good.
+// from the connection's own FHIR base), through the egress client. When the EMR refuses the refresh (invalid_grant
+// with any status, a revoked client) or no refresh token was granted, the connection becomes
+// `needs-reauthorization` with the reason in words (`lastError`, for the integrations screen), its tokens are
+// cleared, and the caller gets REAUTHORIZATION_REQUIRED telling the user to connect again (DECISIONS "Security
+// findings of 2026-11-28", EMR pulls). A transport failure changes nothing: the EMR may be back in a minute, and the
+// grant may still be good.
 import type { Clock } from '../clock';
 import { requireSealKey, type Config } from '../config';
 import { seal, unseal } from '../crypto/seal';
@@ -19,13 +21,14 @@ import { refreshAccessToken } from './token-client';
 /** Refresh when the token has less than this left, so it cannot expire in the middle of a pull's first calls. */
 export const REFRESH_MARGIN_MS = 60_000;
 
-export const NEEDS_AUTHORIZATION = 'needs-authorization';
+export const NEEDS_REAUTHORIZATION = 'needs-reauthorization';
 
 type Deps = { db: Db; clock: Clock; config: Config; egress: Egress };
 
 /**
- * The connection's usable access token. Throws UNPROCESSABLE (after marking the connection needs-authorization)
- * when it has none or the EMR refused the refresh; TRANSPORT_FAILED when the EMR could not be reached.
+ * The connection's usable access token. Throws REAUTHORIZATION_REQUIRED (after marking the connection
+ * needs-reauthorization) when it has none or the EMR refused the refresh; TRANSPORT_FAILED when the EMR could not be
+ * reached.
  */
 export async function refreshAccessTokenIfDue(
   deps: Deps,
@@ -34,7 +37,7 @@ export async function refreshAccessTokenIfDue(
 ): Promise<string> {
   const sealKey = requireSealKey(deps.config);
   if (!connection.accessTokenSealed || !connection.clientId)
-    throw new AppError('UNPROCESSABLE', 'This connection is not authorized; connect it first');
+    throw new AppError('REAUTHORIZATION_REQUIRED', 'This connection is not authorized; connect it first');
   const now = deps.clock();
   const isDue = connection.tokenExpiresAt && connection.tokenExpiresAt.getTime() - now.getTime() < REFRESH_MARGIN_MS;
   if (!isDue) return unseal(connection.accessTokenSealed, sealKey, accessTokenSealContext(connection.id));
@@ -59,7 +62,7 @@ export async function refreshAccessTokenIfDue(
       refreshToken,
     });
   } catch (error) {
-    if (isAppError(error) && error.code === 'UNPROCESSABLE')
+    if (isAppError(error) && (error.code === 'REAUTHORIZATION_REQUIRED' || error.code === 'UNPROCESSABLE'))
       return needsAuthorization(deps, connection, context, 'The EMR refused to renew the access; connect again');
     throw error;
   }
@@ -91,7 +94,7 @@ async function needsAuthorization(
     await tx.emrConnection.update({
       where: { id: connection.id, clinicId: connection.clinicId },
       data: {
-        status: NEEDS_AUTHORIZATION,
+        status: NEEDS_REAUTHORIZATION,
         lastError: reason,
         accessTokenSealed: null,
         refreshTokenSealed: null,
@@ -107,5 +110,5 @@ async function needsAuthorization(
       detail: { connectionId: connection.id, vendor: connection.vendor, reason },
     });
   });
-  throw new AppError('UNPROCESSABLE', reason);
+  throw new AppError('REAUTHORIZATION_REQUIRED', reason);
 }

@@ -5,12 +5,14 @@
 // counts, or `failed` with the error code and its client-safe message, the staged rows deleted and the store as
 // it was. The run's cursor is `nextSince`: the reader's own instant when it has one (a Bulk Data manifest's
 // transactionTime, the EHR's clock), else the instant the pull started. Pass it as `since` next time to read only
-// what changed (STYLE: resumable from a stored cursor).
+// what changed (STYLE: resumable from a stored cursor). Deletions a reader reports (a Bulk Data manifest's `deleted`)
+// are applied in that same commit to this source's resources only, and counted per type as `deleted`. A finished
+// run's progress keeps no EHR progress text.
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
 import { AppError, isAppError } from '../errors';
-import type { FhirStore } from '../fhir/fhir-store';
+import type { FhirStore, SourceDeletion, UpsertCounts } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
 import { openPullSink } from './stage-resources';
 import type { RunProgress } from './sync-run-view';
@@ -25,6 +27,8 @@ export const PullResult = z.object({
   upserted: UpsertedCounts,
   fhirStore: z.string(),
   syncRunId: z.string(),
+  /** Per resource type: how many stored resources of this source the pull removed (the EHR deleted them). */
+  deleted: UpsertedCounts,
   /** Give this as `since` on the next pull to read only what changed after this one started. */
   nextSince: z.string(),
 });
@@ -47,6 +51,8 @@ export type PullContext = {
    * text it was parsed from, lets the control-character check look at the text once instead of walking the value.
    */
   add(resource: unknown, from?: { json: string }): Promise<void>;
+  /** Records a resource the source deleted (type and id on the source); applied at the commit. */
+  remove(deleted: SourceDeletion): void;
   progress(update: Partial<Omit<RunProgress, 'resources'>>): void;
 };
 type Read = (pull: PullContext) => Promise<{ nextSince?: string } | void>;
@@ -125,12 +131,19 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
   };
 
   const sink = openPullSink(deps, { clinicId: run.clinicId, syncRunId, sourceBaseUrl: run.sourceBaseUrl });
+  const deletes: SourceDeletion[] = [];
   try {
     const answer = await read({
       async add(value, from) {
         await sink.add(validResource(value, from?.json));
         progress.resources += 1;
         saveProgress(false);
+      },
+      remove(deleted) {
+        if (!SYNC_TYPES.has(deleted.resourceType) || !FHIR_ID.test(deleted.id)) {
+          throw new AppError('TRANSPORT_FAILED', 'The EMR sent a resource that is not valid FHIR; nothing was saved');
+        }
+        deletes.push(deleted);
       },
       progress(update) {
         const phaseChanged = update.phase !== undefined && update.phase !== progress.phase;
@@ -140,21 +153,30 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
     });
     progress.phase = 'committing';
     saveProgress(true);
-    const result = await sink.commit();
+    const result = await sink.commit(deletes);
     const upserted = Object.fromEntries(
       SYNC_RESOURCE_TYPES.map((type) => {
         const counts = result.byType[type];
         return [type, counts ? counts.created + counts.updated + counts.unchanged : 0];
       }),
     ) as PullResult['upserted'];
+    const deleted = Object.fromEntries(
+      SYNC_RESOURCE_TYPES.map((type) => [type, result.deleted?.[type] ?? 0]),
+    ) as PullResult['deleted'];
+    // Per type on the run: created, updated, unchanged and deleted.
+    const counts: Record<string, UpsertCounts & { deleted?: number }> = { ...result.byType };
+    for (const [type, n] of Object.entries(deleted)) {
+      if (n > 0) counts[type] = { ...(counts[type] ?? { created: 0, updated: 0, unchanged: 0 }), deleted: n };
+    }
     const nextSince = answer?.nextSince ?? startedAt.toISOString();
     progress.phase = 'done';
+    delete progress.serverProgress;
     await written;
     await deps.db.syncRun.update({
       where: { id: syncRunId },
-      data: { status: 'succeeded', cursor: nextSince, counts: result.byType, progress, finishedAt: deps.clock() },
+      data: { status: 'succeeded', cursor: nextSince, counts, progress, finishedAt: deps.clock() },
     });
-    return { ok: true, upserted, fhirStore: deps.fhirStore.name, syncRunId, nextSince };
+    return { ok: true, upserted, deleted, fhirStore: deps.fhirStore.name, syncRunId, nextSince };
   } catch (error) {
     await sink.discard();
     await written;
@@ -167,7 +189,7 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
           status: 'failed',
           counts: { error: code },
           error: isAppError(error) ? error.message : 'The pull failed; nothing was saved',
-          progress: { ...progress, phase: 'failed' },
+          progress: { ...progress, phase: 'failed', serverProgress: undefined },
           finishedAt: deps.clock(),
         },
       })

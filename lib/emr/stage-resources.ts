@@ -9,14 +9,17 @@ import type { Clock } from '../clock';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { storedRowOf } from '../fhir/embedded-fhir-store';
-import type { FhirStore, UpsertResult } from '../fhir/fhir-store';
+import type { FhirStore, SourceDeletion, UpsertResult } from '../fhir/fhir-store';
 import { normalizeSource, toServedResource } from '../fhir/served-resource';
 import type { FhirResource } from '../fhir/types';
 
 export type PullSink = {
   add(resource: FhirResource): Promise<void>;
-  /** Makes everything added visible at once; throws AppError DEPENDENCY_UNAVAILABLE with nothing written. */
-  commit(): Promise<UpsertResult>;
+  /**
+   * Makes everything added visible at once, after removing `deletes` (the source's deletions) in the same
+   * transaction; throws AppError DEPENDENCY_UNAVAILABLE with nothing written.
+   */
+  commit(deletes?: readonly SourceDeletion[]): Promise<UpsertResult>;
   /** Drops everything added (after a failure). Never throws. */
   discard(): Promise<void>;
 };
@@ -70,11 +73,14 @@ function stagedSink(deps: { db: Db; clock: Clock; fhirStore: FhirStore }, run: R
       batch.push(JSON.stringify(storedRowOf(served, stagedAt)));
       if (batch.length >= BATCH_ROWS) await flush();
     },
-    async commit() {
+    async commit(deletes) {
       await flush();
       await inFlight;
       if (failure) throw storeUnavailable(failure);
-      return deps.fhirStore.commitStaged!(run.clinicId, run.syncRunId, { sourceBaseUrl: run.sourceBaseUrl });
+      return deps.fhirStore.commitStaged!(run.clinicId, run.syncRunId, {
+        sourceBaseUrl: run.sourceBaseUrl,
+        ...(deletes && { deletes }),
+      });
     },
     async discard() {
       batch = [];
@@ -90,8 +96,11 @@ function memorySink(store: FhirStore, run: Run): PullSink {
     async add(resource) {
       resources.push(resource);
     },
-    async commit() {
-      return store.upsertMany(run.clinicId, resources, { sourceBaseUrl: run.sourceBaseUrl });
+    async commit(deletes) {
+      return store.upsertMany(run.clinicId, resources, {
+        sourceBaseUrl: run.sourceBaseUrl,
+        ...(deletes && { deletes }),
+      });
     },
     async discard() {
       resources = [];

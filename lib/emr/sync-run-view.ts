@@ -31,7 +31,10 @@ export type RunProgress = z.infer<typeof RunProgress>;
 
 const Counts = z.record(
   z.string(),
-  z.union([z.object({ created: z.number(), updated: z.number(), unchanged: z.number() }), z.string()]),
+  z.union([
+    z.object({ created: z.number(), updated: z.number(), unchanged: z.number(), deleted: z.number().optional() }),
+    z.string(),
+  ]),
 );
 
 export const SyncRunView = z.object({
@@ -40,7 +43,10 @@ export const SyncRunView = z.object({
   kind: z.string(),
   status: z.enum(['running', 'succeeded', 'failed']),
   progress: RunProgress.nullable(),
-  /** succeeded: per type { created, updated, unchanged }; failed: { error: <code> }. */
+  /**
+   * succeeded: per type { created, updated, unchanged, deleted? } (deleted: stored resources the EHR's export listed
+   * as deleted, removed); failed: { error: <code> }.
+   */
   counts: Counts.nullable(),
   error: z.string().nullable(),
   startedAt: z.string(),

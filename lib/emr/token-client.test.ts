@@ -8,7 +8,7 @@ import { buildAuthorizeUrl } from './authorize-url';
 import { createPkcePair, randomState } from './pkce';
 import { createEgress } from '@/lib/outbound/egress';
 import { startScriptedServer } from '@/test/fakes/scripted-server';
-import { exchangeAuthorizationCode, requestBackendServicesToken } from './token-client';
+import { exchangeAuthorizationCode, refreshAccessToken, requestBackendServicesToken } from './token-client';
 
 const net = { egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }), target: 'operator' as const };
 const NEUTRAL = 'The EMR could not be reached; try again later';
@@ -98,7 +98,7 @@ describe('exchangeAuthorizationCode', () => {
     expect(patients.map((p) => p.id)).toEqual(['pat-1', 'pat-2']);
   });
 
-  it('is refused with UNPROCESSABLE when the verifier does not match the challenge, and leaks no secret', async () => {
+  it('is refused with REAUTHORIZATION_REQUIRED when the verifier does not match the challenge, and leaks no secret', async () => {
     emr = await startFakeEmr({ clientId: CLIENT_ID });
     const code = await authorizeInBrowser(emr, createPkcePair().codeChallenge);
     const wrongVerifier = createPkcePair().codeVerifier;
@@ -115,7 +115,7 @@ describe('exchangeAuthorizationCode', () => {
     );
 
     expect({ code: error.code, message: error.message, status: error.status }).toEqual({
-      code: 'UNPROCESSABLE',
+      code: 'REAUTHORIZATION_REQUIRED',
       message: 'The EMR refused the authorization; the connection needs authorizing again',
       status: 422,
     });
@@ -138,8 +138,28 @@ describe('exchangeAuthorizationCode', () => {
     };
     await exchangeAuthorizationCode(exchange);
     const error = await rejection(exchangeAuthorizationCode(exchange));
-    expect(error.code).toBe('UNPROCESSABLE');
+    expect(error.code).toBe('REAUTHORIZATION_REQUIRED');
   });
+
+  it.each([400, 401, 403])(
+    'reads invalid_grant answered with %i as a grant to renew, never as an outage',
+    async (status) => {
+      const server = await startScriptedServer();
+      try {
+        server.answer('/token', { status, body: JSON.stringify({ error: 'invalid_grant', error_description: 'x' }) });
+        const error = await rejection(
+          refreshAccessToken({ ...net, tokenUrl: `${server.origin}/token`, clientId: CLIENT_ID, refreshToken: 'r' }),
+        );
+        expect({ code: error.code, status: error.status, cause: error.options.cause }).toEqual({
+          code: 'REAUTHORIZATION_REQUIRED',
+          status: 422,
+          cause: { httpStatus: status, oauthError: 'invalid_grant' },
+        });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it.each([
     { failure: 500 as const, timeoutMs: 5_000, cause: { reason: 'status', status: 500 } },

@@ -9,8 +9,9 @@
 //   address, timeout, redirect, oversized or invalid body, an unexpected status, and OAuth errors our caller cannot
 //   act on (invalid_request, invalid_scope...). The status and OAuth error code go to the log (the cause), never to
 //   the client: echoing them made the token request a port scanner.
-// - UNPROCESSABLE: `invalid_grant` (the code or refresh token is no longer good: the connection needs authorizing
-//   again) and `invalid_client` / `unauthorized_client` (the EMR refuses this client or its assertion: the
+// - REAUTHORIZATION_REQUIRED: `invalid_grant`, whatever the HTTP status (400 as RFC 6749 says, but EHRs also send
+//   401 and 403): the code or refresh token is no longer good and the connection needs authorizing again.
+// - UNPROCESSABLE: `invalid_client` / `unauthorized_client` (the EMR refuses this client or its assertion: the
 //   registration or key needs fixing). `cause` is `{ httpStatus, oauthError }` so callers can tell them apart.
 // Messages never contain codes, verifiers, assertions or tokens, nor the EMR's free-text error_description.
 import { SignJWT } from 'jose';
@@ -91,7 +92,8 @@ export async function exchangeAuthorizationCode(input: AuthorizationCodeExchange
 /**
  * Refreshes an access token (RFC 6749 section 6; SMART App Launch v2 "Refresh access token", public client: the
  * client_id in the body). The answer may carry a new refresh token (rotation) or none (keep the old one).
- * Throws AppError as above: `invalid_grant` (UNPROCESSABLE) means the grant is gone and the user must authorize again.
+ * Throws AppError as above: `invalid_grant` (REAUTHORIZATION_REQUIRED) means the grant is gone and the user must
+ * authorize again.
  */
 export async function refreshAccessToken(input: RefreshTokenRequest): Promise<EmrTokens> {
   return postTokenRequest(
@@ -191,11 +193,15 @@ async function postTokenRequest(tokenUrl: string, form: Record<string, string>, 
 function tokenError(httpStatus: number, body: unknown, url: string): AppError {
   const oauthError = OAuthErrorResponse.safeParse(body).data?.error;
   const cause: OAuthErrorCause = { httpStatus, ...(oauthError !== undefined && { oauthError }) };
-  // OAuth errors come with 400 (401 for invalid_client, RFC 6749 section 5.2); anything else is a broken exchange.
-  if ((httpStatus === 400 || httpStatus === 401) && oauthError === 'invalid_grant') {
-    return new AppError('UNPROCESSABLE', 'The EMR refused the authorization; the connection needs authorizing again', {
-      cause,
-    });
+  // OAuth errors come with 400 (401 for invalid_client, RFC 6749 section 5.2). `invalid_grant` is the EHR's word
+  // that the grant is gone, whatever status carries it (real EHRs answer a refused refresh with 401 or 403 too):
+  // never an outage (DECISIONS "Security findings of 2026-11-28", EMR pulls). Anything else is a broken exchange.
+  if (httpStatus >= 400 && oauthError === 'invalid_grant') {
+    return new AppError(
+      'REAUTHORIZATION_REQUIRED',
+      'The EMR refused the authorization; the connection needs authorizing again',
+      { cause },
+    );
   }
   if (
     (httpStatus === 400 || httpStatus === 401) &&

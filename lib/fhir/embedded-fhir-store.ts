@@ -12,11 +12,12 @@ import { systemClock, type Clock } from '../clock';
 import { AppError } from '../errors';
 import { contentHash } from './content-hash';
 import { patientRefOf } from './patient-ref';
-import { normalizeSource, toServedResource } from './served-resource';
+import { normalizeSource, servedId, toServedResource } from './served-resource';
 import type {
   FhirSearchPage,
   FhirSearchQuery,
   FhirStore,
+  SourceDeletion,
   StoredResource,
   UpsertCounts,
   UpsertResult,
@@ -73,6 +74,27 @@ GROUP BY "resourceType"`;
 
 const DELETE_STAGED_SQL = `DELETE FROM "FhirStagedResource" WHERE "syncRunId" = $1`;
 
+// A source's deletions (a Bulk Data manifest's `deleted`): that source's rows of the clinic with those served ids,
+// counted per type. $1 clinicId, $2 source, $3 JSON array of { t, r } (type, served id).
+const DELETE_FROM_SOURCE_SQL = `
+WITH gone AS (
+DELETE FROM "FhirResource" AS f USING json_to_recordset($3::json) AS x(t text, r text)
+WHERE f."clinicId" = $1 AND f."source" = $2 AND f."resourceType" = x.t AND f."resourceId" = x.r
+RETURNING f."resourceType" AS t
+)
+SELECT t AS "resourceType", count(*)::int AS n FROM gone GROUP BY t`;
+
+type DeletedCount = { resourceType: string; n: number };
+
+/** The deletions as DELETE_FROM_SOURCE_SQL's parameter: served ids, as the rows hold them. */
+function deletionRows(source: string, deletes: readonly SourceDeletion[] | undefined): string {
+  return JSON.stringify((deletes ?? []).map((d) => ({ t: d.resourceType, r: servedId(source, d.id) })));
+}
+
+function deletedByType(rows: readonly DeletedCount[]): Record<string, number> {
+  return Object.fromEntries(rows.map((row) => [row.resourceType, row.n]));
+}
+
 type WrittenCount = { resourceType: string; created: boolean; n: number };
 
 const DEFAULT_CHUNK_SIZE = 5000;
@@ -88,7 +110,7 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
   return {
     name: 'embedded',
 
-    async upsertMany(clinicId, resources, { sourceBaseUrl } = {}) {
+    async upsertMany(clinicId, resources, { sourceBaseUrl, deletes } = {}) {
       const now = clock().toISOString();
       const source = normalizeSource(sourceBaseUrl);
       const served = resources.map((resource) => toServedResource(resource, source).resource);
@@ -101,41 +123,42 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
         const counts = (byType[row.t] ??= { created: 0, updated: 0, unchanged: 0 });
         counts.unchanged += 1; // corrected below for rows the statement wrote
       }
-      if (rows.length === 0) return { byType };
+      if (rows.length === 0 && !deletes?.length) return { byType };
 
-      const statements = [];
+      // Deletions first, in the same transaction: a resource deleted and then created again stays.
+      const statements = [
+        db.$queryRawUnsafe<WrittenCount[]>(DELETE_FROM_SOURCE_SQL, clinicId, source, deletionRows(source, deletes)),
+      ];
       for (let start = 0; start < rows.length; start += chunkSize) {
         const chunk = JSON.stringify(rows.slice(start, start + chunkSize));
         statements.push(db.$queryRawUnsafe<WrittenCount[]>(UPSERT_SQL, chunk, clinicId, now, source));
       }
+      let deleted: unknown;
       let written: WrittenCount[][];
       try {
-        written = await db.$transaction(statements);
+        [deleted, ...written] = await db.$transaction(statements);
       } catch (cause) {
         throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       }
       applyWritten(byType, written.flat());
-      return { byType } satisfies UpsertResult;
+      return { byType, deleted: deletedByType(deleted as DeletedCount[]) } satisfies UpsertResult;
     },
 
-    async commitStaged(clinicId, syncRunId, { sourceBaseUrl } = {}) {
+    async commitStaged(clinicId, syncRunId, { sourceBaseUrl, deletes } = {}) {
       const now = clock().toISOString();
+      const source = normalizeSource(sourceBaseUrl);
+      let deleted: DeletedCount[];
       let staged: { resourceType: string; n: number }[];
       let written: WrittenCount[];
       try {
-        [, staged, written] = await db.$transaction(
+        [, deleted, staged, written] = await db.$transaction(
           [
             // The newest-copy pick sorts the whole run; in memory it is several times faster than on disk.
             db.$executeRawUnsafe(`SET LOCAL work_mem = '${COMMIT_WORK_MEM}'`),
+            // Deletions first: a resource deleted and then created again stays.
+            db.$queryRawUnsafe<DeletedCount[]>(DELETE_FROM_SOURCE_SQL, clinicId, source, deletionRows(source, deletes)),
             db.$queryRawUnsafe<{ resourceType: string; n: number }[]>(STAGED_COUNT_SQL, syncRunId),
-            db.$queryRawUnsafe<WrittenCount[]>(
-              COMMIT_STAGED_SQL,
-              syncRunId,
-              clinicId,
-              normalizeSource(sourceBaseUrl),
-              now,
-              now,
-            ),
+            db.$queryRawUnsafe<WrittenCount[]>(COMMIT_STAGED_SQL, syncRunId, clinicId, source, now, now),
             db.$executeRawUnsafe(DELETE_STAGED_SQL, syncRunId),
           ],
           { timeout: COMMIT_TIMEOUT_MS },
@@ -146,7 +169,7 @@ export function embeddedFhirStore(db: Db, options: Options = {}): FhirStore {
       const byType: Record<string, UpsertCounts> = {};
       for (const row of staged) byType[row.resourceType] = { created: 0, updated: 0, unchanged: row.n };
       applyWritten(byType, written);
-      return { byType } satisfies UpsertResult;
+      return { byType, deleted: deletedByType(deleted) } satisfies UpsertResult;
     },
 
     async read(clinicId, resourceType, id) {

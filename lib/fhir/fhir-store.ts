@@ -12,7 +12,18 @@ export type UpsertCounts = { created: number; updated: number; unchanged: number
 export type UpsertResult = {
   /** Per resource type: how many of the given resources were new, changed (version bumped) or identical. */
   byType: Record<string, UpsertCounts>;
+  /** Per resource type: how many stored resources the write's `deletes` removed (absent: none asked). */
+  deleted?: Record<string, number>;
 };
+
+/**
+ * A resource the source deleted (a Bulk Data manifest's `deleted` entry), by its type and id on the source.
+ * Removed from that source's resources of the clinic only, in the same transaction, before the upserts (so a
+ * resource both deleted and present in the pull, deleted then created again, stays).
+ */
+export type SourceDeletion = { resourceType: string; id: string };
+
+export type WriteOptions = { sourceBaseUrl?: string; deletes?: readonly SourceDeletion[] };
 
 export type LastUpdatedBound = { prefix: 'ge' | 'gt' | 'le' | 'lt'; at: Date };
 
@@ -49,18 +60,14 @@ export interface FhirStore {
    * Throws AppError DEPENDENCY_UNAVAILABLE when the store cannot be reached or refuses the write (nothing
    * was written).
    */
-  upsertMany(
-    clinicId: string,
-    resources: readonly FhirResource[],
-    options?: { sourceBaseUrl?: string },
-  ): Promise<UpsertResult>;
+  upsertMany(clinicId: string, resources: readonly FhirResource[], options?: WriteOptions): Promise<UpsertResult>;
   /**
    * Only stores in the app's database: commits a pull staged in FhirStagedResource under `syncRunId` (rows the
    * pull wrote with lib/emr/stage-resources.ts) with upsertMany's semantics, in ONE transaction that also deletes
    * the staged rows. Throws AppError DEPENDENCY_UNAVAILABLE (nothing written, staged rows left for the caller to
    * discard). Stores without it (the external one) take the pull through upsertMany.
    */
-  commitStaged?(clinicId: string, syncRunId: string, options?: { sourceBaseUrl?: string }): Promise<UpsertResult>;
+  commitStaged?(clinicId: string, syncRunId: string, options?: WriteOptions): Promise<UpsertResult>;
   /** The clinic's resource, or null. Throws AppError DEPENDENCY_UNAVAILABLE when the store cannot be reached. */
   read(clinicId: string, resourceType: FhirResourceType, id: string): Promise<StoredResource | null>;
   /**

@@ -118,6 +118,31 @@ describe('restFhirStore', () => {
     }
   });
 
+  it("removes a source's deletions in the same transaction, before its PUTs, and only that source's", async () => {
+    const store = restFhirStore({ baseUrl: server.baseUrl });
+    const [a, b] = ['https://ehr-a.example/fhir', 'https://ehr-b.example/fhir'];
+    const obs = (id: string) => ({ resourceType: 'Observation', id, status: 'final' });
+    await store.upsertMany('clinic_deletes', [obs('o1'), obs('o2')], { sourceBaseUrl: a });
+    await store.upsertMany('clinic_deletes', [obs('o1')], { sourceBaseUrl: b });
+    const result = await store.upsertMany('clinic_deletes', [obs('o2')], {
+      sourceBaseUrl: a,
+      deletes: [
+        { resourceType: 'Observation', id: 'o1' },
+        { resourceType: 'Observation', id: 'o2' },
+        { resourceType: 'Observation', id: 'never-there' },
+      ],
+    });
+    // o1 and o2 were removed (o2 then written again, as the embedded store does); never-there counts nothing.
+    expect(result.deleted).toEqual({ Observation: 2 });
+    const sent = server.receivedTransactions.at(-1)!.entry.map((e) => e.request.method);
+    expect(sent).toEqual(['DELETE', 'DELETE', 'DELETE', 'PUT']);
+    expect(await store.read('clinic_deletes', 'Observation', servedId(a, 'o1'))).toBeNull();
+    // Deleted and sent again in the same pull: it stays.
+    expect(await store.read('clinic_deletes', 'Observation', servedId(a, 'o2'))).not.toBeNull();
+    // The other source's o1 is untouched.
+    expect(await store.read('clinic_deletes', 'Observation', servedId(b, 'o1'))).not.toBeNull();
+  });
+
   it("drops a clinic tag sent with a resource, so it never lands in another clinic's compartment", async () => {
     const store = restFhirStore({ baseUrl: server.baseUrl });
     const ownTag = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActReason', code: 'HTEST' };

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import { createEgress, MIB, type Egress } from '../outbound/egress';
 import type { FhirSearchPage, FhirSearchQuery, FhirStore, StoredResource, UpsertCounts } from './fhir-store';
-import { rewriteReferences, toServedResource } from './served-resource';
+import { normalizeSource, rewriteReferences, servedId, toServedResource } from './served-resource';
 import type { FhirResource } from './types';
 
 type Options = {
@@ -91,11 +91,23 @@ export function restFhirStore(options: Options): FhirStore {
   return {
     name: 'external',
 
-    async upsertMany(clinicId, resources, { sourceBaseUrl } = {}) {
+    async upsertMany(clinicId, resources, { sourceBaseUrl, deletes = [] } = {}) {
       const byType: Record<string, UpsertCounts> = {};
       const served = resources.map((resource) => toServedResource(resource, sourceBaseUrl).resource);
       const latest = new Map(served.map((r) => [`${r.resourceType}/${r.id}`, r]));
-      if (latest.size === 0) return { byType };
+      if (latest.size === 0 && deletes.length === 0) return { byType };
+      // A source's deletions (Bulk Data `deleted`): DELETE entries of the same transaction, which FHIR processes
+      // before its PUTs (R4 3.1.0.11.2), so a resource deleted and created again stays.
+      const source = normalizeSource(sourceBaseUrl);
+      const gone = [
+        ...new Map(
+          deletes.map((d) => {
+            const url = `${d.resourceType}/${namespaced(clinicId, servedId(source, d.id))}`;
+            return [url, { resourceType: d.resourceType, url }];
+          }),
+        ).values(),
+      ];
+      const deleteEntries = gone.map(({ url }) => ({ request: { method: 'DELETE', url } }));
       const entries = [...latest.values()].map((resource) => {
         const stored = toStore(clinicId, resource);
         return {
@@ -106,7 +118,7 @@ export function restFhirStore(options: Options): FhirStore {
       });
       const { status, body } = await call(baseHref, {
         method: 'POST',
-        body: JSON.stringify({ resourceType: 'Bundle', type: 'transaction', entry: entries }),
+        body: JSON.stringify({ resourceType: 'Bundle', type: 'transaction', entry: [...deleteEntries, ...entries] }),
       }).catch((cause: unknown) => {
         throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
       });
@@ -117,12 +129,19 @@ export function restFhirStore(options: Options): FhirStore {
       }
       // FHIR transaction-response: one entry per request, in order; 201 created, 200 updated.
       const answered = TransactionResponse.safeParse(body).data?.entry ?? [];
+      // A DELETE of something the server did not hold answers 404 or 204 as the server likes; 200 and 204 count.
+      const deleted: Record<string, number> = {};
+      gone.forEach(({ resourceType }, i) => {
+        const status = answered[i]?.response?.status ?? '';
+        if (status.startsWith('200') || status.startsWith('204'))
+          deleted[resourceType] = (deleted[resourceType] ?? 0) + 1;
+      });
       [...latest.values()].forEach((resource, i) => {
         const counts = (byType[resource.resourceType] ??= { created: 0, updated: 0, unchanged: 0 });
-        if (answered[i]?.response?.status.startsWith('201')) counts.created += 1;
+        if (answered[gone.length + i]?.response?.status.startsWith('201')) counts.created += 1;
         else counts.updated += 1;
       });
-      return { byType };
+      return { byType, ...(deletes.length > 0 && { deleted }) };
     },
 
     async read(clinicId, resourceType, id) {

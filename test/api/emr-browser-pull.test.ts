@@ -1,7 +1,7 @@
 // Browser connections get their use (issue #12 item 5), against the app's own sandbox EHR, its token endpoint
 // behind a counting loopback proxy: the full SMART round trip keeps the patient context and the token expiry;
 // "Pull now" reads the patient compartment with the stored token (no token call while it is fresh), refreshes it
-// first when it expires within a minute, and a refused refresh sends the connection back to needs-authorization
+// first when it expires within a minute, and a refused refresh sends the connection back to needs-reauthorization
 // with the reason in words and its tokens cleared. Clinic scoping and the missing-patient 422 too.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,13 +24,26 @@ let app: TestApp;
 let admin: HttpClient;
 let proxy: http.Server;
 const tokenCalls: string[] = [];
+/** When set, the next token request is answered here with this status and `invalid_grant` (real EHRs vary it). */
+let refuseNextToken: number | null = null;
+/** When set, the proxy's answers carry this `Date` (an EHR whose clock differs from ours). */
+let ehrDate: string | null = null;
+let proxied = '';
 
 /** Forwards to the app and counts token endpoint calls (the sandbox EHR lives inside the app). */
 async function startProxy(target: string): Promise<string> {
   proxy = http.createServer((req, res) => {
-    if (req.url?.startsWith('/api/sandbox-ehr/token')) tokenCalls.push(req.url);
+    if (req.url?.startsWith('/api/sandbox-ehr/token')) {
+      tokenCalls.push(req.url);
+      if (refuseNextToken !== null) {
+        const status = refuseNextToken;
+        refuseNextToken = null;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'refresh token revoked' }));
+      }
+    }
     const upstream = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
+      res.writeHead(answer.statusCode!, { ...answer.headers, ...(ehrDate && { date: ehrDate }) });
       answer.pipe(res);
     });
     req.pipe(upstream);
@@ -42,7 +55,7 @@ async function startProxy(target: string): Promise<string> {
 beforeAll(async () => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proxied = await startProxy(url);
+  proxied = await startProxy(url);
   app = await startApp({
     port,
     env: {
@@ -169,7 +182,7 @@ describe('POST /api/emr-sync/connections/{id}/pull (browser connection)', () => 
     expect(tokenCalls.length).toBe(before + 1);
   });
 
-  it('sends a connection whose refresh is refused back to needs-authorization, says why, clears its tokens', async () => {
+  it('sends a connection whose refresh is refused back to needs-reauthorization, says why, clears its tokens', async () => {
     const connectionId = await createConnection();
     await connect(connectionId, { expiresInMs: -1000, refreshToken: 'no-longer-valid' });
     const runsBefore = await app.db.syncRun.count({ where: { connectionId } });
@@ -177,14 +190,14 @@ describe('POST /api/emr-sync/connections/{id}/pull (browser connection)', () => 
     const res = await admin.post(`/api/emr-sync/connections/${connectionId}/pull`, {});
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      code: 'UNPROCESSABLE',
+      code: 'REAUTHORIZATION_REQUIRED',
       message: 'The EMR refused to renew the access; connect again',
       correlationId: expect.any(String),
     });
     expect(tokenCalls.length).toBe(before + 1);
     const row = await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(row).toMatchObject({
-      status: 'needs-authorization',
+      status: 'needs-reauthorization',
       lastError: 'The EMR refused to renew the access; connect again',
       accessTokenSealed: null,
       refreshTokenSealed: null,
@@ -197,6 +210,53 @@ describe('POST /api/emr-sync/connections/{id}/pull (browser connection)', () => 
     expect(later.status).toBe(422);
     expect(later.body.message).toBe('The EMR refused to renew the access; connect again');
     expect(tokenCalls.length).toBe(before + 1);
+  });
+
+  it.each([400, 401, 403])(
+    'reads invalid_grant answered with %i as a lost grant: needs-reauthorization, told to connect again',
+    async (status) => {
+      const connectionId = await createConnection();
+      await connect(connectionId, { expiresInMs: -1000 });
+      refuseNextToken = status;
+      const before = tokenCalls.length;
+      const res = await admin.post(`/api/emr-sync/connections/${connectionId}/pull`, {});
+      expect(tokenCalls.length).toBe(before + 1);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        code: 'REAUTHORIZATION_REQUIRED',
+        message: 'The EMR refused to renew the access; connect again',
+        correlationId: expect.any(String),
+      });
+      const row = await app.db.emrConnection.findUniqueOrThrow({ where: { id: connectionId } });
+      expect(row).toMatchObject({ status: 'needs-reauthorization', accessTokenSealed: null, refreshTokenSealed: null });
+      // What the integrations screen reads: the status and the sentence it shows beside "Connect again".
+      const listed = await admin.get('/api/emr-sync/connections');
+      const mine = listed.body.connections.find((c: { id: string }) => c.id === connectionId);
+      expect(mine).toMatchObject({
+        status: 'needs-reauthorization',
+        lastError: 'The EMR refused to renew the access; connect again',
+      });
+    },
+  );
+
+  it("takes the next pull's since from the EHR's clock (its Date), not ours", async () => {
+    const connectionId = await createConnection();
+    await connect(connectionId, { expiresInMs: 3_600_000 });
+    // The same sandbox EHR reached through the proxy, whose answers say the EHR's clock is in 2025.
+    await app.db.emrConnection.update({
+      where: { id: connectionId },
+      data: { fhirBaseUrl: `${proxied}/api/sandbox-ehr/fhir` },
+    });
+    ehrDate = 'Wed, 01 Jan 2025 08:30:15 GMT';
+    try {
+      const res = await admin.post(`/api/emr-sync/connections/${connectionId}/pull`, {});
+      expect(res.status).toBe(200);
+      expect(res.body.nextSince).toBe('2025-01-01T08:30:15.000Z');
+      const run = await app.db.syncRun.findUniqueOrThrow({ where: { id: res.body.syncRunId } });
+      expect(run.cursor).toBe('2025-01-01T08:30:15.000Z');
+    } finally {
+      ehrDate = null;
+    }
   });
 
   it('answers 422 with a sentence for a connection authorized without a patient context', async () => {

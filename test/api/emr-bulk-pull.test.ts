@@ -2,7 +2,10 @@
 // PostgreSQL: discovery from the CapabilityStatement, Group and system kick-off, 202 polling with Retry-After, the
 // manifest's error file (fail closed), a token that expires mid-download, a truncated NDJSON file (nothing saved),
 // the DELETE after success and failure, the search fallback, the binding 403 with zero calls, per-source identity,
-// the run's progress through GET /api/emr-sync/runs/{id}, and incremental `_since`.
+// the run's progress through GET /api/emr-sync/runs/{id}, and incremental `_since`. Issue #32: a `_since` pull
+// removes what the manifest's `deleted` files list (of that source only, counted as `deleted`), a transient 500 on a
+// status poll and a 429 at kick-off are retried (waits clamped to at least 10 s), and a finished run's progress
+// keeps no EHR progress text.
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedId } from '@/lib/fhir/served-resource';
@@ -19,6 +22,7 @@ const TYPES = 'Patient,Encounter,Observation,Condition,MedicationRequest,Allergy
 // From the fixtures: grp-north is pat-1 (pat-9 is inactive, pr-1 not a patient); "*" is everyone.
 const NORTH = { Patient: 1, Encounter: 2, Observation: 3, Condition: 1, MedicationRequest: 1, AllergyIntolerance: 1 };
 const ALL = { Patient: 2, Encounter: 4, Observation: 6, Condition: 3, MedicationRequest: 3, AllergyIntolerance: 2 };
+const NONE = { Patient: 0, Encounter: 0, Observation: 0, Condition: 0, MedicationRequest: 0, AllergyIntolerance: 0 };
 const INVALID = {
   code: 'TRANSPORT_FAILED',
   message: 'The EMR sent a resource that is not valid FHIR; nothing was saved',
@@ -95,6 +99,7 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
     expect(res.body).toEqual({
       ok: true,
       upserted: NORTH,
+      deleted: NONE,
       fhirStore: 'embedded',
       syncRunId: expect.any(String),
       nextSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -162,20 +167,21 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
     expect(await storedCount(clinicId)).toBe(20);
   });
 
-  it('polls the status URL as Retry-After says until the manifest is ready', async () => {
+  it('polls the status URL as Retry-After says (at least 10 s) until the manifest is ready', async () => {
     const { client, connectionId } = await clinic();
-    emr.bulkNext({ pollsBeforeReady: 2, retryAfter: '1' });
+    emr.bulkNext({ pollsBeforeReady: 1, retryAfter: '1' });
     const started = Date.now();
     const res = await pull(client, connectionId);
     expect(res.status).toBe(200);
-    expect(emr.bulk.pollsByJob[lastJob()]).toBe(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(emr.bulk.pollsByJob[lastJob()]).toBe(2);
+    // Retry-After: 1 is clamped to the ruled 10 s floor.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
     expect(emr.bulk.deletes).toContain(lastJob());
-  });
+  }, 60_000);
 
   it('shows the running pull through GET /api/emr-sync/runs/{id}, to its clinic only', async () => {
     const { clinicId, client, connectionId } = await clinic();
-    emr.bulkNext({ pollsBeforeReady: 3, retryAfter: '1' });
+    emr.bulkNext({ pollsBeforeReady: 1, retryAfter: '1' });
     const pending = pull(client, connectionId);
     let running: { id: string } | null = null;
     for (let i = 0; i < 50 && !running; i++) {
@@ -198,11 +204,11 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
 
     const res = await pending;
     expect(res.status).toBe(200);
-    expect((await client.get(`/api/emr-sync/runs/${running!.id}`)).body).toMatchObject({
-      status: 'succeeded',
-      progress: { phase: 'done', resources: 9 },
-    });
-  });
+    const finished = await client.get(`/api/emr-sync/runs/${running!.id}`);
+    expect(finished.body).toMatchObject({ status: 'succeeded', progress: { phase: 'done', resources: 9 } });
+    // The EHR's progress text belonged to the export, not to the finished run.
+    expect(finished.body.progress).not.toHaveProperty('serverProgress');
+  }, 60_000);
 
   it('fails closed on an error file in the manifest: 502, nothing saved, the job DELETEd', async () => {
     const { clinicId, client, connectionId } = await clinic();
@@ -324,6 +330,84 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
     expect(emr.bulk.kickOffs.at(-1)!.query.get('_since')).toBe(first.body.nextSince);
     expect(Object.values(next.body.upserted)).toEqual([0, 0, 0, 0, 0, 0]);
   });
+
+  it('removes what a _since export lists as deleted, from that source only, and counts it on the run', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    expect((await pull(client, connectionId)).status).toBe(200);
+    // The partner (another source) sends the same ids: its obs-1 and enc-1 must survive the EHR's deletions.
+    expect((await client.post('/api/emr-sync/partner/pull', { from: '2024-01-01', to: '2024-01-31' })).status).toBe(
+      200,
+    );
+    const fromEmr = { clinicId, source: emr.fhirBaseUrl };
+    const fromOther = { clinicId, source: other.fhirBaseUrl };
+    const otherBefore = await app.db.fhirResource.count({ where: fromOther });
+    expect(await app.db.fhirResource.count({ where: fromEmr })).toBe(9);
+
+    emr.bulkNext({
+      deleted: [
+        { resourceType: 'Observation', id: 'obs-1' },
+        { resourceType: 'Encounter', id: 'enc-1' },
+        // Not this clinic's (another Group's patient): nothing of ours to remove.
+        { resourceType: 'Observation', id: 'obs-2' },
+        // Not a type we pull: ignored.
+        { resourceType: 'Practitioner', id: 'pr-1' },
+      ],
+    });
+    const res = await pull(client, connectionId, '2024-03-01');
+    expect(res.status).toBe(200);
+    expect(res.body.deleted).toEqual({ ...NONE, Observation: 1, Encounter: 1 });
+    expect(emr.bulk.fileDownloads.at(-1)!.path).toBe(emr.bulkFilePath(lastJob(), 'Deleted'));
+    const left = await app.db.fhirResource.findMany({ where: fromEmr, select: { resourceId: true } });
+    expect(left.map((r) => r.resourceId)).not.toContain(servedId(emr.fhirBaseUrl, 'obs-1'));
+    expect(left.map((r) => r.resourceId)).not.toContain(servedId(emr.fhirBaseUrl, 'enc-1'));
+    expect(left).toHaveLength(7);
+    expect(await app.db.fhirResource.count({ where: fromOther })).toBe(otherBefore);
+    expect(
+      await app.db.fhirResource.count({ where: { ...fromOther, resourceId: servedId(other.fhirBaseUrl, 'obs-1') } }),
+    ).toBe(1);
+    // A deleted resource is gone from reads too.
+    const read = await client.get(`/api/fhir/Observation/${servedId(emr.fhirBaseUrl, 'obs-1')}`);
+    expect(read.status).toBe(404);
+
+    const run = await client.get(`/api/emr-sync/runs/${res.body.syncRunId}`);
+    expect(run.body.counts).toMatchObject({
+      Observation: { deleted: 1 },
+      Encounter: { deleted: 1 },
+    });
+    const withDeletions = Object.entries(run.body.counts as Record<string, { deleted?: number }>)
+      .filter(([, counts]) => counts.deleted)
+      .map(([type]) => type);
+    expect(withDeletions.sort()).toEqual(['Encounter', 'Observation']);
+  });
+
+  it('saves nothing, deletions included, when a _since export fails after listing them', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    expect((await pull(client, connectionId)).status).toBe(200);
+    emr.bulkNext({ deleted: [{ resourceType: 'Observation', id: 'obs-1' }], truncate: 'Observation' });
+    const res = await pull(client, connectionId, '2024-03-01');
+    expect(res.status).toBe(502);
+    expect(await storedCount(clinicId)).toBe(9);
+  });
+
+  it('retries a status poll that failed with a transient OperationOutcome instead of cancelling the export', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ transientFailures: 1 });
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(emr.bulk.pollsByJob[lastJob()]).toBe(2);
+    expect(emr.bulk.deletes.filter((id) => id === lastJob())).toHaveLength(1);
+    expect(await storedCount(clinicId)).toBe(9);
+  }, 60_000);
+
+  it('kicks off again after a 429 instead of failing the pull', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    const kickOffs = emr.bulk.kickOffs.length;
+    emr.bulkNext({ kickOffTooMany: 1 });
+    const res = await pull(client, connectionId);
+    expect(res.status).toBe(200);
+    expect(emr.bulk.kickOffs.length - kickOffs).toBe(2);
+    expect(await storedCount(clinicId)).toBe(9);
+  }, 60_000);
 
   it('falls back to the Group read and patient searches when the EHR offers no export', async () => {
     const { clinicId, client, connectionId } = await clinic();

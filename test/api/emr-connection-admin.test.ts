@@ -92,7 +92,7 @@ describe('EMR connections: names, delete, latest pull', () => {
     const id = res.body.connection.id;
     await app.db.emrConnection.update({
       where: { id },
-      data: { status: 'needs-authorization', lastError: 'The EHR refused to renew access; connect again' },
+      data: { status: 'needs-reauthorization', lastError: 'The EHR refused to renew access; connect again' },
     });
     await app.db.syncRun.create({
       data: {
@@ -120,7 +120,7 @@ describe('EMR connections: names, delete, latest pull', () => {
     const list = await admin.get('/api/emr-sync/connections');
     const listed = list.body.connections.find((c: { id: string }) => c.id === id);
     expect(listed).toMatchObject({
-      status: 'needs-authorization',
+      status: 'needs-reauthorization',
       lastError: 'The EHR refused to renew access; connect again',
       lastRun: {
         id: newest.id,

@@ -96,6 +96,7 @@ describe('POST /api/emr-sync/smart/pull', () => {
     expect(res.body).toEqual({
       ok: true,
       upserted: ALL,
+      deleted: { Patient: 0, Encounter: 0, Observation: 0, Condition: 0, MedicationRequest: 0, AllergyIntolerance: 0 },
       fhirStore: 'embedded',
       syncRunId: expect.any(String),
       nextSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -324,6 +325,7 @@ describe('POST /api/emr-sync/partner/pull', () => {
       ok: true,
       range: { from: '2024-03-02T00:00:00.000Z', to: '2024-03-02T23:59:59.999Z' },
       upserted: { Patient: 0, Encounter: 1, Observation: 1, Condition: 1, MedicationRequest: 1, AllergyIntolerance: 0 },
+      deleted: { Patient: 0, Encounter: 0, Observation: 0, Condition: 0, MedicationRequest: 0, AllergyIntolerance: 0 },
       fhirStore: 'embedded',
       syncRunId: expect.any(String),
       nextSince: expect.any(String),

@@ -56,6 +56,15 @@ export type BulkScript = {
   unauthorizedOnce?: string;
   /** Lines added at the start of a type's file (e.g. a resource that is not valid FHIR). */
   prependLines?: { type: string; lines: string[] };
+  /** Kick-offs answered 429 (with `Retry-After: 1`) before one is accepted. */
+  kickOffTooMany?: number;
+  /** Status polls answered 500 with a `transient` OperationOutcome before the job goes on. */
+  transientFailures?: number;
+  /**
+   * Resources deleted since `_since`: with `_since`, the manifest's `deleted` array lists one NDJSON file of
+   * transaction Bundles (one DELETE entry per resource, as the Bulk Data IG v2 shows); without it, none.
+   */
+  deleted?: Array<{ resourceType: string; id: string }>;
 };
 
 export type BulkCounters = {
@@ -329,6 +338,11 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       accept: req.headers.accept,
     });
     if (!isAuthorized(req)) return sendOutcome(res, 401, 'login', 'bearer token required');
+    if (bulkScript.kickOffTooMany) {
+      bulkScript = { ...bulkScript, kickOffTooMany: bulkScript.kickOffTooMany - 1 };
+      res.setHeader('retry-after', '1');
+      return sendOutcome(res, 429, 'throttled', 'too many exports');
+    }
     if (req.headers.prefer !== 'respond-async')
       return sendOutcome(res, 400, 'invalid', 'Prefer: respond-async required');
     let patients: Set<string> | null = null;
@@ -373,6 +387,10 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
         .end();
       return;
     }
+    if (job.script.transientFailures) {
+      job.script = { ...job.script, transientFailures: job.script.transientFailures - 1 };
+      return sendOutcome(res, 500, 'transient', 'status store briefly unavailable');
+    }
     if (job.script.statusFailure) return sendOutcome(res, job.script.statusFailure, 'exception', 'export failed');
     sendJson(res, 200, {
       transactionTime: job.transactionTime,
@@ -384,6 +402,8 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
       error: job.script.errorIssues
         ? [{ type: 'OperationOutcome', url: `${origin}${bulkFilePathOf(id, 'OperationOutcome')}` }]
         : [],
+      ...(job.since !== null &&
+        job.script.deleted && { deleted: [{ type: 'Bundle', url: `${origin}${bulkFilePathOf(id, 'Deleted')}` }] }),
     });
   }
 
@@ -405,6 +425,17 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
     if (type === 'OperationOutcome') {
       for (const issue of job.script.errorIssues ?? [])
         res.write(`${JSON.stringify({ resourceType: 'OperationOutcome', issue: [issue] })}\n`);
+      return void res.end();
+    }
+    if (type === 'Deleted') {
+      for (const gone of job.script.deleted ?? []) {
+        const bundle = {
+          resourceType: 'Bundle',
+          type: 'transaction',
+          entry: [{ request: { method: 'DELETE', url: `${gone.resourceType}/${gone.id}` } }],
+        };
+        res.write(`${JSON.stringify(bundle)}\n`);
+      }
       return void res.end();
     }
     const generated = options.bulkExport?.lines?.(type) ?? fixtureLines(job, type);

@@ -13,7 +13,7 @@ export type FakeFhirStore = {
   /** Every transaction Bundle received, as parsed JSON. */
   receivedTransactions: Array<{
     type: string;
-    entry: Array<{ resource: Resource; request: { method: string; url: string } }>;
+    entry: Array<{ resource: Resource; request: { method: string; url: string } }>; // DELETE entries carry no resource
   }>;
   /** Every search URL received. */
   receivedSearches: URL[];
@@ -68,6 +68,12 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
     const answers: Array<{ response: { status: string; etag: string } }> = [];
     for (const entry of bundle.entry ?? []) {
       const [type, id] = entry.request.url.split('/');
+      if (entry.request.method === 'DELETE') {
+        // FHIR R4 transaction: a DELETE of something absent is not an error; 204 when gone, 404 when never there.
+        const existed = staged.delete(`${type}/${id}`);
+        answers.push({ response: { status: existed ? '204 No Content' : '404 Not Found', etag: '' } });
+        continue;
+      }
       if (entry.request.method !== 'PUT' || entry.resource.resourceType !== type || entry.resource.id !== id) {
         return send(res, 400, outcome('invalid', 'entry does not match its request')); // nothing applied
       }
@@ -88,6 +94,7 @@ export async function startFakeFhirStore(): Promise<FakeFhirStore> {
       );
       answers.push({ response: { status: previous ? '200 OK' : '201 Created', etag: `W/"${version}"` } });
     }
+    for (const key of resources.keys()) if (!staged.has(key)) resources.delete(key);
     for (const [key, value] of staged) resources.set(key, value);
     send(res, 200, { resourceType: 'Bundle', type: 'transaction-response', entry: answers });
   }

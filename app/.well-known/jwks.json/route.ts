@@ -4,4 +4,4 @@ import { renderJwks } from '@/lib/http/jwks-response';
 import { jwksEndpoint } from '@/lib/emr/endpoints';
 import { serveJwks } from '@/lib/emr/serve-jwks';
 
-export const GET = route({ ...jwksEndpoint, render: renderJwks }, ({ deps }) => serveJwks(deps.config));
+export const GET = route({ ...jwksEndpoint, render: renderJwks }, ({ deps }) => serveJwks(deps.config, deps.clock));

@@ -23,7 +23,7 @@ type Connection = {
   id: string;
   name: string | null;
   vendor: 'generic-fhir' | 'browser-oauth' | 'smart-backend' | 'partner-api';
-  status: 'pending' | 'connected' | 'needs-registration' | 'needs-authorization';
+  status: 'pending' | 'connected' | 'needs-registration' | 'needs-reauthorization';
   lastError: string | null;
   canAuthorize: boolean;
   hasClientId: boolean;
@@ -31,7 +31,13 @@ type Connection = {
   connectedAt: string | null;
   lastRun: LastRun | null;
 };
-type PullResult = { upserted: Record<string, number>; fhirStore: string; range?: { from: string; to: string } };
+type PullResult = {
+  upserted: Record<string, number>;
+  /** Stored resources removed because the EHR deleted them (a Bulk Data export's `deleted`). */
+  deleted?: Record<string, number>;
+  fhirStore: string;
+  range?: { from: string; to: string };
+};
 
 /** How often the list is read again while a pull runs, to show its progress. */
 const PROGRESS_POLL_MS = 1500;
@@ -46,14 +52,14 @@ const STATUS: Record<Connection['status'], string> = {
   pending: 'Pending',
   connected: 'Connected',
   'needs-registration': 'Needs registration',
-  'needs-authorization': 'Connect again',
+  'needs-reauthorization': 'Connect again',
 };
 // needs-registration is an expected step, not a failure (SPEC): neutral, like pending.
 const STATUS_CLASS: Record<Connection['status'], string> = {
   pending: 'status-unknown',
   connected: 'status-active',
   'needs-registration': 'status-unknown',
-  'needs-authorization': 'status-inactive',
+  'needs-reauthorization': 'status-inactive',
 };
 const PHASES: Record<string, string> = {
   starting: 'Starting',
@@ -114,6 +120,7 @@ function ErrorMessage({ error }: { error: unknown }) {
 }
 
 function Counts({ result, label }: { result: PullResult; label: string }) {
+  const anyDeleted = Object.values(result.deleted ?? {}).some((n) => n > 0);
   return (
     <div aria-live="polite">
       <table aria-label={label}>
@@ -125,6 +132,7 @@ function Counts({ result, label }: { result: PullResult; label: string }) {
           <tr>
             <th scope="col">Resource type</th>
             <th scope="col">Upserted</th>
+            {anyDeleted && <th scope="col">Deleted</th>}
           </tr>
         </thead>
         <tbody>
@@ -132,6 +140,7 @@ function Counts({ result, label }: { result: PullResult; label: string }) {
             <tr key={type}>
               <td>{type}</td>
               <td data-testid={`count-${type}`}>{n}</td>
+              {anyDeleted && <td data-testid={`deleted-${type}`}>{result.deleted?.[type] ?? 0}</td>}
             </tr>
           ))}
         </tbody>
@@ -213,7 +222,7 @@ export function IntegrationsPanel() {
 
 /** What the operator must do for a connection that cannot pull yet, in words. */
 function nextStep(c: Connection): string | null {
-  if (c.status === 'needs-authorization')
+  if (c.status === 'needs-reauthorization')
     return `${c.lastError ?? 'The EHR no longer accepts this connection.'} Connect again to renew access.`;
   if (c.vendor === 'smart-backend' && c.status !== 'connected')
     return 'Waiting for the operator to link this clinic to the SMART Backend Services registration (EMR_VENDORS groups).';
@@ -354,9 +363,9 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
             // A full page navigation: the authorize route answers with a redirect to the EMR.
             <a
               href={`/api/emr-sync/authorize?connectionId=${encodeURIComponent(c.id)}`}
-              aria-label={`${c.status === 'needs-authorization' ? 'Connect again' : c.status === 'connected' ? 'Reconnect' : 'Connect'} ${label}`}
+              aria-label={`${c.status === 'needs-reauthorization' ? 'Connect again' : c.status === 'connected' ? 'Reconnect' : 'Connect'} ${label}`}
             >
-              {c.status === 'needs-authorization'
+              {c.status === 'needs-reauthorization'
                 ? 'Connect again'
                 : c.status === 'connected'
                   ? 'Reconnect'
@@ -434,16 +443,18 @@ function LastRunSummary({ run }: { run: LastRun }) {
         Last pull {when} failed{run.error ? `: ${run.error}` : ''}.
       </p>
     );
-  const total = Object.values(run.counts ?? {}).reduce<number>((sum, c) => {
+  let total = 0;
+  let deleted = 0;
+  for (const c of Object.values(run.counts ?? {})) {
     if (c && typeof c === 'object') {
-      const t = c as { created?: number; updated?: number; unchanged?: number };
-      return sum + (t.created ?? 0) + (t.updated ?? 0) + (t.unchanged ?? 0);
+      const t = c as { created?: number; updated?: number; unchanged?: number; deleted?: number };
+      total += (t.created ?? 0) + (t.updated ?? 0) + (t.unchanged ?? 0);
+      deleted += t.deleted ?? 0;
     }
-    return sum;
-  }, 0);
+  }
   return (
     <p className="muted">
-      Last pull {when}: {total} resources.
+      Last pull {when}: {total} resources{deleted > 0 ? `, ${deleted} removed as deleted in the EHR` : ''}.
     </p>
   );
 }
