@@ -10,6 +10,7 @@ import { requireClinicPatients, type ClinicPatient } from '../patients/require-c
 import {
   askEligibility,
   unansweredFields,
+  type CheckSource,
   type EligibilityDeps,
   type EligibilityInquiry,
   type NotRead,
@@ -90,6 +91,8 @@ export type RosterContext = {
   correlationId: string;
   /** The clinic's IANA zone (from the session check): a date of service is the clinic's calendar day. */
   clinicTimeZone: string;
+  /** Recorded on every check row: staff (the route, the default) or schedule (the evening pre-verification). */
+  source?: CheckSource;
 };
 
 export type RosterRun = {
@@ -248,6 +251,7 @@ function planLookup(
     inquiry: {
       clinicId: context.clinicId,
       userId: context.userId,
+      source: context.source ?? 'staff',
       patientId: patient.id,
       correlationId: context.correlationId,
       payer: { id: payerId, name: payerNameFor(payerId, patient) },
