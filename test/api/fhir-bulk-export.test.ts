@@ -12,6 +12,7 @@ import type { FhirResource } from '@/lib/fhir/types';
 import { keyedJobId } from '@/lib/background/keyed-job-id';
 import { startApp, type TestApp } from '../support/app';
 import { findKeyedJob, insertClaimedJob } from '../support/jobs';
+import { stepUpHeader } from '../support/step-up-claim';
 import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
@@ -523,5 +524,16 @@ describe('the worker', () => {
       startedAt: expect.any(String),
       completedAt: expect.any(String),
     });
+    // An admin puts the dead letter back on its queue (step-up); the export itself stays failed, so its run does
+    // nothing more and completes.
+    const retried = await admin.post(`/api/jobs/${deadLetter!.id}/retry`, undefined, {
+      headers: await stepUpHeader(app, 'admin@northside.test'),
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ id: deadLetter!.id, queue: 'bulk-export', state: 'retry' });
+    await expect
+      .poll(() => findKeyedJob(app.db, 'bulk-export', job.id), { timeout: 15_000 })
+      .toMatchObject({ state: 'completed', output: { exported: false } });
+    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'failed' });
   });
 });
