@@ -120,3 +120,26 @@ describe('the job engine on embedded PGlite', () => {
     expect(notFailed.body).toMatchObject({ code: 'NOT_EXECUTABLE', message: 'Only a failed job can be retried' });
   });
 });
+
+describe('APP_ROLE=web', () => {
+  let web: TestApp;
+  beforeAll(async () => {
+    web = await startApp({ database: 'pglite', env: { APP_ROLE: 'web' } });
+  }, 120_000);
+  afterAll(async () => {
+    await web?.stop();
+  });
+
+  it('queues work but works no job and keeps no schedule', async () => {
+    const admin = await signIn(web, 'admin@northside.test');
+    const kickOff = await admin.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } });
+    expect(kickOff.status).toBe(202);
+    await sleep(4000); // a worker would have finished it in about a second
+    const status = await admin.get(kickOff.headers.get('content-location')!);
+    expect(status.status).toBe(202);
+    expect(status.headers.get('x-progress')).toBe('queued');
+    const listed = (await admin.get('/api/jobs')).body as Listed;
+    expect(listed.jobs.map((j) => [j.queue, j.state, j.attempts])).toEqual([['bulk-export', 'created', 0]]);
+    expect(listed.schedules).toEqual([]);
+  });
+});
