@@ -42,15 +42,8 @@ export function requireBoss(): Promise<PgBoss> {
   return perProcess.__boss;
 }
 
-/** Stops this process's engine (tests); a later startBoss starts a new one. */
-export async function stopBoss(): Promise<void> {
-  const started = perProcess.__boss;
-  perProcess.__boss = undefined;
-  if (started) await (await started).stop({ graceful: false, timeout: 1000 });
-}
-
-/** The constructor options for a database and role (exported for tests that run a second engine). */
-export function bossOptions(database: Config['database'], db: Db, role: BossRole): ConstructorOptions {
+/** The constructor options for a database and role. */
+function bossOptions(database: Config['database'], db: Db, role: BossRole): ConstructorOptions {
   const common: ConstructorOptions = {
     // Workers supervise: a job whose heartbeat stops (its instance was killed) is retried within ~15 s.
     supervise: role.works,
