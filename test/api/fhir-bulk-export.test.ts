@@ -535,5 +535,16 @@ describe('the worker', () => {
       .poll(() => findKeyedJob(app.db, 'bulk-export', job.id), { timeout: 15_000 })
       .toMatchObject({ state: 'completed', output: { exported: false } });
     expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'failed' });
+    expect(
+      await app.db.auditLog.findFirst({
+        where: { action: 'jobs.retry', correlationId: retried.headers.get('x-correlation-id')! },
+        select: { outcome: true, userId: true, clinicId: true, detail: true },
+      }),
+    ).toEqual({
+      outcome: 'success',
+      userId: user.id,
+      clinicId: 'clinic_north',
+      detail: { jobId: deadLetter!.id, queue: 'bulk-export' },
+    });
   });
 });
