@@ -9,13 +9,17 @@ import { deadLetterQueue, JobFailure, type BackgroundJob, type JobHandler } from
 /** Dead letters are few and not urgent. */
 const DEAD_LETTER_POLLING_SECONDS = 5;
 
+/**
+ * Creates each queue (and its dead-letter queue) when missing, and brings an existing one's retry, expiry and
+ * heartbeat options up to the handler's (createQueue leaves an existing queue as it is; a policy cannot change).
+ */
 export async function declareQueues(boss: PgBoss, handlers: readonly JobHandler[]): Promise<void> {
   for (const handler of handlers) {
     if (handler.onDead) await boss.createQueue(deadLetterQueue(handler.queue), { retryLimit: 5, retryBackoff: true });
-    await boss.createQueue(handler.queue, {
-      ...handler.options,
-      ...(handler.onDead && { deadLetter: deadLetterQueue(handler.queue) }),
-    });
+    const options = { ...handler.options, ...(handler.onDead && { deadLetter: deadLetterQueue(handler.queue) }) };
+    await boss.createQueue(handler.queue, options);
+    const { policy: _policy, ...changeable } = options;
+    if (Object.keys(changeable).length) await boss.updateQueue(handler.queue, changeable);
   }
 }
 
