@@ -8,6 +8,12 @@ const nextConfig = {
   // inside the build would only repeat it.
   typescript: { ignoreBuildErrors: true },
   // These load .wasm/.data files from disk at run time; bundling them would break the paths.
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pino', '@prisma/schema-engine-wasm'],
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pglite-prisma-adapter',
+    'pino',
+    '@prisma/schema-engine-wasm',
+    'pg-boss',
+  ],
 };
 export default nextConfig;

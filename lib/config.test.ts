@@ -29,6 +29,13 @@ describe('parseConfig', () => {
     expect(() => resolveMode({ SVC_ENV: 'staging' })).toThrow(ConfigError);
   });
 
+  it('reads APP_ROLE as all (the default), web or worker, and stops on anything else', () => {
+    expect(parseConfig({}).appRole).toBe('all');
+    expect(parseConfig({ APP_ROLE: 'web' }).appRole).toBe('web');
+    expect(parseConfig({ APP_ROLE: ' worker ' }).appRole).toBe('worker');
+    expect(() => parseConfig({ APP_ROLE: 'cron' })).toThrow('APP_ROLE is malformed');
+  });
+
   it('refuses to choose a mode for a database server: SVC_ENV must be set with DATABASE_URL', () => {
     expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test' })).toThrow('SVC_ENV must be set');
     expect(() => parseConfig({ DATABASE_URL: 'postgresql://127.0.0.1/test', NODE_ENV: 'production' })).toThrow(

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { AppError } from './errors';
 
 export type ServiceMode = 'sandbox' | 'production';
+export const APP_ROLES = ['all', 'web', 'worker'] as const;
+export type AppRole = (typeof APP_ROLES)[number];
 export const WEBHOOK_RECEIVERS = ['payment', 'fax', 'emr', 'transfer', 'banking', 'era'] as const;
 export type WebhookReceiver = (typeof WEBHOOK_RECEIVERS)[number];
 export const EMR_VENDOR_KINDS = ['generic-fhir', 'browser-oauth', 'smart-backend', 'partner-api'] as const;
@@ -86,6 +88,8 @@ export type Config = {
    * throttle counts a client by the entry that many hops from the socket's peer (lib/auth/client-address.ts).
    */
   trustedProxyHops: number;
+  /** APP_ROLE: `all` serves and works jobs, `web` serves and works none, `worker` works jobs and runs schedules. */
+  appRole: AppRole;
   halted: boolean;
   logLevel: string;
   /** Features switched off because their group is only partly set: logged once at boot, never fatal. */
@@ -364,6 +368,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       optional.parse(env.TRUSTED_PROXY_HOPS) ?? 0,
       'TRUSTED_PROXY_HOPS',
     ),
+    appRole: parseWith(z.enum(APP_ROLES), optional.parse(env.APP_ROLE) ?? 'all', 'APP_ROLE'),
     halted: env.SVC_HALT?.trim() === '1',
     logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
     warnings,

@@ -14,6 +14,15 @@ export type { Prisma } from './db/generated/client';
 
 const globalForDb = globalThis as unknown as { __db?: Promise<PrismaClient> };
 
+// The embedded database behind a client, for the one other user of the same single connection: the job engine
+// (pg-boss through its PGlite adapter, lib/background/boss.ts). A second PGlite on the same folder is not allowed.
+const pgliteOfClient = new WeakMap<PrismaClient, PGlite>();
+
+/** The PGlite instance a client opened by openDb() runs on; undefined for PostgreSQL. */
+export function findPglite(db: PrismaClient): PGlite | undefined {
+  return pgliteOfClient.get(db);
+}
+
 /**
  * An in-memory PGlite lives and dies with this process, so nothing else can migrate it: apply the checked-in
  * migration files here. File databases are migrated by `npm start`/`npm run db:migrate` (wasm schema engine).
@@ -39,7 +48,8 @@ const statementName = (query: { sql: string }) => PREPARED.exec(query.sql)?.[1] 
 export async function openDb(database: Config['database']): Promise<PrismaClient> {
   if (database.kind === 'postgres') {
     const adapter = new PrismaPg(
-      { connectionString: database.url, max: database.poolSize },
+      // application_name names this process in pg_stat_activity (operators, and the takeover test's victim).
+      { connectionString: database.url, max: database.poolSize, application_name: `svc:${process.pid}` },
       { statementNameGenerator: statementName },
     );
     return new PrismaClient({ adapter });
@@ -48,7 +58,9 @@ export async function openDb(database: Config['database']): Promise<PrismaClient
   if (!inMemory) fs.mkdirSync(path.resolve(database.dataDir), { recursive: true });
   const pglite = new PGlite(inMemory ? database.dataDir : path.resolve(database.dataDir));
   if (inMemory) await migrateInMemory(pglite);
-  return new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  pgliteOfClient.set(client, pglite);
+  return client;
 }
 
 /** The process's client; the first caller's database settings win (config is read once per process anyway). */

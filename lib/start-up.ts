@@ -1,9 +1,10 @@
 // Server start (called from instrumentation.ts): parse config (a malformed value stops the server here),
-// log the mode and any feature a partial configuration switched off, start the FHIR side and the job worker,
-// and in sandbox make sure the demo tenant exists.
-import { getDeps, requireFhirStore } from './deps';
+// log the mode and any feature a partial configuration switched off, start the FHIR side, in sandbox make sure the
+// demo tenant exists, then start the job engine as APP_ROLE says (start-background-work.ts).
+import { getDeps, requireFhirStore, requirePayer } from './deps';
 import { ensureDemoTenant } from './demo/demo-tenant';
 import { startFhirServices } from './fhir/start-fhir-services';
+import { startBackgroundWork } from './start-background-work';
 
 export async function startUp(): Promise<void> {
   const deps = await getDeps();
@@ -11,14 +12,12 @@ export async function startUp(): Promise<void> {
   log.info({ mode: config.mode, database: config.database.kind }, `starting in ${config.mode} mode`);
   // A partly configured feature is off, not fatal: said once here, and its routes answer their typed 501/503.
   for (const warning of config.warnings) log.warn({ config: 'partial' }, warning);
-  // Only what the jobs need, read again on every tick (the worker outlives this call).
-  await startFhirServices(config, log, async () => {
-    const { db, clock } = await getDeps();
-    return { db, clock, fhirStore: requireFhirStore({ config, db }) };
-  });
-  if (config.mode !== 'sandbox') return;
-  const { created } = await ensureDemoTenant({ db: deps.db, now: new Date(), sealKey: config.sealKey }, config.mode);
-  log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');
+  await startFhirServices(config);
+  if (config.mode === 'sandbox') {
+    const { created } = await ensureDemoTenant({ db: deps.db, now: new Date(), sealKey: config.sealKey }, config.mode);
+    log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');
+  }
+  await startBackgroundWork({ ...deps, fhirStore: requireFhirStore(deps), payer: () => requirePayer(deps) });
 }
 
 /**

@@ -1,13 +1,13 @@
 // The sandbox payer's remittance: a claim the sandbox clearinghouse accepted is later paid or denied by a real 835
 // that arrives through the same ingest as any other (DECISIONS "Claims out"; lib/remittances/ingest-remittance.ts,
-// source "sandbox"). Submit queues a job for it (lib/jobs, queue "claims.sandbox-remittance") in its own
+// source "sandbox"). Submit queues a job for it (pg-boss, queue "claims.sandbox-remittance") in its own
 // transaction, a few seconds out; the job answers the stored 837P again with the sandbox's pure answer-claim
 // (deterministic: the same 835 each time, so a retried job posts once) and ingests its remittance. Sandbox only:
 // nothing queues it in production. The ingest keeps the 835 on the claim's transmissions, as for every 835.
 import type { Clock } from '../clock';
 import type { Db, Prisma } from '../db';
-import type { JobHandler } from '../jobs/job';
-import { enqueueJob } from '../jobs/enqueue-job';
+import type { JobHandler } from '../background/job-handler';
+import { sendJob } from '../background/send-job';
 import { ingestRemittance } from '../remittances/ingest-remittance';
 import { clinicToday } from '../time/clinic-day';
 import { answerClaim } from './sandbox-clearinghouse/answer-claim';
@@ -18,35 +18,28 @@ export const SANDBOX_REMITTANCE_DELAY_MS = 3_000;
 const MAX_ATTEMPTS = 5;
 
 type Payload = { clinicId: string; claimId: string };
+type JobData = Payload & { correlationId: string };
 
+/** Queued once per claim (keyed by its id), a few seconds out, in the caller's transaction. */
 export async function enqueueSandboxRemittance(
   tx: Prisma.TransactionClient,
   input: Payload & { correlationId: string; now: Date },
 ): Promise<void> {
-  await enqueueJob(
-    tx,
-    {
-      queue: SANDBOX_REMITTANCE_QUEUE,
-      key: input.claimId,
-      payload: { clinicId: input.clinicId, claimId: input.claimId },
-      maxAttempts: MAX_ATTEMPTS,
-      runAfter: new Date(input.now.getTime() + SANDBOX_REMITTANCE_DELAY_MS),
-      correlationId: input.correlationId,
-    },
-    input.now,
-  );
+  const data: JobData = { clinicId: input.clinicId, claimId: input.claimId, correlationId: input.correlationId };
+  await sendJob(tx, SANDBOX_REMITTANCE_QUEUE, data, {
+    key: input.claimId,
+    startAfter: new Date(input.now.getTime() + SANDBOX_REMITTANCE_DELAY_MS),
+  });
 }
 
-export function sandboxRemittanceHandler(deps: { db: Db; clock: Clock }): JobHandler {
+export function sandboxRemittanceHandler(deps: { db: Db; clock: Clock }): JobHandler<JobData> {
   return {
     queue: SANDBOX_REMITTANCE_QUEUE,
-    leaseMs: 30_000,
-    backoffMs: 2_000,
-    async run(job, lease) {
-      const { clinicId, claimId } = job.payload as Payload;
-      const correlationId = job.correlationId ?? `sandbox-remittance-${claimId}`;
+    options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+    pollingIntervalSeconds: 1,
+    async run(job) {
+      const { clinicId, claimId, correlationId } = job.data;
       await sendSandboxRemittance(deps, { clinicId, claimId, correlationId });
-      await lease.complete();
     },
   };
 }

@@ -34,9 +34,14 @@ export type EligibilityDeps = {
 /** EligibilityFindings with our API's rejection (loop null when no 271 AAA is behind it). */
 type Findings = Omit<EligibilityFindings, 'rejection'> & { rejection: Rejection | null };
 
+/** Who asked: a person (verify, roster), or the evening pre-verification schedule. */
+export type CheckSource = 'staff' | 'schedule';
+
 export type EligibilityInquiry = {
   clinicId: string;
   userId: string;
+  /** Recorded on the check row (default staff). */
+  source?: CheckSource;
   patientId: string;
   correlationId: string;
   payer: { id: string; name: string };
@@ -200,6 +205,7 @@ export async function askEligibility(
     cacheable,
     result: { ...stored, evidence },
     correlationId: inquiry.correlationId,
+    source: inquiry.source ?? 'staff',
     createdAt: answeredAt,
   });
   return { outcome: { fields, evidence }, recorded };

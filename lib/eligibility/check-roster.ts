@@ -10,6 +10,7 @@ import { requireClinicPatients, type ClinicPatient } from '../patients/require-c
 import {
   askEligibility,
   unansweredFields,
+  type CheckSource,
   type EligibilityDeps,
   type EligibilityInquiry,
   type NotRead,
@@ -20,6 +21,7 @@ import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
 import { clinicDateOf } from '../time/clinic-day';
+import { findRecentChecks, type RecentCheck } from './find-recent-checks';
 
 const MAX_ROSTER_SIZE = 500;
 const MAX_CONCURRENCY = 20;
@@ -62,6 +64,12 @@ export const RosterResult = z.object({
   skipReason: SkipReason.optional(),
   /** The parsed eligibility fields (status, network and the rest); absent when skipped. */
   result: EligibilityFields.optional(),
+  /**
+   * Whether the status, network or prior-auth flag differs from the patient's check before this answer (false
+   * when there is none); absent when skipped. An answer served from an earlier check compares that check with the
+   * one before it, so the morning after the evening pre-verification still shows what the evening found.
+   */
+  changedSinceLastCheck: z.boolean().optional(),
 });
 export type RosterResult = z.infer<typeof RosterResult>;
 
@@ -90,6 +98,8 @@ export type RosterContext = {
   correlationId: string;
   /** The clinic's IANA zone (from the session check): a date of service is the clinic's calendar day. */
   clinicTimeZone: string;
+  /** Recorded on every check row: staff (the route, the default) or schedule (the evening pre-verification). */
+  source?: CheckSource;
 };
 
 export type RosterRun = {
@@ -133,6 +143,8 @@ type RosterPlan = {
   body: RosterBody;
   patients: Map<string, ClinicPatient>;
   provider: { npi: string; name: string };
+  /** Each patient's newest checks before this run, newest first (changedSinceLastCheck). */
+  recent: Map<string, RecentCheck[]>;
 };
 
 type RunOptions = NonNullable<Parameters<RosterRun['run']>[0]>;
@@ -172,9 +184,12 @@ export async function prepareRoster(
     .then((row) => row);
   const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, patientIds });
   const reading = requireClinicPatients(deps.db, context.clinicId, patientIds);
+  // This clinic's rows only, like the cache read; used only once the batch passes.
+  const recalling = findRecentChecks(deps.db, context.clinicId, patientIds);
   // Whichever of them refuses first, the others' refusals are handled (awaited or dropped), never unhandled.
   caching.catch(() => undefined);
   reading.catch(() => undefined);
+  recalling.catch(() => undefined);
   const clinic = await finding;
   const npi = body.provider?.npi ?? clinic?.billingNpi ?? '';
   if (!/^\d{10}$/.test(npi)) {
@@ -200,6 +215,7 @@ export async function prepareRoster(
     body,
     patients,
     provider: { npi, name: providerName },
+    recent: await recalling,
   };
   const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
   const [store] = await Promise.all([caching, logging]);
@@ -219,7 +235,10 @@ async function runRoster(
     planned.map(async (p) => {
       const result =
         'inquiry' in p
-          ? await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal)).then(settle)
+          ? markChange(
+              await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal)).then(settle),
+              plan.recent.get(p.inquiry.patientId) ?? [],
+            )
           : { appointment: p.echo, skipped: true, skipReason: p.skip };
       onResult?.(p.index, result);
       return result;
@@ -248,6 +267,7 @@ function planLookup(
     inquiry: {
       clinicId: context.clinicId,
       userId: context.userId,
+      source: context.source ?? 'staff',
       patientId: patient.id,
       correlationId: context.correlationId,
       payer: { id: payerId, name: payerNameFor(payerId, patient) },
@@ -328,6 +348,20 @@ function logFailure(plan: RosterPlan, error: unknown) {
 function payerNameFor(payerId: string, patient: ClinicPatient): string {
   if (patient.coveragePayerId === payerId && patient.coveragePayerName) return patient.coveragePayerName;
   return PAYER_DIRECTORY.find((entry) => entry.payerId === payerId)?.name ?? payerId;
+}
+
+/** Compares an answer with the patient's check before it (the newest one older than the answer's own time). */
+function markChange(result: RosterResult, recent: readonly RecentCheck[]): RosterResult {
+  const fields = result.result;
+  if (!fields) return result;
+  const answeredAt = new Date(fields.verifiedAt).getTime();
+  const before = recent.find((check) => check.createdAt.getTime() < answeredAt);
+  const changedSinceLastCheck =
+    before !== undefined &&
+    (before.status !== fields.status ||
+      before.network !== fields.network ||
+      before.priorAuthRequired !== fields.priorAuthRequired);
+  return { ...result, changedSinceLastCheck };
 }
 
 /** total = active + inactive + unknown + skipped = the number of appointments (DECISIONS). */

@@ -37,6 +37,7 @@ function check(patientId: string, cacheKey: string, createdAt: Date, overrides: 
     cacheable: true,
     result: { status: 'active', at: createdAt.toISOString() },
     correlationId: 'corr-check',
+    source: 'staff',
     createdAt,
     ...overrides,
   };

@@ -30,6 +30,8 @@ export type CheckRow = {
   cacheable: boolean;
   result: Prisma.InputJsonObject;
   correlationId: string;
+  /** staff | schedule */
+  source: string;
   createdAt: Date;
 };
 
@@ -204,6 +206,7 @@ const COLUMNS = [
   ['cacheable', 'boolean'],
   ['result', 'jsonb'],
   ['correlationId', 'text'],
+  ['source', 'text'],
   ['createdAt', 'timestamp(3)'],
 ] as const;
 const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');

@@ -16,7 +16,9 @@ import { AppError } from '../errors';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { centsToNumber } from '../money/cents-to-number';
 import { serializableTransaction } from '../db/serializable-transaction';
-import { runKeyedJob } from '../jobs/run-keyed-job';
+import type { PgBoss } from 'pg-boss';
+import type { JobHandler } from '../background/job-handler';
+import { runQueuedJob } from '../background/run-queued-job';
 import { findReassociationVariances, REASSOCIATION_KINDS } from './reassociation-variances';
 
 export const ReconcileQuery = z.object({
@@ -46,8 +48,8 @@ export const ReconciliationRun = z.object({
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const RECONCILE_QUEUE = 'reconcile';
-/** Renewed by the run's heartbeat while it lives; a run whose instance died is taken over this long after. */
-const RECONCILE_LEASE_MS = 30_000;
+type Run = z.infer<typeof ReconciliationRun>;
+type ReconcileJobData = { day: string; correlationId: string };
 
 const LEDGER_BY_CLINIC = `SELECT t."clinicId", SUM(e."amountCents")::bigint AS cents
   FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
@@ -75,114 +77,125 @@ const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId",
 type Sum = { clinicId: string; cents: bigint };
 const byClinic = (rows: Sum[]) => new Map(rows.map((r) => [r.clinicId, BigInt(r.cents)]));
 
-/** @throws VALIDATION_FAILED (400) for a day that has not started yet. */
+/** @throws VALIDATION_FAILED (400) for a day that has not started yet; IN_PROGRESS when the run takes too long. */
 export async function reconcileDay(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'clock'> & { boss: PgBoss },
   input: z.infer<typeof ReconcileQuery> & { correlationId: string },
-): Promise<z.infer<typeof ReconciliationRun>> {
-  const { db } = deps;
+): Promise<Run> {
   const now = deps.clock();
   const day = input.day ?? new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
-  const from = new Date(`${day}T00:00:00.000Z`);
-  const to = new Date(from.getTime() + DAY_MS);
-  if (from > now) {
+  if (new Date(`${day}T00:00:00.000Z`) > now) {
     throw new AppError('VALIDATION_FAILED', 'The day to reconcile has not started yet', {
       issues: [{ path: 'query.day', message: 'day must not be in the future' }],
     });
   }
+  // One run per day at a time, on any instance: overlapping calls (a retried cron, two schedulers) share the run in
+  // flight and answer with its result; a later call runs the day again (see run-queued-job.ts).
+  const data: ReconcileJobData = { day, correlationId: input.correlationId };
+  return runQueuedJob<Run>(deps.boss, { queue: RECONCILE_QUEUE, key: day, data });
+}
 
-  // One run per day at a time, on any instance: overlapping calls (a retried cron, two schedulers) wait for the
-  // run in flight and answer with its result; a later call runs the day again (see run-keyed-job.ts).
-  return runKeyedJob(
-    deps,
-    { queue: RECONCILE_QUEUE, key: day, leaseMs: RECONCILE_LEASE_MS, correlationId: input.correlationId },
-    async () => {
-      // One snapshot for all three figures, so a disbursement committing mid-run cannot show in one and not the
-      // others. The writes follow in the same transaction: a run records all its findings or none. A serialization
-      // failure against a concurrent writer is retried (serializableTransaction), never answered as a 500.
-      const variances = await serializableTransaction(
-        db,
-        async (tx) => {
-          const clinics = await tx.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
-          const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to));
-          const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to));
-          const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to));
-          const found = clinics
-            .map(({ id: clinicId }) => ({
-              clinicId,
-              ledgerCents: ledger.get(clinicId) ?? 0n,
-              fboCents: fbo.get(clinicId) ?? 0n,
-              railCents: rail.get(clinicId) ?? 0n,
-            }))
-            .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
-          // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
-          await tx.reconciliationVariance.deleteMany({
-            where: { day, kind: 'ledger_mismatch', clinicId: { notIn: found.map((v) => v.clinicId) } },
-          });
-          const record = (v: {
-            clinicId: string;
-            day: string;
-            kind: string;
-            reference: string;
-            ledgerCents?: bigint;
-            fboCents?: bigint;
-            railCents?: bigint;
-            eraCents?: bigint | null;
-            depositCents?: bigint | null;
-          }) =>
-            tx.$executeRawUnsafe(
-              RECORD_VARIANCE,
-              `var_${randomUUID().replaceAll('-', '')}`,
-              v.clinicId,
-              v.day,
-              v.kind,
-              v.reference,
-              v.ledgerCents ?? 0n,
-              v.fboCents ?? 0n,
-              v.railCents ?? 0n,
-              v.eraCents ?? null,
-              v.depositCents ?? null,
-              input.correlationId,
-              now,
-            );
-          for (const v of found) await record({ ...v, day, kind: 'ledger_mismatch', reference: '' });
+/** The reconcile queue: one queued-or-running run per day (policy exclusive, keyed by the day). */
+export function reconcileHandler(deps: Pick<Deps, 'db' | 'clock'>): JobHandler<ReconcileJobData> {
+  return {
+    queue: RECONCILE_QUEUE,
+    options: { policy: 'exclusive', retryLimit: 1, retryDelay: 1, expireInSeconds: 15 * 60 },
+    pollingIntervalSeconds: 0.5,
+    run: (job) => runReconciliation(deps, job.data),
+  };
+}
 
-          // ERA ↔ deposit: rows whose pair has matched since are removed, whatever their day; the due ones recorded.
-          const reassociation = await findReassociationVariances(tx, { day });
-          const open = new Set(reassociation.open.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
-          const recorded = await tx.reconciliationVariance.findMany({
-            where: { kind: { in: [...REASSOCIATION_KINDS] } },
-            select: { id: true, clinicId: true, kind: true, reference: true },
-          });
-          const resolved = recorded.filter((v) => !open.has(`${v.clinicId} ${v.kind} ${v.reference}`));
-          if (resolved.length > 0) {
-            await tx.reconciliationVariance.deleteMany({ where: { id: { in: resolved.map((v) => v.id) } } });
-          }
-          for (const v of reassociation.due) await record(v);
-          return { clinicsChecked: clinics.length, found, reassociation: reassociation.due };
-        },
-        { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 },
-      );
+/** Reconciles one UTC day for every clinic (the job's work); re-running a day rewrites its findings. */
+export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input: ReconcileJobData): Promise<Run> {
+  const { db } = deps;
+  const now = deps.clock();
+  const { day } = input;
+  const from = new Date(`${day}T00:00:00.000Z`);
+  const to = new Date(from.getTime() + DAY_MS);
+  // One snapshot for all three figures, so a disbursement committing mid-run cannot show in one and not the
+  // others. The writes follow in the same transaction: a run records all its findings or none. A serialization
+  // failure against a concurrent writer is retried (serializableTransaction), never answered as a 500.
+  const variances = await serializableTransaction(
+    db,
+    async (tx) => {
+      const clinics = await tx.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+      const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to));
+      const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to));
+      const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to));
+      const found = clinics
+        .map(({ id: clinicId }) => ({
+          clinicId,
+          ledgerCents: ledger.get(clinicId) ?? 0n,
+          fboCents: fbo.get(clinicId) ?? 0n,
+          railCents: rail.get(clinicId) ?? 0n,
+        }))
+        .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
+      // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
+      await tx.reconciliationVariance.deleteMany({
+        where: { day, kind: 'ledger_mismatch', clinicId: { notIn: found.map((v) => v.clinicId) } },
+      });
+      const record = (v: {
+        clinicId: string;
+        day: string;
+        kind: string;
+        reference: string;
+        ledgerCents?: bigint;
+        fboCents?: bigint;
+        railCents?: bigint;
+        eraCents?: bigint | null;
+        depositCents?: bigint | null;
+      }) =>
+        tx.$executeRawUnsafe(
+          RECORD_VARIANCE,
+          `var_${randomUUID().replaceAll('-', '')}`,
+          v.clinicId,
+          v.day,
+          v.kind,
+          v.reference,
+          v.ledgerCents ?? 0n,
+          v.fboCents ?? 0n,
+          v.railCents ?? 0n,
+          v.eraCents ?? null,
+          v.depositCents ?? null,
+          input.correlationId,
+          now,
+        );
+      for (const v of found) await record({ ...v, day, kind: 'ledger_mismatch', reference: '' });
 
-      return {
-        day,
-        clinicsChecked: variances.clinicsChecked,
-        variances: variances.found.map((v) => ({
-          clinicId: v.clinicId,
-          ledgerCents: centsToNumber(v.ledgerCents),
-          fboCents: centsToNumber(v.fboCents),
-          railCents: centsToNumber(v.railCents),
-        })),
-        reassociation: variances.reassociation.map((v) => ({
-          clinicId: v.clinicId,
-          kind: v.kind,
-          reference: v.reference,
-          day: v.day,
-          eraCents: v.eraCents === null ? null : centsToNumber(v.eraCents),
-          depositCents: v.depositCents === null ? null : centsToNumber(v.depositCents),
-        })),
-        correlationId: input.correlationId,
-      };
+      // ERA ↔ deposit: rows whose pair has matched since are removed, whatever their day; the due ones recorded.
+      const reassociation = await findReassociationVariances(tx, { day });
+      const open = new Set(reassociation.open.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
+      const recorded = await tx.reconciliationVariance.findMany({
+        where: { kind: { in: [...REASSOCIATION_KINDS] } },
+        select: { id: true, clinicId: true, kind: true, reference: true },
+      });
+      const resolved = recorded.filter((v) => !open.has(`${v.clinicId} ${v.kind} ${v.reference}`));
+      if (resolved.length > 0) {
+        await tx.reconciliationVariance.deleteMany({ where: { id: { in: resolved.map((v) => v.id) } } });
+      }
+      for (const v of reassociation.due) await record(v);
+      return { clinicsChecked: clinics.length, found, reassociation: reassociation.due };
     },
+    { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 },
   );
+
+  return {
+    day,
+    clinicsChecked: variances.clinicsChecked,
+    variances: variances.found.map((v) => ({
+      clinicId: v.clinicId,
+      ledgerCents: centsToNumber(v.ledgerCents),
+      fboCents: centsToNumber(v.fboCents),
+      railCents: centsToNumber(v.railCents),
+    })),
+    reassociation: variances.reassociation.map((v) => ({
+      clinicId: v.clinicId,
+      kind: v.kind,
+      reference: v.reference,
+      day: v.day,
+      eraCents: v.eraCents === null ? null : centsToNumber(v.eraCents),
+      depositCents: v.depositCents === null ? null : centsToNumber(v.depositCents),
+    })),
+    correlationId: input.correlationId,
+  };
 }

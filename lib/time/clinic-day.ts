@@ -114,6 +114,12 @@ export function nextDate(date: string): string {
   return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
 }
 
+/** The calendar date before `date` (YYYY-MM-DD). */
+export function previousDate(date: string): string {
+  const [year, month, day] = parseDate(date);
+  return new Date(Date.UTC(year, month - 1, day - 1)).toISOString().slice(0, 10);
+}
+
 /** The instants of the clinic's day `date`: [from, to), from its midnight to the next (23, 24 or 25 hours). */
 export function clinicDayBounds(date: string, timeZone: string): { from: Date; to: Date } {
   return { from: clinicInstant(date, '00:00', timeZone), to: clinicInstant(nextDate(date), '00:00', timeZone) };

@@ -145,6 +145,30 @@ describe('POST /api/eligibility/roster on the demo day (sandbox payer)', () => {
     });
   });
 
+  it("flags a row whose status, network or prior-auth flag differs from the patient's previous check", async () => {
+    const patient = await createPatient(app.db, NORTH, { memberId: 'DEMO-ACTIVE-C1' });
+    const start = `${today()}T15:00:00.000Z`;
+    const run = async () =>
+      (await frontdesk.post('/api/eligibility/roster', { appointments: [{ patientId: patient.id, start }] })).body
+        .results[0];
+    // The first check has nothing before it; the same answer from the cache compares it with nothing either.
+    expect(await run()).toMatchObject({ result: { status: 'active', network: 'IN' }, changedSinceLastCheck: false });
+    expect(await run()).toMatchObject({ result: { cached: true }, changedSinceLastCheck: false });
+    // New coverage on file: a fresh answer, out of network now.
+    await app.db.patient.update({ where: { id: patient.id }, data: { coverageMemberId: 'DEMO-OON-C1' } });
+    expect(await run()).toMatchObject({
+      result: { status: 'active', network: 'OUT', cached: false },
+      changedSinceLastCheck: true,
+    });
+    // Served again from that check (the morning after an evening run): still compared with the check before it.
+    expect(await run()).toMatchObject({ result: { network: 'OUT', cached: true }, changedSinceLastCheck: true });
+    expect(
+      (await app.db.eligibilityCheck.findMany({ where: { patientId: patient.id }, select: { source: true } })).map(
+        (c) => c.source,
+      ),
+    ).toEqual(['staff', 'staff']);
+  });
+
   it("uses the item's member and payer first, then the coverage on file, then defaultPayerId; skips what is missing", async () => {
     const withCoverage = await createPatient(app.db, NORTH, { memberId: 'DEMO-ACTIVE-R1' });
     const noPayer = await createPatient(app.db, NORTH, { memberId: 'DEMO-ACTIVE-R2', payerId: null, payerName: null });

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
 import { servedId } from '@/lib/fhir/served-resource';
 import type { FhirResource } from '@/lib/fhir/types';
+import { keyedJobId } from '@/lib/background/keyed-job-id';
 import { startApp, type TestApp } from '../support/app';
+import { findKeyedJob, insertClaimedJob } from '../support/jobs';
+import { stepUpHeader } from '../support/step-up-claim';
 import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
@@ -91,25 +94,25 @@ function jobRow(clinicId: string, userId: string, overrides: Record<string, unkn
   };
 }
 
-/** An export and its job (lib/jobs) as a worker left it: `work` sets the job's state, attempts and lease. */
+/**
+ * An export and its pg-boss job as a worker elsewhere left it: claimed (active) `retryCount` retries in, its last
+ * heartbeat `heartbeatAgoSeconds` ago (older than the queue's 10 s: the worker is dead).
+ */
 async function exportWithJob(
   clinicId: string,
   userId: string,
-  work: { state: string; attempts: number; leaseUntil: Date | null },
+  work: { retryCount: number; heartbeatAgoSeconds: number; heartbeatSeconds?: number },
 ) {
   const job = await app.db.bulkExportJob.create({ data: jobRow(clinicId, userId) });
-  await app.db.job.create({
-    data: {
-      id: `job_${randomUUID()}`,
-      queue: 'bulk-export',
-      key: job.id,
-      state: work.state,
-      attempts: work.attempts,
-      maxAttempts: 3,
-      leaseUntil: work.leaseUntil,
-      leaseToken: work.state === 'running' ? 'a-worker-elsewhere' : null,
-      lockedBy: work.state === 'running' ? 'elsewhere:1' : null,
-    },
+  await insertClaimedJob(app.db, {
+    queue: 'bulk-export',
+    key: job.id,
+    data: { exportId: job.id, clinicId, correlationId: job.correlationId },
+    retryCount: work.retryCount,
+    retryLimit: 2,
+    heartbeatSeconds: work.heartbeatSeconds ?? 10,
+    heartbeatAgoSeconds: work.heartbeatAgoSeconds,
+    deadLetter: 'bulk-export.dead',
   });
   return job;
 }
@@ -168,11 +171,11 @@ describe('system-level $export', () => {
 
   it('answers 202 with Retry-After and the IN_PROGRESS body while the job runs', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    // A worker holds the lease: the job is mid-run.
+    // A worker holds the job and beats: it is mid-run.
     const job = await exportWithJob('clinic_north', user.id, {
-      state: 'running',
-      attempts: 1,
-      leaseUntil: new Date(Date.now() + 3_600_000),
+      retryCount: 0,
+      heartbeatAgoSeconds: 0,
+      heartbeatSeconds: 3600,
     });
     try {
       const res = await admin.get(`/api/fhir/bulk-status/${job.id}`);
@@ -188,7 +191,7 @@ describe('system-level $export', () => {
       });
     } finally {
       await app.db.bulkExportJob.delete({ where: { id: job.id } });
-      await app.db.job.deleteMany({ where: { key: job.id } });
+      await app.db.$executeRawUnsafe('DELETE FROM pgboss.job WHERE id = $1::uuid', keyedJobId('bulk-export', job.id));
     }
   });
 });
@@ -464,39 +467,33 @@ describe('status, files and cancellation across clinics', () => {
     expect((await admin.get(statusUrl)).status).toBe(404);
     expect((await admin.get(manifest.body.output[0].url)).status).toBe(404);
     expect(await app.db.bulkExportFile.count({ where: { jobId: statusUrl.split('/').pop()! } })).toBe(0);
-    expect(await app.db.job.count({ where: { key: statusUrl.split('/').pop()! } })).toBe(0);
+    expect(await findKeyedJob(app.db, 'bulk-export', statusUrl.split('/').pop()!)).toMatchObject({
+      state: expect.stringMatching(/^(cancelled|completed)$/),
+    });
   });
 });
 
 describe('the worker', () => {
-  it('finishes a job whose worker died (its lease expired) instead of leaving it running', async () => {
+  it('finishes a job whose worker died (its heartbeat stopped) instead of leaving it running', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const job = await exportWithJob('clinic_north', user.id, {
-      state: 'running',
-      attempts: 1,
-      leaseUntil: new Date(Date.now() - 1000),
-    });
+    const job = await exportWithJob('clinic_north', user.id, { retryCount: 0, heartbeatAgoSeconds: 60 });
     const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
     expect(res.body).toMatchObject({ status: 'completed', output: [{ type: 'Patient', count: 2 }], error: [] });
     expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
       status: 'completed',
       finishedAt: expect.any(Date),
     });
-    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({
-      state: 'completed',
-      attempts: 2,
-      leaseUntil: null,
-      lockedBy: expect.not.stringMatching(/^elsewhere/),
-    });
+    await expect
+      .poll(() => findKeyedJob(app.db, 'bulk-export', job.id))
+      .toMatchObject({
+        state: 'completed',
+        retryCount: 1,
+      });
   });
 
-  it('fails a job that was claimed 3 times without finishing, with an OperationOutcome in error[]', async () => {
+  it('fails a job whose third attempt died too, with an OperationOutcome in error[] and the dead letter in /api/jobs', async () => {
     const user = await app.db.user.findUniqueOrThrow({ where: { email: 'admin@northside.test' } });
-    const job = await exportWithJob('clinic_north', user.id, {
-      state: 'running',
-      attempts: 3,
-      leaseUntil: new Date(Date.now() - 1000),
-    });
+    const job = await exportWithJob('clinic_north', user.id, { retryCount: 2, heartbeatAgoSeconds: 60 });
     const res = await manifestOf(admin, `/api/fhir/bulk-status/${job.id}`);
     expect(res.body).toEqual({
       transactionTime: job.transactionTime.toISOString(),
@@ -510,12 +507,44 @@ describe('the worker', () => {
     expect(JSON.parse(outcome.text)).toEqual({
       resourceType: 'OperationOutcome',
       issue: [
-        { severity: 'error', code: 'exception', details: { text: 'The export did not finish after 3 attempts' } },
+        { severity: 'error', code: 'exception', details: { text: 'The export could not be completed in 3 attempts' } },
       ],
     });
-    expect(await app.db.job.findFirstOrThrow({ where: { key: job.id } })).toMatchObject({
-      state: 'dead',
-      lastError: 'Its workers never finished it in 3 attempts',
+    const deadLetter = await findKeyedJob(app.db, 'bulk-export', job.id);
+    expect(deadLetter).toMatchObject({ state: 'failed', retryCount: 2 });
+    const listed = await admin.get('/api/jobs');
+    expect(listed.status).toBe(200);
+    expect(listed.body.jobs.find((j: { id: string }) => j.id === deadLetter!.id)).toEqual({
+      id: deadLetter!.id,
+      queue: 'bulk-export',
+      state: 'failed',
+      attempts: 3,
+      lastError: 'Its worker stopped answering (the instance was stopped or died) before it finished',
+      createdAt: expect.any(String),
+      startedAt: expect.any(String),
+      completedAt: expect.any(String),
+    });
+    // An admin puts the dead letter back on its queue (step-up); the export itself stays failed, so its run does
+    // nothing more and completes.
+    const retried = await admin.post(`/api/jobs/${deadLetter!.id}/retry`, undefined, {
+      headers: await stepUpHeader(app, 'admin@northside.test'),
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ id: deadLetter!.id, queue: 'bulk-export', state: 'retry' });
+    await expect
+      .poll(() => findKeyedJob(app.db, 'bulk-export', job.id), { timeout: 15_000 })
+      .toMatchObject({ state: 'completed', output: { exported: false } });
+    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'failed' });
+    expect(
+      await app.db.auditLog.findFirst({
+        where: { action: 'jobs.retry', correlationId: retried.headers.get('x-correlation-id')! },
+        select: { outcome: true, userId: true, clinicId: true, detail: true },
+      }),
+    ).toEqual({
+      outcome: 'success',
+      userId: user.id,
+      clinicId: 'clinic_north',
+      detail: { jobId: deadLetter!.id, queue: 'bulk-export' },
     });
   });
 });

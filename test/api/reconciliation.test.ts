@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '@/lib/webhooks/verify-signature';
+import { jobsOf } from '../support/jobs';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { stepUpHeader } from '../support/step-up-claim';
@@ -197,7 +198,7 @@ describe('POST /api/jobs/reconcile', () => {
   it('answers overlapping calls for one day with one run: all 200, the same result, the work done once', async () => {
     const day = '2026-11-14';
     await railPosting(app, tenant.clinicId, new Date(`${day}T10:00:00Z`), 7n, 'credit');
-    const runsBefore = (await app.db.job.findFirst({ where: { queue: 'reconcile', key: day } }))?.attempts ?? 0;
+    const runsBefore = (await jobsOf(app.db, 'reconcile', day)).length;
     // Holds the run at its first write until every call has arrived, so they overlap whatever the machine's speed.
     const blocker = new pg.Client({ connectionString: app.database!.url });
     await blocker.connect();
@@ -213,10 +214,9 @@ describe('POST /api/jobs/reconcile', () => {
     expect(results[0]!.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([
       { clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 7 },
     ]);
-    expect(await app.db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({
-      state: 'completed',
-      attempts: runsBefore + 1,
-    });
+    const runs = await jobsOf(app.db, 'reconcile', day);
+    expect(runs).toHaveLength(runsBefore + 1);
+    expect(runs.at(-1)).toMatchObject({ state: 'completed', retryCount: 0 });
     // 2026-11-13's test below expects the clinic's only variance to be its own.
     await app.db.reconciliationVariance.deleteMany({ where: { clinicId: tenant.clinicId, day } });
   });

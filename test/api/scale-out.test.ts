@@ -3,18 +3,24 @@
 // and the demo is seeded once; one webhook delivered 30 times round-robin is applied once; 20 executes of one
 // settlement instruction disburse once; a TOTP code used on one instance is refused on another; a session
 // version bumped on one instance ends the session on another; 3 overlapping reconcile calls answer with one run;
-// and a bulk export whose instance is killed (SIGKILL) mid-run completes on another within 30 s.
+// a bulk export whose instance is killed (SIGKILL) mid-run completes on another within 30 s (pg-boss retries it
+// when its heartbeat stops); and an evening pre-verification occurrence delivered to every instance checks each
+// appointment of the next clinic day once.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBoss } from 'pg-boss';
 import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
+import { PRE_VERIFICATION_QUEUE } from '@/lib/eligibility/pre-verify-appointments';
+import { clinicDateOf, clinicInstant, nextDate } from '@/lib/time/clinic-day';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { attemptSignIn, HttpClient, signIn } from '../support/http';
 import { stepUpHeader } from '../support/step-up-claim';
 import { signedInUser, totpCode } from '../support/auth-factors';
-import { createTenant } from '../support/factories';
+import { createPatient, createTenant } from '../support/factories';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
+import { findKeyedJob, jobsOf } from '../support/jobs';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -194,10 +200,7 @@ describe('three instances on one PostgreSQL', () => {
       { clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: 99 },
     ]);
     expect(await db.reconciliationVariance.count({ where: { day } })).toBe(1);
-    expect(await db.job.findFirstOrThrow({ where: { queue: 'reconcile', key: day } })).toMatchObject({
-      state: 'completed',
-      attempts: 1,
-    });
+    expect(await jobsOf(db, 'reconcile', day)).toMatchObject([{ state: 'completed', retryCount: 0 }]);
   });
 
   it('completes on another instance, within 30 s, a bulk export whose instance was killed mid-run', async () => {
@@ -215,17 +218,18 @@ describe('three instances on one PostgreSQL', () => {
       const kickOff = await admin.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } });
       expect(kickOff.status).toBe(202);
       const exportId = kickOff.headers.get('content-location')!.split('/').pop()!;
+      // The instance writing the files waits on the lock; its connections are named svc:<pid> (lib/db.ts).
       let holder: string | null = null;
       for (let i = 0; i < 100 && !holder; i++) {
-        const waiting = await db.$queryRawUnsafe<Array<{ n: bigint }>>(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%BulkExportFile%'`,
+        const waiting = await db.$queryRawUnsafe<Array<{ application_name: string }>>(
+          `SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%BulkExportFile%'`,
         );
-        const job = await db.job.findFirst({ where: { queue: 'bulk-export', key: exportId } });
-        if (Number(waiting[0]!.n) > 0 && job?.state === 'running') holder = job.lockedBy;
+        const job = await findKeyedJob(db, 'bulk-export', exportId);
+        if (waiting[0] && job?.state === 'active') holder = waiting[0].application_name;
         else await sleep(100);
       }
-      expect(holder).toMatch(/:\d+$/);
-      victim = apps.find((app) => holder!.endsWith(`:${app.pid}`));
+      expect(holder).toMatch(/^svc:\d+$/);
+      victim = apps.find((app) => holder === `svc:${app.pid}`);
       expect(
         victim,
         `lockedBy ${holder} names none of the instances ${apps.map((a) => a.pid).join(', ')}`,
@@ -248,12 +252,59 @@ describe('three instances on one PostgreSQL', () => {
       }
       expect(manifest, 'the export did not complete within 30 s of the kill').toBeDefined();
       expect(manifest!.body).toMatchObject({ status: 'completed', output: [{ count: 50 }] });
-      const job = await db.job.findFirstOrThrow({ where: { queue: 'bulk-export', key: exportId } });
-      expect(job).toMatchObject({ state: 'completed', attempts: 2 });
-      expect(job.lockedBy).not.toBe(holder);
+      // Its second attempt, on a survivor (the victim is gone): pg-boss retried it when its heartbeat stopped.
+      expect(await findKeyedJob(db, 'bulk-export', exportId)).toMatchObject({ state: 'completed', retryCount: 1 });
     } finally {
       if (!killedAt) await held.release();
       await victim?.stop();
     }
+  }, 60_000);
+
+  it('checks the next clinic day once when an evening occurrence reaches every instance', async () => {
+    const db = apps[0]!.db;
+    const tenant = await createTenant(db, 'Chicago');
+    const timeZone = 'America/Chicago';
+    await db.clinic.update({ where: { id: tenant.clinicId }, data: { timeZone } });
+    const patient = await createPatient(db, tenant);
+    const date = nextDate(clinicDateOf(new Date(), timeZone));
+    await db.appointment.create({
+      data: {
+        id: uid('appt'),
+        clinicId: tenant.clinicId,
+        patientId: patient.id,
+        start: clinicInstant(date, '10:00', timeZone),
+      },
+    });
+    // The occurrence as pg-boss's cron sends it, three times over (as if each instance had fired it).
+    const boss = new PgBoss({ connectionString: database.url, max: 1, supervise: false, schedule: false });
+    boss.on('error', () => undefined);
+    await boss.start();
+    try {
+      for (let i = 0; i < 3; i++) await boss.send('schedule.pre-verification', { timeZone });
+    } finally {
+      await boss.stop({ graceful: false, timeout: 1000 });
+    }
+    await expect
+      .poll(() => db.eligibilityCheck.count({ where: { clinicId: tenant.clinicId } }), { timeout: 30_000 })
+      .toBe(1);
+    await sleep(3000); // any late duplicate would have run by now
+    expect(
+      await db.eligibilityCheck.findMany({
+        where: { clinicId: tenant.clinicId },
+        select: { patientId: true, dateOfService: true, source: true },
+      }),
+    ).toEqual([{ patientId: patient.id, dateOfService: date, source: 'schedule' }]);
+    const runs = (await jobsOf(db, PRE_VERIFICATION_QUEUE)).filter((j) => j.data.clinicId === tenant.clinicId);
+    expect(runs).toMatchObject([{ state: 'completed', data: { clinicId: tenant.clinicId, date } }]);
+    // Three instances kept each schedule once per time zone.
+    const schedules = await db.$queryRawUnsafe<Array<{ name: string; key: string }>>(
+      `SELECT name, key FROM pgboss.schedule WHERE name LIKE 'schedule.%' ORDER BY name, key`,
+    );
+    expect(schedules).toEqual([
+      { name: 'schedule.pre-verification', key: 'America/Los_Angeles' },
+      { name: 'schedule.pre-verification', key: 'America/New_York' },
+      { name: 'schedule.reconciliation', key: 'America/Los_Angeles' },
+      { name: 'schedule.reconciliation', key: 'America/New_York' },
+    ]);
   }, 60_000);
 });

@@ -5,10 +5,12 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/registry';
+import { keyedJobId } from '@/lib/background/keyed-job-id';
 import { startApp, type TestApp } from '../support/app';
 import { stepUpHeader } from '../support/step-up-claim';
 import { signIn, type HttpClient } from '../support/http';
 import { claimPayment, remittanceOf, x12Of } from '../support/remittances';
+import { insertClaimedJob } from '../support/jobs';
 
 type Probe = { path: string; json?: unknown; expect: 'denied' | 'own-data-only' };
 
@@ -216,6 +218,9 @@ const PROBES: Record<string, Probe[]> = {
     { path: '/api/audit?userId=user_admin_north', expect: 'own-data-only' },
   ],
   'GET /api/emr-sync/runs/{id}': [{ path: '/api/emr-sync/runs/run_north_probe', expect: 'denied' }],
+  // Northside's export has a job on the engine; Southside's list never shows it and its retry is 404.
+  'GET /api/jobs': [{ path: '/api/jobs', expect: 'own-data-only' }],
+  'POST /api/jobs/{id}/retry': [{ path: `/api/jobs/${keyedJobId('bulk-export', N.job)}/retry`, expect: 'denied' }],
   'DELETE /api/emr-sync/connections/{id}': [{ path: `/api/emr-sync/connections/${N.connection}`, expect: 'denied' }],
 };
 
@@ -317,6 +322,15 @@ async function seedNorthside(app: TestApp) {
       finishedAt: new Date(),
       files: { create: { id: N.file, resourceType: 'Patient', count: 1, ndjson: JSON.stringify(patient) } },
     },
+  });
+  await insertClaimedJob(db, {
+    queue: 'bulk-export',
+    key: N.job,
+    data: { exportId: N.job, clinicId: 'clinic_north', correlationId: 'probe' },
+    retryCount: 0,
+    retryLimit: 2,
+    heartbeatSeconds: 3600,
+    heartbeatAgoSeconds: 0,
   });
 }
 

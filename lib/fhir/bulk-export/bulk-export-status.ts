@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
+import { findKeyedJobState } from '../../background/find-keyed-job';
 import { BULK_EXPORT_QUEUE } from './run-bulk-export-job';
 
 const BULK_FILES_PATH = '/api/fhir/bulk-files';
@@ -35,14 +36,11 @@ export async function getBulkExportStatus(
   });
   if (!job) throw new AppError('NOT_FOUND', 'No such export');
   if (job.status === 'running') {
-    const work = await deps.db.job.findUnique({
-      where: { queue_key: { queue: BULK_EXPORT_QUEUE, key: job.id } },
-      select: { state: true },
-    });
+    const work = await findKeyedJobState(deps.db, BULK_EXPORT_QUEUE, job.id);
     return {
       state: 'in-progress',
       jobId: job.id,
-      progress: work?.state === 'running' ? 'exporting' : 'queued',
+      progress: work === 'active' ? 'exporting' : 'queued',
       retryAfterSeconds: BULK_RETRY_AFTER_SECONDS,
     };
   }

@@ -1,58 +1,65 @@
-// Works one bulk export as a job of the "bulk-export" queue (lib/jobs): pages through the FHIR store type by
-// type, checking between pages that the job's lease is still ours (the engine's heartbeat renews it while this
-// process lives), then in one transaction writes the NDJSON files and marks the export completed, only while
-// the claim still holds. A killed worker's export is claimed by another instance one lease later; after
-// MAX_ATTEMPTS claims the job is dead-lettered and the export fails with an OperationOutcome file.
+// Works one bulk export as a job of the "bulk-export" queue (pg-boss, lib/background): pages through the FHIR store
+// type by type, stopping between pages when this worker's claim is gone (job.signal: another instance took the job
+// over), then in one transaction writes the NDJSON files and marks the export completed, only if it is still
+// running (so a second worker finishing the same export writes nothing). A killed worker's heartbeat stops and a
+// supervising instance hands the job to another worker; after MAX_ATTEMPTS attempts its dead letter fails the export
+// with an OperationOutcome file.
 import type { Clock } from '../../clock';
-import type { Db } from '../../db';
+import type { Db, Prisma } from '../../db';
 import type { Logger } from '../../log';
-import type { Job, JobHandler, Tx } from '../../jobs/job';
-import type { JobLease } from '../../jobs/job-lease';
+import type { JobHandler } from '../../background/job-handler';
 import type { FhirStore, LastUpdatedBound } from '../fhir-store';
 import { isFhirResourceType, MAX_PAGE_SIZE } from '../resource-registry';
 
 export const BULK_EXPORT_QUEUE = 'bulk-export';
-/** A short lease: renewed every 5 s while the worker lives, so a dead instance's export moves on within ~15 s. */
-export const LEASE_MS = 15_000;
 export const MAX_ATTEMPTS = 3;
-const RETRY_BACKOFF_MS = 5_000;
 /** Resources per NDJSON file. */
 export const RESOURCES_PER_FILE = 10_000;
 
+type Tx = Prisma.TransactionClient;
 type Deps = { db: Db; clock: Clock; fhirStore: FhirStore; log?: Logger };
 type Export = NonNullable<Awaited<ReturnType<Db['bulkExportJob']['findUnique']>>>;
 type OutputFile = { resourceType: string; count: number; ndjson: string };
+/** The job's data: the export (its id is also the job's key) and, for GET /api/jobs, its clinic. */
+export type BulkExportJobData = { exportId: string; clinicId: string; correlationId: string };
 
-export function bulkExportHandler(deps: Deps): JobHandler {
+export function bulkExportHandler(deps: Deps): JobHandler<BulkExportJobData> {
   return {
     queue: BULK_EXPORT_QUEUE,
-    leaseMs: LEASE_MS,
-    backoffMs: RETRY_BACKOFF_MS,
-    async run(job, lease) {
-      const exportRow = await deps.db.bulkExportJob.findUnique({ where: { id: exportIdOf(job) } });
-      if (!exportRow || exportRow.status !== 'running') return; // cancelled (or already finished): nothing to do
-      const outputs = await exportFiles(deps, exportRow, lease);
-      await lease.complete(async (tx) => finishExport(tx, exportRow.id, 'completed', outputs, deps.clock()));
+    options: {
+      retryLimit: MAX_ATTEMPTS - 1,
+      retryDelay: 5,
+      retryBackoff: true,
+      // pg-boss's smallest heartbeat: a killed worker's export moves on within ~15 s (supervision every 5 s).
+      heartbeatSeconds: 10,
+      expireInSeconds: 60 * 60,
+    },
+    pollingIntervalSeconds: 1,
+    async run(job) {
+      const exportRow = await deps.db.bulkExportJob.findUnique({ where: { id: job.data.exportId } });
+      if (!exportRow || exportRow.status !== 'running') return { exported: false }; // cancelled or finished
+      const outputs = await exportFiles(deps, exportRow, job.signal);
+      await deps.db.$transaction((tx) => finishExport(tx, exportRow.id, 'completed', outputs, deps.clock()), {
+        maxWait: 10_000,
+        timeout: 60_000,
+      });
       deps.log?.info(
         { jobId: exportRow.id, correlationId: exportRow.correlationId, files: outputs.length },
         'bulk export completed',
       );
+      return { exported: true, files: outputs.length };
     },
-    async onDead(tx, job, cause) {
-      const text =
-        cause === 'abandoned'
-          ? `The export did not finish after ${MAX_ATTEMPTS} attempts`
-          : 'The export could not be completed';
-      await finishExport(tx, exportIdOf(job), 'failed', [errorFile(text)], deps.clock());
-      deps.log?.warn({ jobId: exportIdOf(job), attempts: job.attempts }, 'bulk export gave up');
+    async onDead(job) {
+      const text = `The export could not be completed in ${MAX_ATTEMPTS} attempts`;
+      await deps.db.$transaction((tx) =>
+        finishExport(tx, job.data.exportId, 'failed', [errorFile(text)], deps.clock()),
+      );
+      deps.log?.warn({ jobId: job.data.exportId }, 'bulk export gave up');
     },
   };
 }
 
-/** The export's id is the job's key (one job per export). */
-const exportIdOf = (job: Job) => job.key ?? '';
-
-async function exportFiles(deps: Deps, job: Export, lease: JobLease): Promise<OutputFile[]> {
+async function exportFiles(deps: Deps, job: Export, signal: AbortSignal): Promise<OutputFile[]> {
   const outputs: OutputFile[] = [];
   const bounds: LastUpdatedBound[] = [{ prefix: 'le', at: job.transactionTime }];
   if (job.since) bounds.push({ prefix: 'ge', at: job.since });
@@ -65,7 +72,7 @@ async function exportFiles(deps: Deps, job: Export, lease: JobLease): Promise<Ou
     };
     let cursor: string | undefined;
     do {
-      lease.assertHeld();
+      signal.throwIfAborted(); // the job was taken over: stop, write nothing
       const page = await deps.fhirStore.search(job.clinicId, {
         resourceType,
         lastUpdated: bounds,

@@ -12,8 +12,8 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { FHIR_RESOURCE_TYPES, isFhirResourceType, RESOURCE_REGISTRY } from '../resource-registry';
-import { enqueueJob } from '../../jobs/enqueue-job';
-import { BULK_EXPORT_QUEUE, MAX_ATTEMPTS } from './run-bulk-export-job';
+import { sendJob } from '../../background/send-job';
+import { BULK_EXPORT_QUEUE, type BulkExportJobData } from './run-bulk-export-job';
 
 // Bulk Data Access: application/fhir+ndjson, with application/ndjson and ndjson as abbreviations.
 const OUTPUT_FORMATS = ['application/fhir+ndjson', 'application/ndjson', 'ndjson'];
@@ -158,12 +158,9 @@ export async function startBulkExport(
           },
         });
       }
-      // The work itself is a job (lib/jobs), keyed by the export's id, in the same transaction as the export row.
-      await enqueueJob(
-        tx,
-        { queue: BULK_EXPORT_QUEUE, key: id, maxAttempts: MAX_ATTEMPTS, correlationId: input.correlationId },
-        now,
-      );
+      // The work itself is a job (pg-boss), keyed by the export's id, in the same transaction as the export row.
+      const data: BulkExportJobData = { exportId: id, clinicId: input.clinicId, correlationId: input.correlationId };
+      await sendJob(tx, BULK_EXPORT_QUEUE, data, { key: id });
     },
     { maxWait: 10_000, timeout: 10_000 },
   );

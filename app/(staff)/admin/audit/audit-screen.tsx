@@ -45,6 +45,7 @@ const ACTION_LABELS: Record<string, string> = {
   'emr.connection.update': 'EMR connection changed',
   'emr.connection.delete': 'EMR connection deleted',
   'emr.connection.connect': 'EMR connection authorized',
+  'jobs.retry': 'Background job retried',
 };
 
 const labelOf = (action: string) => ACTION_LABELS[action] ?? action;

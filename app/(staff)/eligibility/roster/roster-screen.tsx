@@ -1,6 +1,7 @@
 'use client';
 // The roster screen: pick a day (the clinic's today by default), list its appointments at clinic times, run the
-// check and watch results arrive (NDJSON), then read status, network, copays, deductible remaining, prior
+// check and watch results arrive (NDJSON), then read status (flagged when it, the network or prior authorization
+// changed since the patient's previous check), network, copays, deductible remaining, prior
 // authorization and what to do. "Needs attention" counts and filters the answers staff must act on before the
 // visit. Rows stack into labelled cards at phone width (no sideways scroll box).
 import { useEffect, useState } from 'react';
@@ -271,6 +272,11 @@ function RosterRow({
           <div className="fd-attention">Needs attention: {reasons.map((r) => ATTENTION_LABEL[r]).join(', ')}</div>
         ) : null}
         {fields?.cached ? <div className="muted">from a check at {clock.time(fields.verifiedAt)}</div> : null}
+        {result?.changedSinceLastCheck ? (
+          <div className="fd-attention" data-changed="true">
+            Changed since the last check (status, network or prior authorization)
+          </div>
+        ) : null}
       </td>
       <td data-label="Network">{fields ? networkLabel(fields.network) : '—'}</td>
       <td data-label="Copay (primary / specialist)">

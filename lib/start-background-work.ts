@@ -1,0 +1,51 @@
+// Start-up's background side (APP_ROLE, DECISIONS "Fleet operations"): every role starts the job engine and declares
+// every queue, because every role sends jobs; `all` and `worker` also work every queue, supervise (a killed worker's
+// job is retried elsewhere) and keep the cron schedules; `web` works no job and runs no schedule.
+import type { PgBoss } from 'pg-boss';
+import { startBoss } from './background/boss';
+import { declareQueues, startWorkers } from './background/start-workers';
+import type { JobHandler } from './background/job-handler';
+import { sandboxRemittanceHandler } from './claims/sandbox-remittance';
+import type { Deps } from './deps';
+import type { PayerTransport } from './eligibility/payer-transport';
+import type { FhirStore } from './fhir/fhir-store';
+import { preVerificationHandler } from './eligibility/pre-verify-appointments';
+import { bulkExportHandler } from './fhir/bulk-export/run-bulk-export-job';
+import { reconcileHandler } from './reconciliation/reconcile-day';
+import { scheduleHandler } from './schedules/schedule-handler';
+import { SCHEDULES } from './schedules/schedules';
+import { syncSchedules } from './schedules/sync-schedules';
+
+/** How often a worker re-reads the clinics' time zones into the schedules. */
+const SCHEDULE_SYNC_MS = 5 * 60 * 1000;
+
+/** `fhirStore` and `payer` come from the composition root (start-up); the payer is built on first use. */
+export async function startBackgroundWork(
+  deps: Deps & { fhirStore: FhirStore; payer(): PayerTransport },
+): Promise<PgBoss> {
+  const { config, db, clock, log } = deps;
+  const works = config.appRole !== 'web';
+  const boss = await startBoss(deps, { works });
+  const handlers = [
+    bulkExportHandler({ db, clock, fhirStore: deps.fhirStore, log }),
+    sandboxRemittanceHandler(deps),
+    reconcileHandler(deps),
+    preVerificationHandler(deps),
+    ...SCHEDULES.map((schedule) => scheduleHandler({ db, clock, boss, log }, schedule)),
+  ] as unknown as JobHandler[];
+  await declareQueues(boss, handlers);
+  if (!works) {
+    log.info({ role: config.appRole }, 'job engine started: sending only (APP_ROLE=web)');
+    return boss;
+  }
+  await startWorkers(boss, handlers, log.child({ worker: 'jobs' }));
+  await syncSchedules(boss, db, SCHEDULES);
+  const timer = setInterval(() => {
+    syncSchedules(boss, db, SCHEDULES).catch((error: unknown) =>
+      log.error({ err: error instanceof Error ? error.message : String(error) }, 'schedule sync failed'),
+    );
+  }, SCHEDULE_SYNC_MS);
+  timer.unref();
+  log.info({ role: config.appRole, queues: handlers.length }, 'job engine started: working every queue and schedule');
+  return boss;
+}
