@@ -6,7 +6,7 @@ import { startBoss } from './background/boss';
 import { declareQueues, startWorkers } from './background/start-workers';
 import type { JobHandler } from './background/job-handler';
 import { sandboxRemittanceHandler } from './claims/sandbox-remittance';
-import type { Deps } from './deps';
+import { requireClearinghouse, type Deps } from './deps';
 import type { PayerTransport } from './eligibility/payer-transport';
 import type { FhirStore } from './fhir/fhir-store';
 import { preVerificationHandler } from './eligibility/pre-verify-appointments';
@@ -26,12 +26,15 @@ export async function startBackgroundWork(
   const { config, db, clock, log } = deps;
   const works = config.appRole !== 'web';
   const boss = await startBoss(deps, { works });
+  // Live CORE when CLEARINGHOUSE_* is set, the sandbox's in sandbox mode; production without one has none, and the
+  // schedules that need it skip (requireClearinghouse would refuse).
+  const clearinghouse = () => (config.clearinghouse || config.mode === 'sandbox' ? requireClearinghouse(deps) : null);
   const handlers = [
     bulkExportHandler({ db, clock, fhirStore: deps.fhirStore, log }),
     sandboxRemittanceHandler(deps),
     reconcileHandler(deps),
     preVerificationHandler(deps),
-    ...SCHEDULES.map((schedule) => scheduleHandler({ db, clock, boss, log }, schedule)),
+    ...SCHEDULES.map((schedule) => scheduleHandler({ db, clock, boss, log, clearinghouse }, schedule)),
   ] as unknown as JobHandler[];
   await declareQueues(boss, handlers);
   if (!works) {

@@ -11,6 +11,7 @@ import { RECONCILE_QUEUE } from '@/lib/reconciliation/reconcile-day';
 import { createPatient, createTenant, type TestTenant } from '@/test/support/factories';
 import { jobsOf } from '@/test/support/jobs';
 import { createTestDatabase, type TestDatabase } from '@/test/support/postgres';
+import { sandboxClearinghouse } from '@/lib/clearinghouse/sandbox-clearinghouse';
 import { SCHEDULES } from './schedules';
 
 let database: TestDatabase;
@@ -129,5 +130,36 @@ describe('reconciliation at 02:00', () => {
     expect((await jobsOf(db, RECONCILE_QUEUE, '2026-11-27')).map((j) => j.data)).toEqual([
       { day: '2026-11-27', correlationId: 'corr-r' },
     ]);
+  });
+});
+
+describe('the registry', () => {
+  it('holds the five ruled schedules, each in its own zone or the platform', () => {
+    expect(SCHEDULES.map(({ name, cron, scope }) => ({ name, cron, scope }))).toEqual([
+      { name: 'schedule.reconciliation', cron: '0 2 * * *', scope: 'clinic' },
+      { name: 'schedule.pre-verification', cron: '0 18 * * *', scope: 'clinic' },
+      { name: 'schedule.claim-status-follow-up', cron: '0 7 * * *', scope: 'clinic' },
+      { name: 'schedule.era-retrieval', cron: '0 * * * *', scope: 'platform' },
+      { name: 'schedule.claim-send-recovery', cron: '*/5 * * * *', scope: 'platform' },
+    ]);
+  });
+
+  it('skips the clearinghouse work when none is configured, and ERA retrieval without a live one', async () => {
+    const input = { timeZone: 'America/New_York', now: new Date('2026-11-28T12:00:00Z'), correlationId: 'corr-skip' };
+    const none = { db, boss, clock: () => input.now, clearinghouse: () => null };
+    for (const name of ['schedule.claim-status-follow-up', 'schedule.era-retrieval', 'schedule.claim-send-recovery'])
+      expect(await schedule(name).run(none, input), name).toMatchObject({ skipped: expect.any(String) });
+    const sandbox = {
+      ...none,
+      clearinghouse: () => sandboxClearinghouse({ clock: () => input.now, db }),
+    };
+    // The sandbox clearinghouse delivers its own 835s: retrieval has nothing to fetch from it.
+    expect(await schedule('schedule.era-retrieval').run(sandbox, input)).toEqual({
+      skipped: 'no live clearinghouse is configured',
+    });
+    // Follow-up runs against it (no claim of the zone is quiet here, so nothing is asked).
+    expect(await schedule('schedule.claim-status-follow-up').run(sandbox, input)).toEqual({
+      clinics: [{ clinicId: newYork.clinicId, asked: [], failed: [] }],
+    });
   });
 });

@@ -5,23 +5,29 @@
 // minute); work a schedule fans out per clinic is keyed by clinic and day, so it is queued once even when an
 // operator also fires the schedule.
 //
-// Still to wire once their domain functions land (each its own queue name, same shape as below):
-// - `schedule.claim-status-follow-up`: cron `0 7 * * *`, scope clinic: followUpClaimStatus(deps, { clinicId, now })
-//   for each clinic of the zone;
-// - `schedule.era-retrieval`: cron `0 * * * *`, scope platform, only when CLEARINGHOUSE_* is set:
-//   retrieveRemittances(deps, { now });
-// - finishInterruptedSends(deps) is recovery rather than a calendar: a `platform` entry every few minutes
-//   (`*/5 * * * *`), or a call at worker start.
+// Claim status follow-up, ERA retrieval and the outbox's recovery talk to the clearinghouse; without one (production
+// with no CLEARINGHOUSE_*) an occurrence says it skipped, and never calls out.
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '../db';
 import type { Clock } from '../clock';
-import type { Logger } from '../log';
+import { createLogger, type Logger } from '../log';
 import { keyedJobId } from '../background/keyed-job-id';
+import type { ClearinghouseTransport } from '../clearinghouse/clearinghouse-transport';
+import { finishInterruptedSends } from '../claims/finish-interrupted-sends';
+import { followUpClaimStatus } from '../claims/follow-up-claim-status';
+import { retrieveRemittances } from '../remittances/retrieve-remittances';
 import { PRE_VERIFICATION_QUEUE, type PreVerificationJobData } from '../eligibility/pre-verify-appointments';
 import { RECONCILE_QUEUE } from '../reconciliation/reconcile-day';
 import { clinicDateOf, nextDate, previousDate } from '../time/clinic-day';
 
-export type ScheduleDeps = { db: Db; clock: Clock; boss: PgBoss; log?: Logger };
+export type ScheduleDeps = {
+  db: Db;
+  clock: Clock;
+  boss: PgBoss;
+  log?: Logger;
+  /** The clearinghouse (live CORE, or the sandbox's in sandbox mode); null or absent when none is configured. */
+  clearinghouse?: () => ClearinghouseTransport | null;
+};
 export type ScheduleInput = { timeZone: string; now: Date; correlationId: string };
 
 export type Schedule = {
@@ -64,4 +70,61 @@ const preVerification: Schedule = {
   },
 };
 
-export const SCHEDULES: readonly Schedule[] = [reconciliation, preVerification];
+/** 07:00 local: a 276 for each claim accepted 14 or more days ago with no 835 (at most one per claim per 7 days). */
+const claimStatusFollowUp: Schedule = {
+  name: 'schedule.claim-status-follow-up',
+  cron: '0 7 * * *',
+  scope: 'clinic',
+  async run(deps, { timeZone, now, correlationId }) {
+    const clearinghouse = deps.clearinghouse?.() ?? null;
+    if (!clearinghouse) return { skipped: 'no clearinghouse is configured' };
+    const clinics = await deps.db.clinic.findMany({
+      where: { timeZone },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    const results = [];
+    for (const { id: clinicId } of clinics)
+      results.push(await followUpClaimStatus({ ...deps, clearinghouse }, { clinicId, now, correlationId }));
+    return { clinics: results };
+  },
+};
+
+/** Every hour, with a live clearinghouse only: the 835s waiting there, each posted once and then acknowledged. */
+const eraRetrieval: Schedule = {
+  name: 'schedule.era-retrieval',
+  cron: '0 * * * *',
+  scope: 'platform',
+  async run(deps, { now, correlationId }) {
+    const clearinghouse = deps.clearinghouse?.() ?? null;
+    // The sandbox delivers its 835s itself (DECISIONS "Claims out"); there is nothing to fetch from it.
+    if (clearinghouse?.mode !== 'live') return { skipped: 'no live clearinghouse is configured' };
+    return retrieveRemittances({ ...deps, clearinghouse }, { now, correlationId });
+  },
+};
+
+/**
+ * Every 5 minutes: the outbox's recovery. A send left `sending` (a crash between the send and its answer, or a 999
+ * not ready yet) gets its answer asked for by its own submission id; nothing is ever sent again.
+ */
+const claimSendRecovery: Schedule = {
+  name: 'schedule.claim-send-recovery',
+  cron: '*/5 * * * *',
+  scope: 'platform',
+  async run(deps, { correlationId }) {
+    const clearinghouse = deps.clearinghouse?.() ?? null;
+    if (!clearinghouse) return { skipped: 'no clearinghouse is configured' };
+    return finishInterruptedSends(
+      { ...deps, log: deps.log ?? createLogger('silent'), clearinghouse },
+      { correlationId },
+    );
+  },
+};
+
+export const SCHEDULES: readonly Schedule[] = [
+  reconciliation,
+  preVerification,
+  claimStatusFollowUp,
+  eraRetrieval,
+  claimSendRecovery,
+];
