@@ -18,8 +18,6 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNPROCESSABLE: 422,
   SCRUB_BLOCKED: 422,
-  // An EMR refused the grant (OAuth `invalid_grant`, whatever its status): the connection must be authorized again.
-  REAUTHORIZATION_REQUIRED: 422,
   ACCOUNT_LOCKED: 423,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

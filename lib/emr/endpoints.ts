@@ -93,7 +93,7 @@ export const callbackEndpoint = endpoint({
   summary:
     'Finish the browser authorization: the single-use state is consumed, the code exchanged with the PKCE verifier',
   response: CallbackResult,
-  errors: ['TRANSPORT_FAILED', 'UNPROCESSABLE', 'REAUTHORIZATION_REQUIRED'],
+  errors: ['TRANSPORT_FAILED', 'UNPROCESSABLE'],
   redirect:
     'A browser (Accept: text/html) is sent back to /settings/integrations?oauth=connected|failed with the outcome',
 });
@@ -108,7 +108,7 @@ export const smartPullEndpoint = endpoint({
   response: PullResult,
   summary:
     'SMART Backend Services pull of Patient, Encounter, Observation, Condition, MedicationRequest and AllergyIntolerance into the FHIR store',
-  errors: ['NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE', 'REAUTHORIZATION_REQUIRED'],
+  errors: ['NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE'],
 });
 
 export const partnerPullEndpoint = endpoint({
@@ -145,7 +145,7 @@ export const connectionPullEndpoint = endpoint({
   response: PullResult,
   summary:
     "Pull now, for any connection: a smart-backend connection exports its clinic's bound Group; a browser connection reads the patient compartment it was authorized for (its token refreshed first when due). Optional ?since= (else the last run's nextSince)",
-  errors: ['NOT_FOUND', 'NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE', 'REAUTHORIZATION_REQUIRED'],
+  errors: ['NOT_FOUND', 'NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE'],
 });
 
 export const syncRunEndpoint = endpoint({

@@ -34,10 +34,7 @@ export async function pullBrowserConnection(
 ): Promise<PullResult> {
   if (!BROWSER_VENDORS.includes(connection.vendor)) throw new Error('pullBrowserConnection: not a browser connection');
   if (connection.status !== 'connected')
-    throw new AppError(
-      'REAUTHORIZATION_REQUIRED',
-      connection.lastError ?? 'This connection is not authorized; connect it first',
-    );
+    throw new AppError('UNPROCESSABLE', connection.lastError ?? 'This connection is not authorized; connect it first');
   const patientId = connection.launchPatientId;
   if (!patientId || !FHIR_ID.test(patientId)) {
     throw new AppError(

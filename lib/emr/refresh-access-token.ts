@@ -3,7 +3,7 @@
 // from the connection's own FHIR base), through the egress client. When the EMR refuses the refresh (invalid_grant
 // with any status, a revoked client) or no refresh token was granted, the connection becomes
 // `needs-reauthorization` with the reason in words (`lastError`, for the integrations screen), its tokens are
-// cleared, and the caller gets REAUTHORIZATION_REQUIRED telling the user to connect again (DECISIONS "Security
+// cleared, and the caller gets UNPROCESSABLE telling the user to connect again (DECISIONS "Security
 // findings of 2026-11-28", EMR pulls). A transport failure changes nothing: the EMR may be back in a minute, and the
 // grant may still be good.
 import type { Clock } from '../clock';
@@ -26,7 +26,7 @@ export const NEEDS_REAUTHORIZATION = 'needs-reauthorization';
 type Deps = { db: Db; clock: Clock; config: Config; egress: Egress };
 
 /**
- * The connection's usable access token. Throws REAUTHORIZATION_REQUIRED (after marking the connection
+ * The connection's usable access token. Throws UNPROCESSABLE (after marking the connection
  * needs-reauthorization) when it has none or the EMR refused the refresh; TRANSPORT_FAILED when the EMR could not be
  * reached.
  */
@@ -37,7 +37,7 @@ export async function refreshAccessTokenIfDue(
 ): Promise<string> {
   const sealKey = requireSealKey(deps.config);
   if (!connection.accessTokenSealed || !connection.clientId)
-    throw new AppError('REAUTHORIZATION_REQUIRED', 'This connection is not authorized; connect it first');
+    throw new AppError('UNPROCESSABLE', 'This connection is not authorized; connect it first');
   const now = deps.clock();
   const isDue = connection.tokenExpiresAt && connection.tokenExpiresAt.getTime() - now.getTime() < REFRESH_MARGIN_MS;
   if (!isDue) return unseal(connection.accessTokenSealed, sealKey, accessTokenSealContext(connection.id));
@@ -62,7 +62,7 @@ export async function refreshAccessTokenIfDue(
       refreshToken,
     });
   } catch (error) {
-    if (isAppError(error) && (error.code === 'REAUTHORIZATION_REQUIRED' || error.code === 'UNPROCESSABLE'))
+    if (isAppError(error) && error.code === 'UNPROCESSABLE')
       return needsAuthorization(deps, connection, context, 'The EMR refused to renew the access; connect again');
     throw error;
   }
@@ -110,5 +110,5 @@ async function needsAuthorization(
       detail: { connectionId: connection.id, vendor: connection.vendor, reason },
     });
   });
-  throw new AppError('REAUTHORIZATION_REQUIRED', reason);
+  throw new AppError('UNPROCESSABLE', reason);
 }

@@ -98,7 +98,7 @@ describe('exchangeAuthorizationCode', () => {
     expect(patients.map((p) => p.id)).toEqual(['pat-1', 'pat-2']);
   });
 
-  it('is refused with REAUTHORIZATION_REQUIRED when the verifier does not match the challenge, and leaks no secret', async () => {
+  it('is refused with UNPROCESSABLE when the verifier does not match the challenge, and leaks no secret', async () => {
     emr = await startFakeEmr({ clientId: CLIENT_ID });
     const code = await authorizeInBrowser(emr, createPkcePair().codeChallenge);
     const wrongVerifier = createPkcePair().codeVerifier;
@@ -115,7 +115,7 @@ describe('exchangeAuthorizationCode', () => {
     );
 
     expect({ code: error.code, message: error.message, status: error.status }).toEqual({
-      code: 'REAUTHORIZATION_REQUIRED',
+      code: 'UNPROCESSABLE',
       message: 'The EMR refused the authorization; the connection needs authorizing again',
       status: 422,
     });
@@ -138,7 +138,7 @@ describe('exchangeAuthorizationCode', () => {
     };
     await exchangeAuthorizationCode(exchange);
     const error = await rejection(exchangeAuthorizationCode(exchange));
-    expect(error.code).toBe('REAUTHORIZATION_REQUIRED');
+    expect(error.code).toBe('UNPROCESSABLE');
   });
 
   it.each([400, 401, 403])(
@@ -151,7 +151,7 @@ describe('exchangeAuthorizationCode', () => {
           refreshAccessToken({ ...net, tokenUrl: `${server.origin}/token`, clientId: CLIENT_ID, refreshToken: 'r' }),
         );
         expect({ code: error.code, status: error.status, cause: error.options.cause }).toEqual({
-          code: 'REAUTHORIZATION_REQUIRED',
+          code: 'UNPROCESSABLE',
           status: 422,
           cause: { httpStatus: status, oauthError: 'invalid_grant' },
         });

@@ -9,7 +9,7 @@
 //   address, timeout, redirect, oversized or invalid body, an unexpected status, and OAuth errors our caller cannot
 //   act on (invalid_request, invalid_scope...). The status and OAuth error code go to the log (the cause), never to
 //   the client: echoing them made the token request a port scanner.
-// - REAUTHORIZATION_REQUIRED: `invalid_grant`, whatever the HTTP status (400 as RFC 6749 says, but EHRs also send
+// - UNPROCESSABLE: `invalid_grant`, whatever the HTTP status (400 as RFC 6749 says, but EHRs also send
 //   401 and 403): the code or refresh token is no longer good and the connection needs authorizing again.
 // - UNPROCESSABLE: `invalid_client` / `unauthorized_client` (the EMR refuses this client or its assertion: the
 //   registration or key needs fixing). `cause` is `{ httpStatus, oauthError }` so callers can tell them apart.
@@ -92,7 +92,7 @@ export async function exchangeAuthorizationCode(input: AuthorizationCodeExchange
 /**
  * Refreshes an access token (RFC 6749 section 6; SMART App Launch v2 "Refresh access token", public client: the
  * client_id in the body). The answer may carry a new refresh token (rotation) or none (keep the old one).
- * Throws AppError as above: `invalid_grant` (REAUTHORIZATION_REQUIRED) means the grant is gone and the user must
+ * Throws AppError as above: `invalid_grant` (UNPROCESSABLE) means the grant is gone and the user must
  * authorize again.
  */
 export async function refreshAccessToken(input: RefreshTokenRequest): Promise<EmrTokens> {
@@ -197,11 +197,9 @@ function tokenError(httpStatus: number, body: unknown, url: string): AppError {
   // that the grant is gone, whatever status carries it (real EHRs answer a refused refresh with 401 or 403 too):
   // never an outage (DECISIONS "Security findings of 2026-11-28", EMR pulls). Anything else is a broken exchange.
   if (httpStatus >= 400 && oauthError === 'invalid_grant') {
-    return new AppError(
-      'REAUTHORIZATION_REQUIRED',
-      'The EMR refused the authorization; the connection needs authorizing again',
-      { cause },
-    );
+    return new AppError('UNPROCESSABLE', 'The EMR refused the authorization; the connection needs authorizing again', {
+      cause,
+    });
   }
   if (
     (httpStatus === 400 || httpStatus === 401) &&

@@ -20,11 +20,12 @@ type Kind = PaymentTarget['kind'];
 // success also $6 the update time, $7 the ledger transaction id, $8 correlationId (and the delivery row after).
 
 // A bill must be able to hold the amount (paidCents is a 32-bit column: refused, never truncated); a claim
-// must have been submitted (a draft never reached a payer, so a payment naming one is misrouted) and able to
+// must have been submitted (a draft or a claim still `sending` never reached a payer, so a payment naming one is
+// misrouted) and able to
 // hold the amount under MAX_CLAIM_PAID_CENTS, so the total GET /api/claims reports stays a safe integer.
 const TARGET_QUALIFIES: Record<Kind, string> = {
   bill: `EXISTS (SELECT 1 FROM "PatientBill" b WHERE b."id" = $3 AND b."clinicId" = $2 AND b."paidCents" + $5::bigint <= ${MAX_BILL_CENTS})`,
-  claim: `EXISTS (SELECT 1 FROM "Claim" c WHERE c."id" = $4 AND c."clinicId" = $2 AND c."status" <> 'draft' AND c."paidCents" + $5::bigint <= ${MAX_CLAIM_PAID_CENTS})`,
+  claim: `EXISTS (SELECT 1 FROM "Claim" c WHERE c."id" = $4 AND c."clinicId" = $2 AND c."status" NOT IN ('draft', 'sending') AND c."paidCents" + $5::bigint <= ${MAX_CLAIM_PAID_CENTS})`,
 };
 
 // Adds the amount and sets the status from the new total in one UPDATE, under the row lock, so concurrent

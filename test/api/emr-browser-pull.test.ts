@@ -190,7 +190,7 @@ describe('POST /api/emr-sync/connections/{id}/pull (browser connection)', () => 
     const res = await admin.post(`/api/emr-sync/connections/${connectionId}/pull`, {});
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      code: 'REAUTHORIZATION_REQUIRED',
+      code: 'UNPROCESSABLE',
       message: 'The EMR refused to renew the access; connect again',
       correlationId: expect.any(String),
     });
@@ -223,7 +223,7 @@ describe('POST /api/emr-sync/connections/{id}/pull (browser connection)', () => 
       expect(tokenCalls.length).toBe(before + 1);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
-        code: 'REAUTHORIZATION_REQUIRED',
+        code: 'UNPROCESSABLE',
         message: 'The EMR refused to renew the access; connect again',
         correlationId: expect.any(String),
       });

@@ -351,7 +351,7 @@ describe('GET /api/emr-sync/callback', () => {
     const res = await admin.get(`/api/emr-sync/callback?state=${location.searchParams.get('state')}&code=forged-code`);
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      code: 'REAUTHORIZATION_REQUIRED',
+      code: 'UNPROCESSABLE',
       message: 'The EMR refused the authorization; the connection needs authorizing again',
       correlationId: expect.any(String),
     });
