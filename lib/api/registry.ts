@@ -19,6 +19,7 @@ import { userEndpoints } from '../users/endpoints';
 import { auditEndpoints } from '../audit/endpoints';
 import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
 import { clinicEndpoints } from '../clinics/endpoints';
+import { cdsHooksEndpoints } from '../cds-hooks/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -38,4 +39,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...auditEndpoints,
   ...sandboxEhrEndpoints,
   ...clinicEndpoints,
+  ...cdsHooksEndpoints,
 ];

@@ -15,5 +15,9 @@ const PUBLIC_API = [
 
 export const isPublicApiPath = (path: string) => PUBLIC_API.some((re) => re.test(path));
 
+/** CDS Hooks (outside /api): the EHR's JWT is the credential, checked by the service itself. */
+export const isCdsHooksPath = (path: string) => path === '/cds-services' || path.startsWith('/cds-services/');
+
 export const isPublicPagePath = (path: string) =>
+  isCdsHooksPath(path) ||
   path === '/login' || path === '/login/accept' || path.startsWith('/.well-known/') || path.startsWith('/_next/');
