@@ -5,7 +5,10 @@ import { z } from 'zod';
 const FhirResourceJson = z.looseObject({ resourceType: z.string() });
 const BundleJson = z.looseObject({
   resourceType: z.literal('Bundle'),
-  entry: z.array(z.looseObject({ resource: FhirResourceJson.optional() })).max(500).optional(),
+  entry: z
+    .array(z.looseObject({ resource: FhirResourceJson.optional() }))
+    .max(500)
+    .optional(),
 });
 
 export const CdsHookRequest = z.object({
@@ -32,7 +35,10 @@ const OverrideReason = z.object({
 export const CdsFeedbackItem = z.object({
   card: z.string().min(1).max(200),
   outcome: z.enum(['accepted', 'overridden']),
-  acceptedSuggestions: z.array(z.object({ id: z.string().max(200) })).max(50).optional(),
+  acceptedSuggestions: z
+    .array(z.object({ id: z.string().max(200) }))
+    .max(50)
+    .optional(),
   overrideReason: OverrideReason.optional(),
   outcomeTimestamp: z.iso.datetime({ offset: true }).optional(),
 });

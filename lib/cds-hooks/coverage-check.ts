@@ -43,7 +43,14 @@ export function verifyLink(appUrl: string, patientId: string): CdsLink {
 
 export async function checkCoverageCard(
   deps: CoverageCheckDeps,
-  call: { clinic: CdsClinic; patient: MatchedPatient; ehrCoverages: EhrCoverage[]; correlationId: string; issuer: string; appUrl: string },
+  call: {
+    clinic: CdsClinic;
+    patient: MatchedPatient;
+    ehrCoverages: EhrCoverage[];
+    correlationId: string;
+    issuer: string;
+    appUrl: string;
+  },
 ): Promise<CdsCard> {
   const { patient, appUrl } = call;
   const links = [verifyLink(appUrl, patient.id)];

@@ -58,11 +58,7 @@ export function readDraftOrders(draftOrders: unknown): DraftOrder[] {
   return out;
 }
 
-export function requirementCards(
-  base: KnowledgeBase,
-  patient: MatchedPatient,
-  draftOrders: unknown,
-): CdsCard[] {
+export function requirementCards(base: KnowledgeBase, patient: MatchedPatient, draftOrders: unknown): CdsCard[] {
   const coverage = patient.coverage;
   if (!coverage) return [];
   const cards: CdsCard[] = [];
@@ -78,7 +74,12 @@ function cardFor(rule: KnowledgeBaseRule, order: DraftOrder, payerName: string):
   const links = rule.url ? [{ label: `${payerName} policy`, url: rule.url, type: 'absolute' as const }] : undefined;
   const detail = `${payerName}: ${rule.text}`;
   if (rule.requirement === 'prior-auth') {
-    return buildCard({ summary: `${what}: prior authorization required by ${payerName}`, indicator: 'warning', detail, links });
+    return buildCard({
+      summary: `${what}: prior authorization required by ${payerName}`,
+      indicator: 'warning',
+      detail,
+      links,
+    });
   }
   if (rule.requirement === 'documentation') {
     return buildCard({ summary: `${what}: ${payerName} requires documentation`, indicator: 'info', detail, links });

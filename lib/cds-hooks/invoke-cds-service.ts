@@ -66,8 +66,13 @@ export async function invokeCdsService(
   if (!patient) {
     await recordAudit(deps.db, { ...audit, outcome: 'success' });
     return {
-      cards: [buildCard({ summary: `Patient not found in ${clinic.name}`, indicator: 'info',
-        detail: 'No patient of this clinic matches the EHR patient (by coverage on file or by a pulled record).' })],
+      cards: [
+        buildCard({
+          summary: `Patient not found in ${clinic.name}`,
+          indicator: 'info',
+          detail: 'No patient of this clinic matches the EHR patient (by coverage on file or by a pulled record).',
+        }),
+      ],
     };
   }
   // Logged before anything about the patient is read or sent (the 270 of a live check included).

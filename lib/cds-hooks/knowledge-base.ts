@@ -21,7 +21,10 @@ export const KnowledgeBaseRule = z.object({
   /** The payer's own words, shown on the card. */
   text: z.string().min(1).max(2000),
   url: z.url({ protocol: /^https?$/ }).optional(),
-  alternatives: z.array(z.string().regex(/^[0-9A-Z]{5}$/)).max(10).optional(),
+  alternatives: z
+    .array(z.string().regex(/^[0-9A-Z]{5}$/))
+    .max(10)
+    .optional(),
 });
 export type KnowledgeBaseRule = z.infer<typeof KnowledgeBaseRule>;
 

@@ -107,7 +107,8 @@ async function jwksFor(deps: CdsJwtDeps, issuer: string, client: CdsClient) {
   return async (header: { kid?: string }, token: Parameters<ReturnType<typeof createLocalJWKSet>>[1]) => {
     let entry = cached;
     const stale = !entry || now - entry.fetchedAt > JWKS_TTL_MS;
-    const unknownKid = !!entry && !!header.kid && !entry.kids.has(header.kid) && now - entry.fetchedAt > JWKS_REFETCH_MS;
+    const unknownKid =
+      !!entry && !!header.kid && !entry.kids.has(header.kid) && now - entry.fetchedAt > JWKS_REFETCH_MS;
     if (stale || unknownKid) {
       entry = await fetchJwks(deps.egress, client.jwksUrl);
       jwksCache.set(key, entry);
