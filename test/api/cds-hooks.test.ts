@@ -7,6 +7,11 @@ import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant } from '../support/factories';
 import { startFakeCdsEhr, type FakeCdsEhr } from '../fakes/fake-cds-ehr';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  COVERAGE_ELIGIBILITY_REQUEST_R4,
+  COVERAGE_ELIGIBILITY_RESPONSE_R4,
+} from '../support/fhir-r4-eligibility-schema';
 
 const AETNA = '60054';
 
@@ -141,7 +146,7 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
     ['out of network', 'DEMO-OON-N004', 'pat_n_004', 'warning', /out of network/],
     ['not found at the payer', 'DEMO-NOTFOUND-N005', 'pat_n_005', 'warning', /could not be confirmed/],
   ])(
-    'coverage-check: %s coverage gives one %s card linking to the verify screen',
+    'coverage-check: %s coverage (member %s) gives one card of its indicator, linking to the verify screen',
     async (_, memberId, patientId, indicator, summary) => {
       const before = await app.db.phiAccessLog.count({ where: { patientId, purpose: 'cds-hooks.coverage-check' } });
       const res = await call('coverage-check', appointmentBook(memberId));
@@ -346,6 +351,69 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
     });
     const frontdesk = await signIn(app, 'frontdesk@northside.test');
     expect((await frontdesk.request('GET', '/api/cds-hooks/feedback')).status).toBe(403);
+  });
+  it('stores every eligibility check in the FHIR store as an R4 request/response pair, searchable by patient and created', async () => {
+    const admin = await signIn(app, 'admin@northside.test');
+    const patient = await app.db.patient.findUniqueOrThrow({ where: { id: 'pat_n_009' } });
+    const clinic = await app.db.clinic.findUniqueOrThrow({ where: { id: 'clinic_north' } });
+    const verify = await admin.request('POST', '/api/eligibility/verify', {
+      json: {
+        patientId: patient.id,
+        firstName: patient.firstName,
+        lastName: patient.lastName,
+        dob: patient.birthDate,
+        memberId: patient.coverageMemberId,
+        payerName: 'Aetna',
+        payerId: AETNA,
+        npi: clinic.billingNpi,
+      },
+    });
+    expect(verify.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    // FHIR ids allow no "_": our patient pat_n_009 is Patient/pat-n-009 there.
+    const found = await admin.request(
+      'GET',
+      `/api/fhir/CoverageEligibilityResponse?patient=pat-n-009&created=ge${today}`,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.entry).toHaveLength(1);
+    const response = found.body.entry[0].resource;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validResponse = ajv.compile(COVERAGE_ELIGIBILITY_RESPONSE_R4);
+    expect(validResponse(response), ajv.errorsText(validResponse.errors)).toBe(true);
+    expect(response).toMatchObject({
+      outcome: 'complete',
+      patient: { reference: 'Patient/pat-n-009' },
+      insurance: [{ inforce: true }],
+    });
+    const requestId = response.request.reference.split('/')[1];
+    const request = await admin.request('GET', `/api/fhir/CoverageEligibilityRequest/${requestId}`);
+    expect(request.status).toBe(200);
+    const validRequest = ajv.compile(COVERAGE_ELIGIBILITY_REQUEST_R4);
+    expect(validRequest(request.body), ajv.errorsText(validRequest.errors)).toBe(true);
+
+    expect(
+      (await admin.request('GET', '/api/fhir/CoverageEligibilityResponse?patient=pat-n-009&created=lt2000-01-01')).body
+        .entry ?? [],
+    ).toEqual([]);
+    const south = await signIn(app, 'admin@southside.test');
+    expect(
+      (await south.request('GET', '/api/fhir/CoverageEligibilityResponse?patient=pat-n-009')).body.entry ?? [],
+    ).toEqual([]);
+    const metadata = await anonymous.request('GET', '/api/fhir/metadata');
+    const types = metadata.body.rest[0].resource.map((r: { type: string }) => r.type);
+    expect(types).toEqual(expect.arrayContaining(['CoverageEligibilityRequest', 'CoverageEligibilityResponse']));
+  });
+
+  it('a payer rejection becomes outcome error with the AAA reason', async () => {
+    // pat_n_005's coverage-check above ran a live verify: its pair is in the store.
+    const admin = await signIn(app, 'admin@northside.test');
+    const found = await admin.request('GET', '/api/fhir/CoverageEligibilityResponse?patient=pat-n-005');
+    expect(found.body.entry.length).toBeGreaterThan(0);
+    expect(found.body.entry[0].resource).toMatchObject({
+      outcome: 'error',
+      error: [{ code: { coding: [{ code: expect.any(String) }] } }],
+    });
   });
 });
 
