@@ -7,10 +7,12 @@ import type { CdsClient, Config } from '../config';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { egressError, KIB, loggableUrl, type Egress } from '../outbound/egress';
+import { sandboxCdsClients } from '../sandbox-ehr/sandbox-cds-client';
 
 export type CdsCaller = { issuer: string; clinicId: string; jti: string };
 
-export type CdsJwtDeps = { db: Db; clock: Clock; egress: Egress; config: Pick<Config, 'cdsClients'> };
+type CdsConfig = Pick<Config, 'cdsClients' | 'mode' | 'appUrl' | 'sealKey'>;
+export type CdsJwtDeps = { db: Db; clock: Clock; egress: Egress; config: CdsConfig };
 
 /** CDS Hooks 2.0: the JWT expires at most 5 minutes after it was issued. */
 const MAX_LIFETIME_SECONDS = 300;
@@ -26,9 +28,13 @@ const JWKS_REFETCH_MS = 30_000;
 const refused = (why: string) =>
   new AppError('UNAUTHENTICATED', 'A valid EHR token is required', { cause: new Error(`cds jwt: ${why}`) });
 
-/** The CDS_CLIENTS binding; 501 NOT_CONFIGURED (before any work) when the operator configured none. */
-export function requireCdsClients(config: Pick<Config, 'cdsClients'>): Record<string, CdsClient> {
+/**
+ * The CDS_CLIENTS binding; in sandbox without it, the sandbox EHR registered for each demo clinic (it signs with a
+ * key derived from SEAL_KEY); else 501 NOT_CONFIGURED, before any work.
+ */
+export function requireCdsClients(config: CdsConfig): Record<string, CdsClient> {
   if (config.cdsClients) return config.cdsClients;
+  if (config.mode === 'sandbox' && config.sealKey) return sandboxCdsClients(config.appUrl);
   throw new AppError('NOT_CONFIGURED', 'CDS Hooks is not configured', {
     cause: new Error('unconfigured: CDS_CLIENTS'),
   });

@@ -7,8 +7,8 @@ const PUBLIC_API = [
   /^\/api\/health$/,
   /^\/api\/openapi\.json$/,
   /^\/api\/fhir\/metadata$/,
-  // The sandbox EHR: its own bearer tokens (sandbox only); its authorize decision needs our session.
-  /^\/api\/sandbox-ehr\/(?!authorize$).+$/,
+  // The sandbox EHR: its own bearer tokens (sandbox only); its authorize decision and CDS call tokens need our session.
+  /^\/api\/sandbox-ehr\/(?!authorize$|cds-token$).+$/,
   // The invitee has no session yet: the single-use token in the body is the credential.
   /^\/api\/users\/invitations\/accept$/,
 ];
@@ -20,4 +20,7 @@ export const isCdsHooksPath = (path: string) => path === '/cds-services' || path
 
 export const isPublicPagePath = (path: string) =>
   isCdsHooksPath(path) ||
-  path === '/login' || path === '/login/accept' || path.startsWith('/.well-known/') || path.startsWith('/_next/');
+  path === '/login' ||
+  path === '/login/accept' ||
+  path.startsWith('/.well-known/') ||
+  path.startsWith('/_next/');

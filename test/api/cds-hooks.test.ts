@@ -417,7 +417,7 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
   });
 });
 
-describe('CDS Hooks without CDS_CLIENTS', () => {
+describe('CDS Hooks in sandbox without CDS_CLIENTS: the sandbox EHR is the client of each demo clinic', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startApp();
@@ -426,14 +426,44 @@ describe('CDS Hooks without CDS_CLIENTS', () => {
     await app?.stop();
   });
 
-  it('still serves discovery, and answers 501 to a call', async () => {
+  it("signs calls with its own key, bound to the signed-in user's clinic", async () => {
+    const north = await signIn(app, 'frontdesk@northside.test');
+    const minted = await north.request('POST', '/api/sandbox-ehr/cds-token', { json: { service: 'coverage-check' } });
+    expect(minted.status).toBe(200);
+    expect(minted.body.aud).toBe(`${app.url}/cds-services/coverage-check`);
     const client = new HttpClient(app.url);
-    expect((await client.request('GET', '/cds-services')).status).toBe(200);
     const res = await client.request('POST', '/cds-services/coverage-check', {
       json: appointmentBook('DEMO-ACTIVE-N001'),
-      headers: { authorization: 'Bearer x.y.z' },
+      headers: { authorization: `Bearer ${minted.body.token}` },
     });
-    expect({ status: res.status, code: res.body.code }).toEqual({ status: 501, code: 'NOT_CONFIGURED' });
+    expect(res.status).toBe(200);
+    expect(res.body.cards).toEqual([expect.objectContaining({ indicator: 'info' })]);
+
+    // Southside's sandbox issuer is bound to Southside: Northside's patient is not found there.
+    const south = await signIn(app, 'admin@southside.test');
+    const southToken = await south.request('POST', '/api/sandbox-ehr/cds-token', {
+      json: { service: 'coverage-check' },
+    });
+    const southCall = await client.request('POST', '/cds-services/coverage-check', {
+      json: appointmentBook('DEMO-ACTIVE-N001'),
+      headers: { authorization: `Bearer ${southToken.body.token}` },
+    });
+    expect(southCall.body.cards).toEqual([
+      expect.objectContaining({ indicator: 'info', summary: 'Patient not found in Southside Clinic' }),
+    ]);
+    // A token is for one call.
+    const replay = await client.request('POST', '/cds-services/coverage-check', {
+      json: appointmentBook('DEMO-ACTIVE-N001'),
+      headers: { authorization: `Bearer ${minted.body.token}` },
+    });
+    expect(replay.status).toBe(401);
+    expect(
+      (
+        await new HttpClient(app.url).request('POST', '/api/sandbox-ehr/cds-token', {
+          json: { service: 'coverage-check' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -484,6 +514,21 @@ describe('CDS Hooks in production without a knowledge base', () => {
     expect(check.body.cards).toEqual([expect.objectContaining({ indicator: 'warning' })]);
     expect(ehr.knowledgeBaseCalls()).toBe(0);
     expect(ehr.jwksCalls()).toBe(1);
+  });
+
+  it('answers 501 NOT_CONFIGURED to a call in production without CDS_CLIENTS, and still serves discovery', async () => {
+    const bare = await startApp({ env: { SVC_ENV: 'production' }, reuse: app.database });
+    try {
+      const client = new HttpClient(bare.url);
+      expect((await client.request('GET', '/cds-services')).status).toBe(200);
+      const res = await client.request('POST', '/cds-services/coverage-check', {
+        json: appointmentBook('PROD-MEMBER-1'),
+        headers: { authorization: 'Bearer x.y.z' },
+      });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 501, code: 'NOT_CONFIGURED' });
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('refuses an http CDS_KNOWLEDGE_BASE_URL in production at start-up', async () => {
