@@ -30,7 +30,8 @@ export const KIB = 1024;
 export const MIB = 1024 * 1024;
 
 export type EgressTarget = 'operator' | 'tenant';
-export type EgressPurpose = 'emr' | 'partner' | 'payer' | 'fhir-store' | 'clearinghouse' | 'cds-client' | 'knowledge-base';
+export type EgressPurpose =
+  'emr' | 'partner' | 'payer' | 'fhir-store' | 'clearinghouse' | 'cds-client' | 'knowledge-base';
 
 /** What the caller of a failed call is told: one sentence per purpose, never upstream status or text. */
 export const EGRESS_FAILURES: Record<EgressPurpose, { code: ErrorCode; message: string }> = {
