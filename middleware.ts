@@ -16,7 +16,7 @@ import { getConfig } from '@/lib/config';
 import { CORRELATION_HEADER, readCorrelationId } from '@/lib/http/correlation';
 import { decodeSessionToken, findSessionToken } from '@/lib/auth/session-token';
 import { isMalformedPath } from '@/lib/http/malformed-path';
-import { isPublicApiPath, isPublicPagePath } from '@/lib/http/public-paths';
+import { isCdsHooksPath, isPublicApiPath, isPublicPagePath } from '@/lib/http/public-paths';
 import { baseSecurityHeaders, buildContentSecurityPolicy } from '@/lib/http/security-headers';
 
 export const config = {
@@ -50,9 +50,11 @@ export async function middleware(request: NextRequest) {
   headers.set(CORRELATION_HEADER, correlationId);
   const path = request.nextUrl.pathname;
   const isApi = path.startsWith('/api/') || path === '/api';
+  // CDS Hooks answers JSON to EHRs: no page redirect, no page CSP (its public gate is isPublicPagePath's).
+  const isCds = isCdsHooksPath(path);
   const isPublic = isApi ? isPublicApiPath(path) : isPublicPagePath(path);
 
-  if (mode === 'sandbox' && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+  if (mode === 'sandbox' && !isApi && !isCds && (request.method === 'GET' || request.method === 'HEAD')) {
     const canonical = new URL(appUrl);
     const host = request.headers.get('host')?.toLowerCase();
     // Only between loopback names of this machine: behind a proxy the Host header is the proxy's business.
@@ -90,7 +92,7 @@ export async function middleware(request: NextRequest) {
       common,
     );
   }
-  if (isApi) return withHeaders(NextResponse.next({ request: { headers } }), common);
+  if (isApi || isCds) return withHeaders(NextResponse.next({ request: { headers } }), common);
   // A page: a fresh nonce per view. NODE_ENV is fixed at build time; only `next dev` needs eval.
   const policy = buildContentSecurityPolicy(randomBytes(18).toString('base64'), {
     https,

@@ -94,6 +94,15 @@ export type Config = {
   logLevel: string;
   /** Features switched off because their group is only partly set: logged once at boot, never fatal. */
   warnings: string[];
+} & CdsHooksConfig;
+
+// ---- CDS Hooks (issue #23, DECISIONS "CDS Hooks"): its own block, parsed by parseCdsHooks below. ----
+export type CdsClient = { jwksUrl: string; clinicId: string };
+export type CdsHooksConfig = {
+  /** CDS_CLIENTS: JWT issuer → its JWKS URL and the one clinic it is bound to; undefined = CDS Hooks off (501). */
+  cdsClients?: Record<string, CdsClient>;
+  /** CDS_KNOWLEDGE_BASE_URL: the payer-rules JSON document; unset = embedded (sandbox) or 501 (production). */
+  cdsKnowledgeBaseUrl?: string;
 };
 
 /** node-postgres' own default, kept: 3 instances × 10 fit PostgreSQL's default max_connections of 100. */
@@ -175,7 +184,7 @@ function parseOrigins(value: string | undefined): string[] {
  * The outside URLs the operator configures, which carry platform credentials and PHI. In production each must be
  * https: an http one is malformed and stops start-up naming the variable (DECISIONS "Security findings of
  * 2026-11-28"), whether or not the rest of its group is set. Sandbox keeps http for the local fakes.
- * (CDS_KNOWLEDGE_BASE_URL is listed for the CDS Hooks work, which reads it.)
+ * (The JWKS URLs inside CDS_CLIENTS are held to the same rule where that variable is parsed.)
  */
 export const OUTSIDE_URL_VARIABLES = [
   'ELIGIBILITY_CORE_URL',
@@ -372,6 +381,29 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     halted: env.SVC_HALT?.trim() === '1',
     logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
     warnings,
+    ...parseCdsHooks(env, mode),
+  };
+}
+
+// In production both kinds of URL must be https (a JWKS decides whose signatures we trust; the rules decide what
+// clinicians are told); sandbox also takes http, for the local fakes.
+function parseCdsHooks(env: Record<string, string | undefined>, mode: ServiceMode): CdsHooksConfig {
+  const outside = mode === 'production' ? z.url({ protocol: /^https$/ }) : url;
+  const clients = parseJsonVariable(optional.parse(env.CDS_CLIENTS), 'CDS_CLIENTS');
+  const kbUrl = optional.parse(env.CDS_KNOWLEDGE_BASE_URL);
+  return {
+    cdsClients:
+      clients === undefined
+        ? undefined
+        : parseWith(
+            z.record(
+              z.string().min(1).max(500),
+              z.object({ jwksUrl: outside, clinicId: z.string().min(1).max(100) }).strict(),
+            ),
+            clients,
+            'CDS_CLIENTS',
+          ),
+    cdsKnowledgeBaseUrl: kbUrl === undefined ? undefined : parseWith(outside, kbUrl, 'CDS_KNOWLEDGE_BASE_URL'),
   };
 }
 

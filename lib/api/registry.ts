@@ -20,6 +20,7 @@ import { auditEndpoints } from '../audit/endpoints';
 import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
 import { clinicEndpoints } from '../clinics/endpoints';
 import { jobEndpoints } from '../background/endpoints';
+import { cdsHooksEndpoints } from '../cds-hooks/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -40,4 +41,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...sandboxEhrEndpoints,
   ...clinicEndpoints,
   ...jobEndpoints,
+  ...cdsHooksEndpoints,
 ];

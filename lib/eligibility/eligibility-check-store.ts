@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { accessRows, INSERT_ACCESS, type PhiAccess } from '../audit/record-phi-access';
 import type { Db, Prisma } from '../db';
 import { refuseOutOfClinic } from '../patients/require-clinic-patients';
+import { eligibilityPairRows, INSERT_ELIGIBILITY_PAIRS } from '../fhir/store-eligibility-pairs';
 import type { Coverage, CoverageOnFile } from './coverage-on-file';
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -97,8 +98,13 @@ export function databaseCheckStore(db: Db): EligibilityCheckStore {
       const found = await findNewestCachedChecks(db, { clinicId, mode, now, lookups: [{ cacheKey, patientId }] });
       return found.get(`${cacheKey}|${patientId}`) ?? null;
     },
+    // The check and its FHIR pair (CoverageEligibilityRequest/Response) together, or neither.
     async record(row) {
-      await db.eligibilityCheck.create({ data: row });
+      const id = randomUUID();
+      await db.$transaction([
+        db.eligibilityCheck.create({ data: { id, ...row } }),
+        db.$executeRawUnsafe(INSERT_ELIGIBILITY_PAIRS, eligibilityPairRows([{ id, ...row }])),
+      ]);
     },
   };
 }
@@ -218,6 +224,11 @@ const INSERT_CHECKS = `INSERT INTO "EligibilityCheck" (${names}) SELECT ${names}
  * createdAt goes in as UTC ISO text, which timestamp(3) stores as the UTC wall time, as Prisma does.
  */
 async function insertChecks(db: Db, rows: readonly CheckRow[]): Promise<void> {
-  const records = rows.map((row) => ({ id: randomUUID(), ...row, createdAt: row.createdAt.toISOString() }));
-  await db.$executeRawUnsafe(INSERT_CHECKS, JSON.stringify(records));
+  const withIds = rows.map((row) => ({ id: randomUUID(), ...row }));
+  const records = withIds.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  // The checks and their FHIR pairs together, or none of them.
+  await db.$transaction([
+    db.$executeRawUnsafe(INSERT_CHECKS, JSON.stringify(records)),
+    db.$executeRawUnsafe(INSERT_ELIGIBILITY_PAIRS, eligibilityPairRows(withIds)),
+  ]);
 }

@@ -11,7 +11,7 @@ import {
 import { FHIR_JSON } from './fhir-json';
 
 // Bump when the registry changes: CapabilityStatement.date is when this statement last changed.
-const STATEMENT_DATE = '2026-11-22';
+const STATEMENT_DATE = '2026-11-28';
 
 export function buildCapabilityStatement(appUrl: string) {
   return {
@@ -23,7 +23,8 @@ export function buildCapabilityStatement(appUrl: string) {
     instantiates: ['http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data'],
     software: { name: 'Clinic Revenue Platform FHIR API' },
     implementation: {
-      description: 'Clinic-scoped FHIR R4 store of resources pulled from EMRs',
+      description:
+        'Clinic-scoped FHIR R4 store of resources pulled from EMRs and of each eligibility check (CoverageEligibilityRequest/Response)',
       url: `${appUrl}/api/fhir`,
     },
     fhirVersion: '4.0.1',

@@ -1,12 +1,17 @@
 // The FHIR R4 resource types our FHIR API serves, with the interactions and search parameters of each. The
 // routes validate against this registry and the CapabilityStatement is generated from it, so what
 // /api/fhir/metadata claims and what the routes do cannot drift apart.
-import { SYNC_RESOURCE_TYPES, type SyncResourceType } from './types';
+import { SYNC_RESOURCE_TYPES } from './types';
 
-export type FhirResourceType = SyncResourceType;
-export const FHIR_RESOURCE_TYPES = SYNC_RESOURCE_TYPES;
+/** What pulls bring in, plus what this server writes itself: each eligibility check as FHIR (issue #23). */
+export const FHIR_RESOURCE_TYPES = [
+  ...SYNC_RESOURCE_TYPES,
+  'CoverageEligibilityRequest',
+  'CoverageEligibilityResponse',
+] as const;
+export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number];
 
-export type SearchParamName = '_id' | '_lastUpdated' | 'patient';
+export type SearchParamName = '_id' | '_lastUpdated' | 'patient' | 'created';
 
 export type SearchParamDefinition = {
   name: SearchParamName;
@@ -41,6 +46,13 @@ const patient = (type: string): SearchParamDefinition => ({
   type: 'reference',
   definition: `http://hl7.org/fhir/SearchParameter/clinical-patient`,
   documentation: `The patient the ${type} is about: an id or Patient/{id}.`,
+});
+
+const created = (type: string): SearchParamDefinition => ({
+  name: 'created',
+  type: 'date',
+  definition: `http://hl7.org/fhir/SearchParameter/${type}-created`,
+  documentation: `When the ${type} was created (the eligibility check's time); prefixes eq, ge, gt, le, lt.`,
 });
 
 const READ_SEARCH = ['read', 'search-type'] as const;
@@ -80,6 +92,18 @@ export const RESOURCE_REGISTRY: Record<FhirResourceType, ResourceDefinition> = {
     interactions: READ_SEARCH,
     patientReferencePath: ['patient', 'reference'],
     searchParams: [ID, LAST_UPDATED, patient('AllergyIntolerance')],
+    operations: [],
+  },
+  CoverageEligibilityRequest: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['patient', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('CoverageEligibilityRequest'), created('CoverageEligibilityRequest')],
+    operations: [],
+  },
+  CoverageEligibilityResponse: {
+    interactions: READ_SEARCH,
+    patientReferencePath: ['patient', 'reference'],
+    searchParams: [ID, LAST_UPDATED, patient('CoverageEligibilityResponse'), created('CoverageEligibilityResponse')],
     operations: [],
   },
 };

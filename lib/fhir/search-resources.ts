@@ -20,6 +20,7 @@ export const FhirSearchParams = z.object({
   _lastUpdated: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
   _id: z.string().max(2000).optional(),
   patient: z.string().max(200).optional(),
+  created: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
   _cursor: z.string().max(4096).optional(),
 });
 export type FhirSearchParams = z.infer<typeof FhirSearchParams>;
@@ -59,6 +60,20 @@ export async function searchResources(
         invalid('_lastUpdated', 'Use a prefix eq, ge, gt, le or lt and a FHIR date or dateTime, e.g. ge2024-03-01');
       bounds.push(...parsed);
       applied.append('_lastUpdated', value);
+    }
+    query.lastUpdated = bounds;
+  }
+  // `created` (the eligibility pair): written once at the check's time and never changed, so its lastUpdated is
+  // its created; the bounds are the same (lib/fhir/store-eligibility-pairs.ts).
+  const createdBounds = [params.created ?? []].flat();
+  if (createdBounds.length && supportsSearchParam(resourceType, 'created')) {
+    const bounds: LastUpdatedBound[] = [...(query.lastUpdated ?? [])];
+    for (const value of createdBounds) {
+      const parsed = parseLastUpdated(value);
+      if (!parsed)
+        invalid('created', 'Use a prefix eq, ge, gt, le or lt and a FHIR date or dateTime, e.g. ge2024-03-01');
+      bounds.push(...parsed);
+      applied.append('created', value);
     }
     query.lastUpdated = bounds;
   }

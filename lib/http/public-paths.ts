@@ -7,13 +7,20 @@ const PUBLIC_API = [
   /^\/api\/health$/,
   /^\/api\/openapi\.json$/,
   /^\/api\/fhir\/metadata$/,
-  // The sandbox EHR: its own bearer tokens (sandbox only); its authorize decision needs our session.
-  /^\/api\/sandbox-ehr\/(?!authorize$).+$/,
+  // The sandbox EHR: its own bearer tokens (sandbox only); its authorize decision and CDS call tokens need our session.
+  /^\/api\/sandbox-ehr\/(?!authorize$|cds-token$).+$/,
   // The invitee has no session yet: the single-use token in the body is the credential.
   /^\/api\/users\/invitations\/accept$/,
 ];
 
 export const isPublicApiPath = (path: string) => PUBLIC_API.some((re) => re.test(path));
 
+/** CDS Hooks (outside /api): the EHR's JWT is the credential, checked by the service itself. */
+export const isCdsHooksPath = (path: string) => path === '/cds-services' || path.startsWith('/cds-services/');
+
 export const isPublicPagePath = (path: string) =>
-  path === '/login' || path === '/login/accept' || path.startsWith('/.well-known/') || path.startsWith('/_next/');
+  isCdsHooksPath(path) ||
+  path === '/login' ||
+  path === '/login/accept' ||
+  path.startsWith('/.well-known/') ||
+  path.startsWith('/_next/');

@@ -30,7 +30,8 @@ export const KIB = 1024;
 export const MIB = 1024 * 1024;
 
 export type EgressTarget = 'operator' | 'tenant';
-export type EgressPurpose = 'emr' | 'partner' | 'payer' | 'fhir-store' | 'clearinghouse';
+export type EgressPurpose =
+  'emr' | 'partner' | 'payer' | 'fhir-store' | 'clearinghouse' | 'cds-client' | 'knowledge-base';
 
 /** What the caller of a failed call is told: one sentence per purpose, never upstream status or text. */
 export const EGRESS_FAILURES: Record<EgressPurpose, { code: ErrorCode; message: string }> = {
@@ -39,6 +40,9 @@ export const EGRESS_FAILURES: Record<EgressPurpose, { code: ErrorCode; message: 
   payer: { code: 'TRANSPORT_FAILED', message: 'The payer could not be reached; try the eligibility check again later' },
   'fhir-store': { code: 'DEPENDENCY_UNAVAILABLE', message: 'The FHIR store is unavailable' },
   clearinghouse: { code: 'TRANSPORT_FAILED', message: 'The clearinghouse could not be reached; try again later' },
+  // A CDS client's JWKS: without its keys no signature can be trusted.
+  'cds-client': { code: 'UNAUTHENTICATED', message: 'The EHR signature could not be verified' },
+  'knowledge-base': { code: 'TRANSPORT_FAILED', message: 'The coverage rules could not be read; try again later' },
 };
 
 export type EgressRequest = {

@@ -6,6 +6,7 @@ import { endpoint } from '../endpoint';
 import { FHIR_JSON, FHIR_NDJSON } from '../fhir/fhir-json';
 import { SandboxFileParams, SandboxJobParams } from './sandbox-bulk-export';
 import { SandboxSearchQuery } from './search-sandbox-fhir';
+import { SandboxCdsJwks, SandboxCdsToken, SandboxCdsTokenBody } from './sandbox-cds-client';
 
 const tags = ['sandbox-ehr'];
 const fhir = { tags, errorFormat: 'operation-outcome' as const, produces: FHIR_JSON };
@@ -128,6 +129,31 @@ export const sandboxExportFileEndpoint = endpoint({
   errors: ehrBearer,
 });
 
+// The sandbox EHR as a CDS Hooks client (DECISIONS "CDS Hooks"; docs/cds-hooks.md).
+export const sandboxCdsJwksEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/sandbox-ehr/cds-jwks',
+  tags,
+  auth: 'public',
+  summary: "Sandbox EHR (sandbox only): the JWKS of the key that signs its CDS Hooks calls (the demo clinics' client)",
+  errors: ['NOT_FOUND'],
+  response: SandboxCdsJwks,
+});
+
+export const sandboxCdsTokenEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/sandbox-ehr/cds-token',
+  tags,
+  auth: 'session',
+  scope: 'patients:read',
+  summary:
+    "Sandbox EHR (sandbox only, CDS_CLIENTS unset): a 5-minute CDS Hooks call JWT of the signed-in user's clinic's " +
+    'sandbox issuer, for trying /cds-services by hand',
+  body: SandboxCdsTokenBody,
+  response: SandboxCdsToken,
+  errors: ['NOT_FOUND', 'FORBIDDEN'],
+});
+
 export const sandboxEhrEndpoints = [
   sandboxSmartConfigurationEndpoint,
   sandboxMetadataEndpoint,
@@ -139,4 +165,6 @@ export const sandboxEhrEndpoints = [
   sandboxExportStatusEndpoint,
   sandboxExportDeleteEndpoint,
   sandboxExportFileEndpoint,
+  sandboxCdsJwksEndpoint,
+  sandboxCdsTokenEndpoint,
 ];

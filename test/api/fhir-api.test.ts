@@ -11,8 +11,18 @@ import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, TEST_PASSWORD } from '../support/factories';
 
 const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
+// The eligibility pair (issue #23) is this server's own, not pulled: its fixtures sit apart from the EMR's.
+const ELIGIBILITY_TYPES = ['CoverageEligibilityRequest', 'CoverageEligibilityResponse'];
 const fixtures = (type: string) =>
-  JSON.parse(fs.readFileSync(path.resolve('test/fakes/fixtures/emr', `${type}.json`), 'utf8')) as FhirResource[];
+  JSON.parse(
+    fs.readFileSync(
+      path.resolve(
+        ELIGIBILITY_TYPES.includes(type) ? 'test/fakes/fixtures/eligibility-fhir' : 'test/fakes/fixtures/emr',
+        `${type}.json`,
+      ),
+      'utf8',
+    ),
+  ) as FhirResource[];
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const T1 = new Date('2026-02-01T00:00:00.000Z');
 
@@ -24,7 +34,10 @@ beforeAll(async () => {
   admin = await signIn(app, 'admin@northside.test');
   // Seeded through the store itself: Patients stored at T0, everything else at T1.
   await embeddedFhirStore(app.db, { clock: () => T0 }).upsertMany('clinic_north', fixtures('Patient'));
-  await embeddedFhirStore(app.db, { clock: () => T1 }).upsertMany('clinic_north', TYPES.slice(1).flatMap(fixtures));
+  await embeddedFhirStore(app.db, { clock: () => T1 }).upsertMany(
+    'clinic_north',
+    [...TYPES.slice(1), ...ELIGIBILITY_TYPES].flatMap(fixtures),
+  );
 });
 afterAll(async () => {
   await app?.stop();
@@ -76,13 +89,20 @@ describe('GET /api/fhir/metadata', () => {
       searchParam: Array<{ name: string; type: string }>;
       operation?: unknown[];
     }>;
-    expect(resources.map((r) => r.type)).toEqual(TYPES);
+    // Pulled types, then each eligibility check as FHIR (issue #23), searchable by created too.
+    expect(resources.map((r) => r.type)).toEqual([
+      ...TYPES,
+      'CoverageEligibilityRequest',
+      'CoverageEligibilityResponse',
+    ]);
     for (const r of resources) {
       expect(r.interaction).toEqual([{ code: 'read' }, { code: 'search-type' }]);
       expect(r.searchParam.map((p) => `${p.name}:${p.type}`)).toEqual(
         r.type === 'Patient'
           ? ['_id:token', '_lastUpdated:date']
-          : ['_id:token', '_lastUpdated:date', 'patient:reference'],
+          : r.type.startsWith('CoverageEligibility')
+            ? ['_id:token', '_lastUpdated:date', 'patient:reference', 'created:date']
+            : ['_id:token', '_lastUpdated:date', 'patient:reference'],
       );
     }
     expect(resources[0]!.operation).toEqual([
@@ -95,7 +115,12 @@ describe('GET /api/fhir/metadata', () => {
     for (const r of statement.rest[0].resource as Array<{ type: string; searchParam: Array<{ name: string }> }>) {
       const sample = fixtures(r.type)[0]!;
       expect((await admin.get(`/api/fhir/${r.type}/${sample.id}`)).status).toBe(200);
-      const values: Record<string, string> = { _id: sample.id, _lastUpdated: 'ge2025-12-31', patient: 'pat-1' };
+      const values: Record<string, string> = {
+        _id: sample.id,
+        _lastUpdated: 'ge2025-12-31',
+        patient: 'pat-1',
+        created: 'ge2025-12-31',
+      };
       for (const param of r.searchParam) {
         const res = await admin.get(`/api/fhir/${r.type}?${param.name}=${encodeURIComponent(values[param.name]!)}`);
         expect({ type: r.type, param: param.name, status: res.status, resourceType: res.body.resourceType }).toEqual({

@@ -92,6 +92,11 @@ const PROBES: Record<string, Probe[]> = {
   ],
   'GET /api/patients/{id}': [{ path: '/api/patients/pat_n_001', expect: 'denied' }],
   'GET /api/clinic': [{ path: '/api/clinic', expect: 'own-data-only' }],
+  // CDS Hooks (issue #23): the feedback counts and the sandbox EHR's call token are the caller's clinic's only.
+  'GET /api/cds-hooks/feedback': [{ path: '/api/cds-hooks/feedback', expect: 'own-data-only' }],
+  'POST /api/sandbox-ehr/cds-token': [
+    { path: '/api/sandbox-ehr/cds-token', json: { service: 'coverage-check' }, expect: 'own-data-only' },
+  ],
   // Southside's own zone again: the PATCH can only ever reach the caller's clinic.
   'PATCH /api/clinic': [{ path: '/api/clinic', json: { timeZone: 'America/Los_Angeles' }, expect: 'own-data-only' }],
   'GET /api/claims': [
