@@ -6,7 +6,8 @@ import { startBoss } from './background/boss';
 import { declareQueues, startWorkers } from './background/start-workers';
 import type { JobHandler } from './background/job-handler';
 import { sandboxRemittanceHandler } from './claims/sandbox-remittance';
-import { requireClearinghouse, type Deps } from './deps';
+import type { ClearinghouseTransport } from './clearinghouse/clearinghouse-transport';
+import type { Deps } from './deps';
 import type { PayerTransport } from './eligibility/payer-transport';
 import type { FhirStore } from './fhir/fhir-store';
 import { preVerificationHandler } from './eligibility/pre-verify-appointments';
@@ -19,22 +20,24 @@ import { syncSchedules } from './schedules/sync-schedules';
 /** How often a worker re-reads the clinics' time zones into the schedules. */
 const SCHEDULE_SYNC_MS = 5 * 60 * 1000;
 
-/** `fhirStore` and `payer` come from the composition root (start-up); the payer is built on first use. */
+/**
+ * `fhirStore`, `payer` and `clearinghouse` come from the composition root (start-up); the last two are built on first
+ * use, and `clearinghouse` answers null where none is configured (the schedules that need one then skip).
+ */
 export async function startBackgroundWork(
-  deps: Deps & { fhirStore: FhirStore; payer(): PayerTransport },
+  deps: Deps & { fhirStore: FhirStore; payer(): PayerTransport; clearinghouse(): ClearinghouseTransport | null },
 ): Promise<PgBoss> {
   const { config, db, clock, log } = deps;
   const works = config.appRole !== 'web';
   const boss = await startBoss(deps, { works });
-  // Live CORE when CLEARINGHOUSE_* is set, the sandbox's in sandbox mode; production without one has none, and the
-  // schedules that need it skip (requireClearinghouse would refuse).
-  const clearinghouse = () => (config.clearinghouse || config.mode === 'sandbox' ? requireClearinghouse(deps) : null);
   const handlers = [
     bulkExportHandler({ db, clock, fhirStore: deps.fhirStore, log }),
     sandboxRemittanceHandler(deps),
     reconcileHandler(deps),
     preVerificationHandler(deps),
-    ...SCHEDULES.map((schedule) => scheduleHandler({ db, clock, boss, log, clearinghouse }, schedule)),
+    ...SCHEDULES.map((schedule) =>
+      scheduleHandler({ db, clock, boss, log, clearinghouse: deps.clearinghouse }, schedule),
+    ),
   ] as unknown as JobHandler[];
   await declareQueues(boss, handlers);
   if (!works) {

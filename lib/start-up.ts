@@ -1,7 +1,7 @@
 // Server start (called from instrumentation.ts): parse config (a malformed value stops the server here),
 // log the mode and any feature a partial configuration switched off, start the FHIR side, in sandbox make sure the
 // demo tenant exists, then start the job engine as APP_ROLE says (start-background-work.ts).
-import { getDeps, requireFhirStore, requirePayer } from './deps';
+import { getDeps, requireClearinghouse, requireFhirStore, requirePayer } from './deps';
 import { ensureDemoTenant } from './demo/demo-tenant';
 import { startFhirServices } from './fhir/start-fhir-services';
 import { startBackgroundWork } from './start-background-work';
@@ -17,7 +17,14 @@ export async function startUp(): Promise<void> {
     const { created } = await ensureDemoTenant({ db: deps.db, now: new Date(), sealKey: config.sealKey }, config.mode);
     log.info({ created }, created ? 'seeded the sandbox demo tenant' : 'sandbox demo tenant present');
   }
-  await startBackgroundWork({ ...deps, fhirStore: requireFhirStore(deps), payer: () => requirePayer(deps) });
+  await startBackgroundWork({
+    ...deps,
+    fhirStore: requireFhirStore(deps),
+    payer: () => requirePayer(deps),
+    // Live CORE when CLEARINGHOUSE_* is set, the sandbox's in sandbox mode; production without one has none.
+    clearinghouse: () =>
+      deps.config.clearinghouse || deps.config.mode === 'sandbox' ? requireClearinghouse(deps) : null,
+  });
 }
 
 /**
