@@ -41,6 +41,10 @@ test('an admin connects the sandbox EHR, approves with a patient, pulls and sees
   await connected.getByRole('button', { name: /^Pull now from / }).click();
   await expect(connected.getByTestId('count-Patient')).toHaveText('1', { timeout: 30_000 });
   await expect(connected.getByTestId('count-Observation')).not.toHaveText('0');
+  // The counts speak a clinic's words, not FHIR's: "Saved" visits and patients, not "Upserted" Encounters.
+  await expect(connected.getByRole('columnheader', { name: 'Saved' })).toBeVisible();
+  await expect(connected.getByRole('cell', { name: 'Visits', exact: true })).toBeVisible();
+  await expect(connected.getByText(/Upserted|Encounter/)).toHaveCount(0);
 
   // The pulled patient is in the clinic's FHIR store.
   const search = await page.request.get('/api/fhir/Patient?_count=100');

@@ -9,6 +9,7 @@ import type { Db } from '../db';
 import type { FhirStore } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES } from '../fhir/types';
 import type { Egress } from '../outbound/egress';
+import { clinicDayBounds } from '../time/clinic-day';
 import { requirePartnerAccount } from './integration-binding';
 import { pullPartnerResources } from './partner-client';
 import { PullResult, runPull } from './run-pull';
@@ -51,10 +52,18 @@ export type PartnerPullBody = z.infer<typeof PartnerPullBody>;
 
 export const PartnerPullResult = PullResult.extend({ range: z.object({ from: z.string(), to: z.string() }) });
 
-/** Inclusive instants: a date-only bound means the start (from) or the end (to) of that UTC day. */
-export function rangeOf(body: PartnerPullBody): { from: string; to: string } {
-  const start = (value: string) => (value.length === 10 ? `${value}T00:00:00.000Z` : new Date(value).toISOString());
-  const end = (value: string) => (value.length === 10 ? `${value}T23:59:59.999Z` : new Date(value).toISOString());
+/**
+ * Inclusive instants: a date-only bound means the start (from) or the end (to) of that day at the clinic (its time
+ * zone, like every day a screen shows; UTC when no zone is given, as for the size check, which a zone moves by hours
+ * only).
+ */
+export function rangeOf(body: PartnerPullBody, timeZone = 'UTC'): { from: string; to: string } {
+  const start = (value: string) =>
+    (value.length === 10 ? clinicDayBounds(value, timeZone).from : new Date(value)).toISOString();
+  const end = (value: string) =>
+    value.length === 10
+      ? new Date(clinicDayBounds(value, timeZone).to.getTime() - 1).toISOString()
+      : new Date(value).toISOString();
   return body.date !== undefined
     ? { from: start(body.date), to: end(body.date) }
     : { from: start(body.from!), to: end(body.to!) };
@@ -62,12 +71,12 @@ export function rangeOf(body: PartnerPullBody): { from: string; to: string } {
 
 export async function pullPartner(
   deps: { db: Db; clock: Clock; config: Config; fhirStore: FhirStore; egress: Egress },
-  input: PartnerPullBody & { clinicId: string; correlationId: string },
+  input: PartnerPullBody & { clinicId: string; clinicTimeZone: string; correlationId: string },
 ): Promise<z.infer<typeof PartnerPullResult>> {
   // The credential check first (501), then the operator's binding (403): both before any call or write.
   const partner = requirePartnerApi(deps.config);
   const accountId = requirePartnerAccount(deps.config, input.clinicId);
-  const range = rangeOf(input);
+  const range = rangeOf(input, input.clinicTimeZone);
   const result = await runPull(
     deps,
     {

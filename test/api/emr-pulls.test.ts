@@ -316,14 +316,14 @@ describe('POST /api/emr-sync/smart/pull', () => {
 });
 
 describe('POST /api/emr-sync/partner/pull', () => {
-  it('pulls one UTC day with the partner key and upserts it', async () => {
+  it("pulls one of the clinic's days (New York) with the partner key and upserts it", async () => {
     const { tenant, client } = await freshClinic();
     const searches = emr.receivedSearches.length;
     const res = await client.post('/api/emr-sync/partner/pull', { date: '2024-03-02' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       ok: true,
-      range: { from: '2024-03-02T00:00:00.000Z', to: '2024-03-02T23:59:59.999Z' },
+      range: { from: '2024-03-02T05:00:00.000Z', to: '2024-03-03T04:59:59.999Z' },
       upserted: { Patient: 0, Encounter: 1, Observation: 1, Condition: 1, MedicationRequest: 1, AllergyIntolerance: 0 },
       deleted: { Patient: 0, Encounter: 0, Observation: 0, Condition: 0, MedicationRequest: 0, AllergyIntolerance: 0 },
       fhirStore: 'embedded',
@@ -345,10 +345,10 @@ describe('POST /api/emr-sync/partner/pull', () => {
     });
   });
 
-  it('pulls a from/to range (dates are whole UTC days, instants exact)', async () => {
+  it('pulls a from/to range (dates are whole days at the clinic, instants exact)', async () => {
     const { client } = await freshClinic();
     const days = await client.post('/api/emr-sync/partner/pull', { from: '2024-01-01', to: '2024-01-31' });
-    expect(days.body.range).toEqual({ from: '2024-01-01T00:00:00.000Z', to: '2024-01-31T23:59:59.999Z' });
+    expect(days.body.range).toEqual({ from: '2024-01-01T05:00:00.000Z', to: '2024-02-01T04:59:59.999Z' });
     expect(days.body.upserted).toEqual({
       Patient: 1,
       Encounter: 1,

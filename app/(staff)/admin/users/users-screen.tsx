@@ -9,6 +9,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ScopeChecklist } from './scope-checklist';
+import { useClinicTime } from '@/components/clinic-time';
 
 type User = {
   id: string;
@@ -222,6 +223,7 @@ function InviteForm({
   clinicName: string;
   onInvited: () => Promise<void>;
 }) {
+  const clock = useClinicTime();
   const [busy, setBusy] = useState(false);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [scopesError, setScopesError] = useState<string | null>(null);
@@ -299,7 +301,7 @@ function InviteForm({
         <div role="status" className="admin-invitation">
           <p>
             {invitation.email} can now join {clinicName}. Send them this link; it works once and until{' '}
-            {new Date(invitation.expiresAt).toLocaleDateString()}. It is shown only now.
+            {clock.date(invitation.expiresAt)}. It is shown only now.
           </p>
           <label htmlFor="invitation-link">Invitation link</label>
           <input id="invitation-link" readOnly value={invitation.url} onFocus={(e) => e.currentTarget.select()} />

@@ -3,8 +3,10 @@
 // counted per service, over GET /api/cds-hooks/feedback.
 import { useApiRead } from '@/components/billing/use-api-read';
 import type { CdsFeedbackCounts } from '@/lib/cds-hooks/record-cds-feedback';
+import { useClinicTime } from '@/components/clinic-time';
 
 export function CdsFeedbackSection({ discoveryUrl }: { discoveryUrl: string }) {
+  const clock = useClinicTime();
   const { data, error } = useApiRead<CdsFeedbackCounts>('/api/cds-hooks/feedback');
   return (
     <section className="card" aria-labelledby="cds-feedback-heading">
@@ -35,7 +37,7 @@ export function CdsFeedbackSection({ discoveryUrl }: { discoveryUrl: string }) {
                 <th scope="row">{s.serviceId}</th>
                 <td>{s.accepted}</td>
                 <td>{s.overridden}</td>
-                <td>{s.lastAt ? new Date(s.lastAt).toLocaleString() : 'none yet'}</td>
+                <td>{s.lastAt ? clock.dateTime(s.lastAt) : 'none yet'}</td>
               </tr>
             ))}
           </tbody>

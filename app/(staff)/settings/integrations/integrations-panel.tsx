@@ -9,6 +9,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
+import { useClinicTime } from '@/components/clinic-time';
 
 type LastRun = {
   id: string;
@@ -119,26 +120,37 @@ function ErrorMessage({ error }: { error: unknown }) {
   );
 }
 
+/** The FHIR resource types a pull saves, in a clinic's words. */
+const RECORD_WORDS: Record<string, string> = {
+  Patient: 'Patients',
+  Encounter: 'Visits',
+  Observation: 'Observations (vitals, results)',
+  Condition: 'Conditions (diagnoses)',
+  MedicationRequest: 'Medications',
+  AllergyIntolerance: 'Allergies',
+};
+
 function Counts({ result, label }: { result: PullResult; label: string }) {
+  const clock = useClinicTime();
   const anyDeleted = Object.values(result.deleted ?? {}).some((n) => n > 0);
   return (
     <div aria-live="polite">
       <table aria-label={label}>
         <caption className="muted">
           {label}: stored in the {result.fhirStore} FHIR store
-          {result.range ? `, ${result.range.from} to ${result.range.to}` : ''}
+          {result.range ? `, ${clock.dateTime(result.range.from)} to ${clock.dateTime(result.range.to)}` : ''}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Resource type</th>
-            <th scope="col">Upserted</th>
-            {anyDeleted && <th scope="col">Deleted</th>}
+            <th scope="col">Records</th>
+            <th scope="col">Saved</th>
+            {anyDeleted && <th scope="col">Removed</th>}
           </tr>
         </thead>
         <tbody>
           {Object.entries(result.upserted).map(([type, n]) => (
             <tr key={type}>
-              <td>{type}</td>
+              <td>{RECORD_WORDS[type] ?? type}</td>
               <td data-testid={`count-${type}`}>{n}</td>
               {anyDeleted && <td data-testid={`deleted-${type}`}>{result.deleted?.[type] ?? 0}</td>}
             </tr>
@@ -238,6 +250,7 @@ const canPull = (c: Connection) =>
   c.status === 'connected' && (BROWSER_VENDORS.has(c.vendor) || c.vendor === 'smart-backend');
 
 function ConnectionRow({ connection: c, onChange }: { connection: Connection; onChange: () => Promise<void> }) {
+  const clock = useClinicTime();
   const [error, setError] = useState<unknown>(null);
   const [pull, setPull] = useState<PullResult | null>(null);
   const [progress, setProgress] = useState<LastRun | null>(null);
@@ -334,7 +347,7 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
         <span data-testid="connection-status" className={STATUS_CLASS[c.status]}>
           {STATUS[c.status]}
           {c.connectedAt && c.status === 'connected' && (
-            <span className="muted"> since {new Date(c.connectedAt).toLocaleString()}</span>
+            <span className="muted"> since {clock.dateTime(c.connectedAt)}</span>
           )}
         </span>
         {step && <p className="muted integration-step">{step}</p>}
@@ -436,7 +449,8 @@ function PullProgress({ run }: { run: LastRun | null }) {
 }
 
 function LastRunSummary({ run }: { run: LastRun }) {
-  const when = new Date(run.finishedAt ?? run.startedAt).toLocaleString();
+  const clock = useClinicTime();
+  const when = clock.dateTime(run.finishedAt ?? run.startedAt);
   if (run.status === 'failed')
     return (
       <p className="muted">
@@ -540,7 +554,7 @@ function PartnerPull() {
   return (
     <section className="card" aria-labelledby="partner-heading">
       <h2 id="partner-heading">Partner API pull</h2>
-      <p className="muted">One day, or a range of at most 31 days (UTC).</p>
+      <p className="muted">One day, or a range of at most 31 days, in the clinic&apos;s time zone.</p>
       <form onSubmit={submit}>
         <div className="row">
           <div>

@@ -15,6 +15,7 @@ import { describeApiError } from '@/components/describe-api-error';
 import { signOut } from '@/components/sign-out';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { PasswordSection } from './password-section';
+import { useClinicTime } from '@/components/clinic-time';
 
 /** The sentence for a failed change; a cancelled step-up is no failure, so it says nothing. */
 const failureOf = (error: unknown): string | null => (isStepUpCancelled(error) ? null : describeApiError(error));
@@ -347,6 +348,7 @@ function PasskeySection({
   onChanged: () => Promise<void>;
   disabled: boolean;
 }) {
+  const clock = useClinicTime();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function add(event: FormEvent<HTMLFormElement>) {
@@ -423,8 +425,8 @@ function PasskeySection({
               {passkeys.map((p) => (
                 <tr key={p.id} data-testid="passkey-row">
                   <td>{passkeyLabel(p)}</td>
-                  <td>{new Date(p.createdAt).toLocaleString()}</td>
-                  <td>{p.lastUsedAt ? new Date(p.lastUsedAt).toLocaleString() : 'Never'}</td>
+                  <td>{clock.dateTime(p.createdAt)}</td>
+                  <td>{p.lastUsedAt ? clock.dateTime(p.lastUsedAt) : 'Never'}</td>
                   <td>
                     <button
                       type="button"
