@@ -85,7 +85,7 @@ export async function middleware(request: NextRequest) {
       return withHeaders(NextResponse.redirect(login), common);
     }
   }
-  if (isApi && isMalformedPath(new URL(request.url).pathname)) {
+  if ((isApi || isCds) && isMalformedPath(new URL(request.url).pathname)) {
     const issues = [{ path: 'params', message: 'A path segment is not valid percent-encoded UTF-8' }];
     return withHeaders(
       errorJson(400, 'VALIDATION_FAILED', 'The request path is not valid', correlationId, issues),

@@ -78,11 +78,17 @@ describe('the job engine on embedded PGlite', () => {
       [southAdmin, 'America/Los_Angeles'],
     ] as const) {
       const { schedules } = (await client.get('/api/jobs')).body as Listed;
+      // The clinic's zone's schedules and the platform's (in UTC), by name.
       expect(schedules.map(({ name, cron, timeZone: zone }) => ({ name, cron, timeZone: zone }))).toEqual([
+        { name: 'schedule.claim-send-recovery', cron: '*/5 * * * *', timeZone: 'UTC' },
+        { name: 'schedule.claim-status-follow-up', cron: '0 7 * * *', timeZone },
+        { name: 'schedule.era-retrieval', cron: '0 * * * *', timeZone: 'UTC' },
         { name: 'schedule.pre-verification', cron: '0 18 * * *', timeZone },
         { name: 'schedule.reconciliation', cron: '0 2 * * *', timeZone },
       ]);
-      const [preVerification, reconciliation] = schedules;
+      const named = (name: string) => schedules.find((s) => s.name === name);
+      const [preVerification, reconciliation] = [named('schedule.pre-verification'), named('schedule.reconciliation')];
+      expect(clinicTimeOf(new Date(named('schedule.claim-status-follow-up')!.nextRunAt), timeZone)).toBe('07:00');
       expect(clinicTimeOf(new Date(preVerification!.nextRunAt), timeZone)).toBe('18:00');
       expect(clinicTimeOf(new Date(reconciliation!.nextRunAt), timeZone)).toBe('02:00');
       const next = new Date(preVerification!.nextRunAt);

@@ -301,6 +301,10 @@ describe('three instances on one PostgreSQL', () => {
       `SELECT name, key FROM pgboss.schedule WHERE name LIKE 'schedule.%' ORDER BY name, key`,
     );
     expect(schedules).toEqual([
+      { name: 'schedule.claim-send-recovery', key: 'UTC' },
+      { name: 'schedule.claim-status-follow-up', key: 'America/Los_Angeles' },
+      { name: 'schedule.claim-status-follow-up', key: 'America/New_York' },
+      { name: 'schedule.era-retrieval', key: 'UTC' },
       { name: 'schedule.pre-verification', key: 'America/Los_Angeles' },
       { name: 'schedule.pre-verification', key: 'America/New_York' },
       { name: 'schedule.reconciliation', key: 'America/Los_Angeles' },
