@@ -42,6 +42,8 @@ export const PartnerPullBody = z
       });
       return;
     }
+    // A bound that is not a date or instant has its own issue already; the range is measured only between good ones.
+    if (![body.date, body.from, body.to].every((v) => v === undefined || DateOrInstant.safeParse(v).success)) return;
     const { from, to } = rangeOf(body);
     if (from > to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must not be after to' });
     else if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) {

@@ -332,7 +332,7 @@ describe('POST /api/emr-sync/partner/pull', () => {
     });
     const seen = emr.receivedSearches.slice(searches);
     expect(seen.map((s) => s.query.getAll('_lastUpdated'))).toEqual(
-      Array(6).fill(['ge2024-03-02T00:00:00.000Z', 'le2024-03-02T23:59:59.999Z']),
+      Array(6).fill(['ge2024-03-02T05:00:00.000Z', 'le2024-03-03T04:59:59.999Z']),
     );
     expect(seen.map((s) => s.partnerAccount)).toEqual(Array(6).fill(`acct-${tenant.clinicId}`));
     expect(
