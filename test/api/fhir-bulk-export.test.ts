@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
 import { servedId } from '@/lib/fhir/served-resource';
@@ -115,6 +116,28 @@ async function exportWithJob(
     deadLetter: 'bulk-export.dead',
   });
   return job;
+}
+
+/** The text of a dead letter's row on Settings → Background work, signed in as the admin in Debian's Chromium. */
+async function deadLetterOnScreen(jobId: string): Promise<string> {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/login`);
+    await page.getByLabel('E-mail').fill('admin@northside.test');
+    await page.getByLabel('Password').fill('demo-password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('signed-in-as').waitFor();
+    await page.goto(`${app.url}/settings/background`);
+    const row = page.getByTestId(`dead-${jobId}`);
+    await row.waitFor({ timeout: 15_000 });
+    return (await row.textContent()) ?? '';
+  } finally {
+    await browser.close();
+  }
 }
 
 describe('system-level $export', () => {
@@ -524,6 +547,10 @@ describe('the worker', () => {
       startedAt: expect.any(String),
       completedAt: expect.any(String),
     });
+    // The admin sees it on Settings → Background work, with its reason in words (a real browser on the real page).
+    await expect(deadLetterOnScreen(deadLetter!.id)).resolves.toContain(
+      'Its worker stopped answering (the instance was stopped or died) before it finished',
+    );
     // An admin puts the dead letter back on its queue (step-up); the export itself stays failed, so its run does
     // nothing more and completes.
     const retried = await admin.post(`/api/jobs/${deadLetter!.id}/retry`, undefined, {
