@@ -21,7 +21,10 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
   await page.getByRole('link', { name: 'New claim' }).click();
   await expect(page.getByRole('heading', { name: 'New claim', level: 1 })).toBeVisible();
 
-  await page.getByLabel('Patient', { exact: true }).fill(PATIENT);
+  // The patient is found by name (GET /api/claims/patients: billing has no patients:read).
+  await page.getByLabel('Patient (search by name)').fill('Avery North');
+  await page.getByRole('button', { name: /^Avery Northside001, born / }).click();
+  await expect(page.getByTestId('claim-patient')).toContainText('Chosen: Avery Northside001');
   await page.getByLabel('Diagnosis 1').fill('J06.9');
   await page.getByRole('button', { name: 'Add a diagnosis' }).click();
   // Not an ICD-10-CM code: the scrubber's code-shape edit names this field.
@@ -77,6 +80,9 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
   // The work queue lists it.
   await page.goto('/claims');
   await expect(page.getByTestId(`claim-row-${claimId}`)).toContainText('$155.50');
+  // People, not ids: the queue names the patient.
+  await expect(page.getByTestId(`claim-row-${claimId}`)).toContainText('Avery Northside001');
+  await expect(page.getByTestId(`claim-row-${claimId}`)).not.toContainText(PATIENT);
   await expectPhoneFriendly(page);
   await page.goto(`/claims/${claimId}`);
   await expect(page.getByTestId('claim-timeline')).toBeVisible();

@@ -4,12 +4,13 @@
 // and asks POST /api/claims/{id}/scrub, and each problem is shown next to its field before anything is sent;
 // "Submit" saves and calls POST /api/claims/submit, which the step-up dialog guards (apiFetch opens it). Charges
 // are typed in dollars and sent as integer cents.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
 import { centsToDollarInput, formatDollars, parseDollarInput } from './format';
 import { groupIssues, whereToFix, type ApiIssue, type IssueMap } from './claim-issues';
+import { ClaimPatientPicker, type ChosenPatient } from './claim-patient-picker';
 
 export const MAX_DIAGNOSES = 12;
 export const MAX_LINES = 50;
@@ -18,6 +19,8 @@ export const MAX_LINES = 50;
 export type ClaimDraftView = {
   claimId: string;
   patientId: string;
+  patientName?: string | null;
+  patientBirthDate?: string | null;
   serviceDate: string;
   placeOfService?: string | null;
   diagnoses?: string[];
@@ -41,14 +44,6 @@ type LineForm = {
   charge: string;
   serviceDate: string;
 };
-
-type PatientOption = { id: string; label: string };
-
-// The demo tenant's patients (DECISIONS "Demo tenant"), offered until the patient list (GET /api/patients) answers.
-const DEMO_PATIENTS: PatientOption[] = Array.from({ length: 10 }, (_, i) => {
-  const id = `pat_n_${String(i + 1).padStart(3, '0')}`;
-  return { id, label: id };
-});
 
 // The place-of-service codes a clinic uses most (CMS Place of Service code set); any other two digits can be typed.
 const PLACES_OF_SERVICE: [string, string][] = [
@@ -144,13 +139,23 @@ function issuesOf(error: unknown): ApiIssue[] {
   return error instanceof ApiError ? ((error.body.issues ?? []) as ApiIssue[]) : [];
 }
 
+/** A new claim's starting fields, such as "Bill this visit" passes from an appointment. */
+export type ClaimPrefill = {
+  patient?: ChosenPatient;
+  serviceDate?: string;
+  placeOfService?: string;
+  renderingNpi?: string;
+};
+
 export function ClaimEditor({
   draft,
+  prefill,
   today,
   onSaved,
   onSubmitted,
 }: {
   draft?: ClaimDraftView;
+  prefill?: ClaimPrefill;
   /** The clinic's today (YYYY-MM-DD): a new claim's default date of service. */
   today: string;
   /** Called with the claim id once a new draft exists (the page moves to /claims/{id}). */
@@ -159,37 +164,23 @@ export function ClaimEditor({
   onSubmitted: (claimId: string) => void;
 }) {
   const [claimId, setClaimId] = useState<string | null>(draft?.claimId ?? null);
-  const [patientId, setPatientId] = useState(draft?.patientId ?? '');
-  const [serviceDate, setServiceDate] = useState(draft?.serviceDate ?? today);
-  const [placeOfService, setPlaceOfService] = useState(draft?.placeOfService ?? '11');
-  const [renderingNpi, setRenderingNpi] = useState(draft?.renderingNpi ?? '');
+  const [patient, setPatient] = useState<ChosenPatient | null>(
+    draft
+      ? { patientId: draft.patientId, name: draft.patientName ?? null, birthDate: draft.patientBirthDate ?? null }
+      : (prefill?.patient ?? null),
+  );
+  const patientId = patient?.patientId ?? '';
+  const [serviceDate, setServiceDate] = useState(draft?.serviceDate ?? prefill?.serviceDate ?? today);
+  const [placeOfService, setPlaceOfService] = useState(draft?.placeOfService ?? prefill?.placeOfService ?? '11');
+  const [renderingNpi, setRenderingNpi] = useState(draft?.renderingNpi ?? prefill?.renderingNpi ?? '');
   const [diagnoses, setDiagnoses] = useState<string[]>(draft?.diagnoses?.length ? draft.diagnoses : ['']);
   const [lines, setLines] = useState<LineForm[]>(() => linesFrom(draft));
-  const [patients, setPatients] = useState<PatientOption[]>(DEMO_PATIENTS);
   const [fieldIssues, setFieldIssues] = useState<IssueMap>({});
   const [otherIssues, setOtherIssues] = useState<ApiIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState<null | 'save' | 'check' | 'submit'>(null);
   const problemsRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    // The patient list fills the picker's suggestions; without it a patient id is typed.
-    apiFetch<{
-      patients?: { patientId?: string; id?: string; name?: string; firstName?: string; lastName?: string }[];
-    }>('/api/patients').then(
-      (body) => {
-        const list = (body.patients ?? []).flatMap((p) => {
-          const id = p.patientId ?? p.id;
-          if (!id) return [];
-          const name = p.name ?? [p.firstName, p.lastName].filter(Boolean).join(' ');
-          return [{ id, label: name ? `${name} (${id})` : id }];
-        });
-        if (list.length) setPatients(list);
-      },
-      () => undefined,
-    );
-  }, []);
 
   const totalCents = lines.reduce((sum, line) => sum + (parseDollarInput(line.charge) ?? 0), 0);
 
@@ -308,22 +299,12 @@ export function ClaimEditor({
 
       <div className="billing-grid">
         <div>
-          <label htmlFor="claim-patientId">Patient</label>
-          <input
-            id="claim-patientId"
-            list="claim-patient-options"
-            value={patientId}
-            onChange={(e) => setPatientId(e.target.value)}
-            autoComplete="off"
-            {...describedBy('patientId', fieldIssues)}
+          <ClaimPatientPicker
+            chosen={patient}
+            locked={claimId !== null}
+            onChoose={setPatient}
+            describedBy={describedBy('patientId', fieldIssues)}
           />
-          <datalist id="claim-patient-options">
-            {patients.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </datalist>
           <FieldError field="patientId" issues={fieldIssues} />
         </div>
         <div>

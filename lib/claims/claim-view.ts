@@ -1,6 +1,8 @@
 // A claim as the API shows it: money in integer cents (JSON numbers), dates as ISO strings, the lines and
-// diagnoses it will carry in the 837P, and the payer and member id it was (or will be) sent to.
+// diagnoses it will carry in the 837P, and the payer and member id it was (or will be) sent to. It names the patient
+// (name and date of birth) so billing, which works claims without patients:read, sees people rather than ids.
 import { z } from 'zod';
+import type { Db, Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
 import { CLAIM_STATUSES, type ClaimStatus } from './claim-states';
 
@@ -22,6 +24,10 @@ export const ClaimLineView = z.object({
 export const ClaimView = z.object({
   claimId: z.string(),
   patientId: z.string(),
+  /** "First Last"; null only if the clinic no longer has the patient's record. */
+  patientName: z.string().nullable(),
+  /** YYYY-MM-DD; null as patientName. */
+  patientBirthDate: z.string().nullable(),
   status: z.enum(CLAIM_STATUSES),
   totalChargeCents: z.number().int(),
   paidCents: z.number().int(),
@@ -80,10 +86,41 @@ export type ClaimRow = {
 /** Prisma's include for a ClaimRow: the lines in LX order. */
 export const CLAIM_LINES = { lines: { orderBy: { position: 'asc' } } } as const;
 
-export function toClaimView(row: ClaimRow): ClaimView {
+/** The claim's patient as the view names them. */
+export type ClaimPatient = { firstName: string; lastName: string; birthDate: string };
+
+const CLAIM_PATIENT_SELECT = { id: true, firstName: true, lastName: true, birthDate: true } as const;
+
+/** The views of a clinic's claims, their patients read in one query. */
+export async function toClaimViews(
+  db: Db | Prisma.TransactionClient,
+  clinicId: string,
+  rows: readonly ClaimRow[],
+): Promise<ClaimView[]> {
+  const ids = [...new Set(rows.map((row) => row.patientId))];
+  const patients = ids.length
+    ? await db.patient.findMany({ where: { clinicId, id: { in: ids } }, select: CLAIM_PATIENT_SELECT })
+    : [];
+  const byId = new Map(patients.map((patient) => [patient.id, patient]));
+  return rows.map((row) => toClaimView(row, byId.get(row.patientId) ?? null));
+}
+
+/** One claim's view, its patient read from the clinic's records. */
+export async function toClaimViewOf(
+  db: Db | Prisma.TransactionClient,
+  clinicId: string,
+  row: ClaimRow,
+): Promise<ClaimView> {
+  const [view] = await toClaimViews(db, clinicId, [row]);
+  return view!;
+}
+
+export function toClaimView(row: ClaimRow, patient: ClaimPatient | null): ClaimView {
   return {
     claimId: row.id,
     patientId: row.patientId,
+    patientName: patient ? `${patient.firstName} ${patient.lastName}`.trim() : null,
+    patientBirthDate: patient?.birthDate ?? null,
     status: row.status as ClaimStatus,
     totalChargeCents: centsToNumber(row.totalChargeCents),
     paidCents: centsToNumber(row.paidCents),

@@ -12,7 +12,7 @@ import { requireClinicPatients } from '../patients/require-clinic-patients';
 import { CreateClaimBody, IdempotencyKey } from './claim-body';
 import { normaliseDiagnoses, sumOfLines, toLineRows } from './claim-records';
 import { recordClaimEvent } from './claim-states';
-import { CLAIM_LINES, toClaimView, type ClaimView } from './claim-view';
+import { CLAIM_LINES, toClaimViewOf, type ClaimView } from './claim-view';
 
 export const CreateDraftBody = CreateClaimBody.extend({ idempotencyKey: IdempotencyKey.optional() });
 export type CreateDraftBody = z.infer<typeof CreateDraftBody>;
@@ -69,7 +69,7 @@ export async function createClaim(
       });
       return tx.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_LINES });
     });
-    return toClaimView(claim);
+    return await toClaimViewOf(deps.db, clinicId, claim);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used; nothing was created', {

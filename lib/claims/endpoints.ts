@@ -12,6 +12,7 @@ import { TransmissionList } from './list-transmissions';
 import { ScrubEditList, ScrubResult } from './scrub-claim-dry-run';
 import { FollowUpQuery, FollowUpRun } from './follow-up-claim-status';
 import { FinishedSends } from './finish-interrupted-sends';
+import { ClaimPatientList, FindClaimPatientsQuery } from './find-claim-patients';
 
 export const submitClaimEndpoint = endpoint({
   method: 'POST',
@@ -121,6 +122,20 @@ export const listScrubEditsEndpoint = endpoint({
   response: ScrubEditList,
 });
 
+export const findClaimPatientsEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/claims/patients',
+  tags: ['claims'],
+  summary:
+    "The claim editor's patient search (claims:write, for billing without patients:read): the clinic's patients " +
+    'whose first or last name holds every word of q, or whose id is q; { patients: [{ patientId, name, birthDate }] }, ' +
+    'at most 20, by last name',
+  auth: 'session',
+  scope: 'claims:write',
+  query: FindClaimPatientsQuery,
+  response: ClaimPatientList,
+});
+
 export const claimStatusEndpoint = endpoint({
   method: 'GET',
   path: '/api/claims/{id}/status',
@@ -199,6 +214,7 @@ export const claimEndpoints = [
   updateClaimEndpoint,
   scrubClaimEndpoint,
   listScrubEditsEndpoint,
+  findClaimPatientsEndpoint,
   claimStatusEndpoint,
   appealClaimEndpoint,
   listTransmissionsEndpoint,

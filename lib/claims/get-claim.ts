@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Db } from '../db';
 import { getClinicClaim } from './claim-records';
-import { CLAIM_STATUSES, ClaimView, toClaimView } from './claim-view';
+import { CLAIM_STATUSES, ClaimView, toClaimViewOf } from './claim-view';
 
 export const ClaimEventView = z.object({
   kind: z.string(),
@@ -53,7 +53,8 @@ export function toAppealView(row: AppealRow): z.infer<typeof AppealView> {
 export async function getClaim(deps: { db: Db }, input: { clinicId: string; claimId: string }): Promise<ClaimDetail> {
   const { db } = deps;
   const claim = await getClinicClaim(db, input.clinicId, input.claimId);
-  const [events, appeals] = await Promise.all([
+  const [view, events, appeals] = await Promise.all([
+    toClaimViewOf(db, input.clinicId, claim),
     db.claimEvent.findMany({
       where: { claimId: claim.id, clinicId: input.clinicId },
       orderBy: [{ at: 'asc' }, { id: 'asc' }],
@@ -64,7 +65,7 @@ export async function getClaim(deps: { db: Db }, input: { clinicId: string; clai
     }),
   ]);
   return {
-    ...toClaimView(claim),
+    ...view,
     timeline: events.map((event) => ({
       kind: event.kind,
       at: event.at.toISOString(),

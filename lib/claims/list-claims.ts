@@ -2,7 +2,7 @@
 // (`status=denied,partially_paid`: the work queue's filters).
 import { z } from 'zod';
 import type { Db } from '../db';
-import { CLAIM_STATUSES, ClaimView, CLAIM_LINES, toClaimView } from './claim-view';
+import { CLAIM_STATUSES, ClaimView, CLAIM_LINES, toClaimViews } from './claim-view';
 import { isClaimStatus } from './claim-states';
 import { requireClinicPatients } from '../patients/require-clinic-patients';
 
@@ -46,5 +46,5 @@ export async function listClaims(
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: CLAIMS_LIST_LIMIT,
   });
-  return { claims: rows.map(toClaimView) };
+  return { claims: await toClaimViews(deps.db, input.clinicId, rows) };
 }

@@ -30,7 +30,7 @@ import type { ClaimRecord } from './assemble-professional-claim';
 import type { SubmitClaimBody } from './claim-body';
 import { getBillingParties, getClinicClaim, normaliseDiagnoses, toLineRows } from './claim-records';
 import { recordClaimEvent, transitionClaim } from './claim-states';
-import { ClaimView, toClaimView } from './claim-view';
+import { ClaimView, toClaimViewOf } from './claim-view';
 import { newClaimId } from './create-claim';
 import { readSentClaim, recordClaimAnswer, UNREADABLE_REASON, type RecordedSend } from './record-claim-answer';
 import { scrubStoredClaim } from './scrub-stored-claim';
@@ -180,7 +180,7 @@ export async function submitClaim(
 
   const outcome = await recordClaimAnswer({ db, clock: deps.clock, mode: clearinghouse.mode }, send, acks);
   if (outcome === 'unreadable') throw new AppError('TRANSPORT_FAILED', UNREADABLE_REASON);
-  return { ...toClaimView(await readSentClaim(db, claim.id)), correlationId };
+  return { ...(await toClaimViewOf(db, clinicId, await readSentClaim(db, claim.id))), correlationId };
 }
 
 /** The 837P for the claim under the given control numbers. @throws UNPROCESSABLE for a value the builder refuses. */

@@ -9,7 +9,7 @@ import { parseDollarsToCents } from '../money/dollars';
 import { findClaimBodyIssues, type PatchClaimBody } from './claim-body';
 import { getClinicClaim, normaliseDiagnoses, sumOfLines, toLineRows } from './claim-records';
 import { describeStatus, recordClaimEvent, transitionClaim, type ClaimStatus } from './claim-states';
-import { CLAIM_LINES, toClaimView, type ClaimView } from './claim-view';
+import { CLAIM_LINES, toClaimViewOf, type ClaimView } from './claim-view';
 
 /** @throws NOT_FOUND (404) for a claim not in the clinic; NOT_EXECUTABLE (409) unless it is a draft or rejected. */
 export async function updateClaim(
@@ -88,5 +88,5 @@ export async function updateClaim(
     });
     return tx.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_LINES });
   });
-  return toClaimView(updated);
+  return toClaimViewOf(db, clinicId, updated);
 }

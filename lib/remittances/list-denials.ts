@@ -13,6 +13,8 @@ export const DenialList = z.object({
     z.object({
       claimId: z.string(),
       patientId: z.string(),
+      /** "First Last" (billing has no patients:read); null only if the patient's record is gone. */
+      patientName: z.string().nullable(),
       status: z.enum(['denied', 'partially_paid']),
       statusReason: z.string().nullable(),
       serviceDate: z.string(),
@@ -61,6 +63,14 @@ export async function listDenials(deps: { db: Db }, input: { clinicId: string })
         select: { claimId: true, remittanceId: true, adjustments: true },
       })
     : [];
+  const patientIds = [...new Set(claims.map((c) => c.patientId))];
+  const patients = patientIds.length
+    ? await deps.db.patient.findMany({
+        where: { clinicId: input.clinicId, id: { in: patientIds } },
+        select: { id: true, firstName: true, lastName: true },
+      })
+    : [];
+  const names = new Map(patients.map((p) => [p.id, `${p.firstName} ${p.lastName}`.trim()]));
   const latest = new Map<string, (typeof posted)[number]>();
   for (const row of posted) if (!latest.has(row.claimId)) latest.set(row.claimId, row);
 
@@ -72,6 +82,7 @@ export async function listDenials(deps: { db: Db }, input: { clinicId: string })
       return {
         claimId: claim.id,
         patientId: claim.patientId,
+        patientName: names.get(claim.patientId) ?? null,
         status: claim.status as 'denied' | 'partially_paid',
         statusReason: claim.statusReason,
         serviceDate: claim.serviceDate,

@@ -89,6 +89,20 @@ export const CLAIM_STATUS_CODES: Readonly<Record<string, string>> = {
   '562': "Entity's National Provider Identifier (NPI).",
 };
 
+/** STC01-3: whose information the status code is about (X12 entity identifier codes, the ones a 277CA names most). */
+export const CLAIM_STATUS_ENTITY_CODES: Readonly<Record<string, string>> = {
+  '1P': 'the provider',
+  '40': 'the receiver',
+  '41': 'the submitter',
+  '77': 'the service location',
+  '82': 'the rendering provider',
+  '85': 'the billing provider',
+  DN: 'the referring provider',
+  IL: 'the subscriber',
+  PR: 'the payer',
+  QC: 'the patient',
+};
+
 /** Words for a category (STC01-1), or null when the code is not in the table. */
 export function describeStatusCategory(category: string): string | null {
   return Object.hasOwn(CLAIM_STATUS_CATEGORY_CODES, category) ? CLAIM_STATUS_CATEGORY_CODES[category]! : null;
@@ -97,4 +111,9 @@ export function describeStatusCategory(category: string): string | null {
 /** Words for a status code (STC01-2), or null when the code is not in the table. */
 export function describeStatusCode(code: string): string | null {
   return Object.hasOwn(CLAIM_STATUS_CODES, code) ? CLAIM_STATUS_CODES[code]! : null;
+}
+
+/** Words for an entity code (STC01-3), or null when the code is not in the table. */
+export function describeStatusEntity(code: string): string | null {
+  return Object.hasOwn(CLAIM_STATUS_ENTITY_CODES, code) ? CLAIM_STATUS_ENTITY_CODES[code]! : null;
 }

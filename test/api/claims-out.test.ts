@@ -431,7 +431,7 @@ describe('claims with the sandbox clearinghouse', () => {
     const res = await submit({ claimId });
     expect(res.status, res.text).toBe(200);
     expect(res.body.status).toBe('rejected');
-    expect(res.body.statusReason).toMatch(/^Rejected by the payer \(277CA\): A[3-8]/);
+    expect(res.body.statusReason).toMatch(/^Rejected by the payer \(277CA\): Rejected for [a-z ]+: .*\[STC A[3-8]:/);
     expect((await transmissions(claimId)).map((t) => t.kind)).toEqual(['837P', '999', '277CA']);
     const status = await billing.get(`/api/claims/${claimId}/status`);
     expect(status.status).toBe(200);

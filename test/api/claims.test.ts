@@ -108,6 +108,9 @@ describe('POST /api/claims/submit', () => {
     expect(res.body).toEqual({
       claimId: expect.stringMatching(/^clm_[0-9a-f]{32}$/),
       patientId,
+      // The factory's patient, named (issue 28: billing sees people, not ids).
+      patientName: expect.stringMatching(/^Test Patient/),
+      patientBirthDate: '1980-01-02',
       // Sent: the sandbox clearinghouse's 999 and 277CA accepted it.
       status: 'accepted',
       totalChargeCents: 12_550,
@@ -565,6 +568,8 @@ describe('GET /api/claims', () => {
     expect(res.body.claims[0]).toEqual({
       claimId: ids[104],
       patientId: a.id,
+      patientName: `${a.firstName} ${a.lastName}`,
+      patientBirthDate: a.birthDate,
       status: 'submitted',
       totalChargeCents: 1104,
       paidCents: 0,

@@ -145,6 +145,8 @@ describe('remittance upload and reads', () => {
       {
         claimId: denied.id,
         patientId: denied.patientId,
+        // Named: billing works this queue without patients:read (issue 28).
+        patientName: 'Pat Ient',
         status: 'denied',
         statusReason: 'CO-197: Precertification/authorization/notification/pre-treatment absent.',
         serviceDate: '2026-11-02',

@@ -120,6 +120,10 @@ const PROBES: Record<string, Probe[]> = {
   'PATCH /api/claims/{id}': [{ path: `/api/claims/${N.claim}`, json: { placeOfService: '22' }, expect: 'denied' }],
   'POST /api/claims/{id}/scrub': [{ path: `/api/claims/${N.claim}/scrub`, expect: 'denied' }],
   'GET /api/claims/scrub-edits': [{ path: '/api/claims/scrub-edits', expect: 'own-data-only' }],
+  'GET /api/claims/patients': [
+    { path: '/api/claims/patients?q=Northside001', expect: 'own-data-only' },
+    { path: '/api/claims/patients?q=pat_n_001', expect: 'own-data-only' },
+  ],
   'GET /api/claims/{id}/status': [
     { path: `/api/claims/${N.claim}/status`, expect: 'denied' },
     { path: `/api/claims/${N.claim}/status?refresh=true`, expect: 'denied' },

@@ -12,6 +12,7 @@ import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
 type ClaimRow = {
   claimId: string;
   patientId: string;
+  patientName: string | null;
   status: string;
   totalChargeCents: number;
   serviceDate: string;
@@ -75,7 +76,7 @@ export function ClaimsQueue() {
                 <td data-label="Claim">
                   <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>{claim.claimId}</Link>
                 </td>
-                <td data-label="Patient">{claim.patientId}</td>
+                <td data-label="Patient">{claim.patientName ?? claim.patientId}</td>
                 <td data-label="Date of service">{fmt.date(claim.serviceDate)}</td>
                 <td data-label="Payer">{claim.payerName ?? claim.payerId ?? '—'}</td>
                 <td data-label="Charge" className="billing-amount">

@@ -41,7 +41,7 @@ export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
             <dl className="billing-summary">
               <div>
                 <dt>Patient</dt>
-                <dd>{d.patientId}</dd>
+                <dd>{d.patientName ?? d.patientId}</dd>
               </div>
               <div>
                 <dt>Payer</dt>

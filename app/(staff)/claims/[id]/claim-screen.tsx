@@ -1,6 +1,8 @@
 'use client';
 // One claim over GET /api/claims/{id} and /transmissions. A draft (and a user who can write claims) gets the
-// editor; otherwise the claim's summary, lines, timeline in words, the X12 documents (raw, collapsed), "Check
+// editor; a claim the payer's front end rejected (277CA) shows why in words and "Edit and resubmit", which opens the
+// same editor: saving reopens it as a draft (PATCH) and submitting sends it again as an original (frequency 1,
+// DECISIONS "Claim lifecycle"); otherwise the claim's summary, lines, timeline in words, the X12 documents (raw, collapsed), "Check
 // status" (GET /status?refresh=true: a 276 to the payer) and the appeal form (POST /appeal, step-up) for a
 // denied or partly paid claim.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -54,6 +56,8 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
 
   // Bumped to read the claim again after an action (submit, status check, appeal).
   const [version, setVersion] = useState(0);
+  // "Edit and resubmit" on a rejected claim: the editor instead of the summary.
+  const [editing, setEditing] = useState(false);
   const load = () => setVersion((v) => v + 1);
 
   useEffect(() => {
@@ -94,10 +98,15 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
     );
   }
 
-  if (claim.status === 'draft' && canWrite) {
+  if (canWrite && (claim.status === 'draft' || (claim.status === 'rejected' && editing))) {
     return (
       <>
         <h1 className="billing-title">Claim {claim.claimId}</h1>
+        {claim.status === 'rejected' ? (
+          <p className="muted">
+            Fix what the payer rejected, then submit: the claim is sent again as an original claim.
+          </p>
+        ) : null}
         <p>
           <ClaimStatusBadge status={claim.status} />
           {claim.statusReason ? <span> · {claim.statusReason}</span> : null}
@@ -106,7 +115,8 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
           draft={claim}
           today={today}
           onSubmitted={() => {
-            setNotice('Claim submitted.');
+            setNotice(claim.status === 'rejected' ? 'Claim resubmitted.' : 'Claim submitted.');
+            setEditing(false);
             load();
           }}
         />
@@ -128,6 +138,22 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
         </p>
       ) : null}
       <Summary claim={claim} />
+      {claim.status === 'rejected' ? (
+        <section className="card" aria-labelledby="claim-next-title" data-testid="claim-next-step">
+          <h2 id="claim-next-title">Next step</h2>
+          <p>
+            The payer did not take this claim into processing, so nothing was paid or denied. Correct what the reason
+            above names (often the member id or the patient&apos;s details on file) and send it again.
+          </p>
+          {canWrite ? (
+            <button type="button" onClick={() => setEditing(true)}>
+              Edit and resubmit
+            </button>
+          ) : (
+            <p className="muted">Someone who can write claims can edit and resubmit it.</p>
+          )}
+        </section>
+      ) : null}
       <Lines claim={claim} />
       <StatusCheck
         path={path}
@@ -168,12 +194,16 @@ function Summary({ claim }: { claim: ClaimDetail }) {
         {claim.statusReason ? (
           <div>
             <dt>Why</dt>
-            <dd>{claim.statusReason}</dd>
+            <dd data-testid="claim-status-reason">{claim.statusReason}</dd>
           </div>
         ) : null}
         <div>
           <dt>Patient</dt>
-          <dd>{claim.patientId}</dd>
+          <dd data-testid="claim-patient-name">{claim.patientName ?? claim.patientId}</dd>
+        </div>
+        <div>
+          <dt>Date of birth</dt>
+          <dd data-testid="claim-patient-birth-date">{fmt.date(claim.patientBirthDate)}</dd>
         </div>
         <div>
           <dt>Payer</dt>

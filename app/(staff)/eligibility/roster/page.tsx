@@ -1,11 +1,15 @@
 // /eligibility/roster: a day's appointments and their coverage, over GET /api/appointments and
 // POST /api/eligibility/roster (NDJSON progress), the same routes integrators use.
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { findCurrentPrincipal } from '@/lib/http/find-current-principal';
 import { RosterScreen } from './roster-screen';
 
 export const metadata: Metadata = { title: 'Eligibility roster · Clinic Revenue Platform' };
 
-export default function RosterPage() {
+export default async function RosterPage() {
+  // "Bill this visit" only for a user who can write claims (the claim editor's page checks again).
+  const principal = await findCurrentPrincipal(await headers());
   return (
     <>
       <h1>Eligibility roster</h1>
@@ -13,7 +17,7 @@ export default function RosterPage() {
         Check coverage for every appointment of a day. Amounts are the patient&apos;s individual benefits as the payer
         reported them.
       </p>
-      <RosterScreen />
+      <RosterScreen canBill={principal?.scopes.includes('claims:write') ?? false} />
     </>
   );
 }

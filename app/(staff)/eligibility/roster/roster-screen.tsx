@@ -47,7 +47,8 @@ const SKIP_WORDS: Record<string, string> = {
   NO_PAYER_ID: 'Not checked: no payer on file. Add the payer to the patient’s coverage and check again.',
 };
 
-export function RosterScreen() {
+/** `canBill` (claims:write): each row offers "Bill this visit", the claim editor filled from the appointment. */
+export function RosterScreen({ canBill = false }: { canBill?: boolean }) {
   const clock = useClinicTime();
   const [date, setDate] = useState(clock.today);
   const [appointments, setAppointments] = useState<Appointment[] | null>(null);
@@ -219,6 +220,7 @@ export function RosterScreen() {
                 appointment={appointment}
                 result={results[index]}
                 pending={running && !results[index]}
+                canBill={canBill}
               />
             ))}
           </tbody>
@@ -232,10 +234,12 @@ function RosterRow({
   appointment,
   result,
   pending,
+  canBill,
 }: {
   appointment: Appointment;
   result?: RosterResult;
   pending: boolean;
+  canBill: boolean;
 }) {
   const clock = useClinicTime();
   const fields = result?.result;
@@ -255,6 +259,11 @@ function RosterRow({
           {appointment.memberId ?? 'Self-pay'}
           {appointment.payerName ? ` · ${appointment.payerName}` : ''}
         </div>
+        {canBill ? (
+          <div>
+            <a href={`/claims/new?appointmentId=${encodeURIComponent(appointment.id)}`}>Bill this visit</a>
+          </div>
+        ) : null}
       </td>
       <td data-label="Status">
         {fields ? (

@@ -191,8 +191,8 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
         <h2 id="patient-appointments">Appointments</h2>
         {patient.appointments.length ? (
           <>
-            <AppointmentList title="Upcoming" items={upcoming} />
-            <AppointmentList title="Past" items={past} />
+            <AppointmentList title="Upcoming" items={upcoming} canBill={canEditCoverage} />
+            <AppointmentList title="Past" items={past} canBill={canEditCoverage} />
           </>
         ) : (
           <p className="muted">No appointments.</p>
@@ -202,7 +202,16 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
   );
 }
 
-function AppointmentList({ title, items }: { title: string; items: PatientDetail['appointments'] }) {
+/** With claims:write, each visit offers "Bill this visit": the claim editor filled from the appointment. */
+function AppointmentList({
+  title,
+  items,
+  canBill,
+}: {
+  title: string;
+  items: PatientDetail['appointments'];
+  canBill: boolean;
+}) {
   const clock = useClinicTime();
   if (!items.length) return null;
   return (
@@ -214,6 +223,12 @@ function AppointmentList({ title, items }: { title: string; items: PatientDetail
             {clock.date(a.start)}, {clock.time(a.start)}
             {a.reason ? ` · ${a.reason}` : ''}
             {a.providerName ? <span className="muted"> · {a.providerName}</span> : null}
+            {canBill ? (
+              <>
+                {' · '}
+                <Link href={`/claims/new?appointmentId=${encodeURIComponent(a.id)}`}>Bill this visit</Link>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,0 +1,110 @@
+'use client';
+// The claim editor's patient: a search by name over GET /api/claims/patients?q= (claims:write, so billing, which
+// has no patients:read, can use it), the matches as buttons, and the chosen patient named with their date of
+// birth. A draft's patient does not change, so a draft shows the name only.
+import { useEffect, useState } from 'react';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { useDateFormat } from './use-date-format';
+
+export type ChosenPatient = { patientId: string; name: string | null; birthDate: string | null };
+
+type Match = { patientId: string; name: string; birthDate: string };
+
+export function ClaimPatientPicker({
+  chosen,
+  locked,
+  onChoose,
+  describedBy,
+}: {
+  chosen: ChosenPatient | null;
+  /** A saved draft: its patient is shown, not changed. */
+  locked: boolean;
+  onChoose: (patient: ChosenPatient) => void;
+  describedBy: { 'aria-invalid'?: true; 'aria-describedby'?: string };
+}) {
+  const fmt = useDateFormat();
+  const [query, setQuery] = useState('');
+  // The answer for the query it was asked for: a newer query shows nothing until its own answer arrives.
+  const [found, setFound] = useState<{ q: string; patients: Match[] } | null>(null);
+  const q = query.trim();
+  const matches = !locked && q.length >= 2 && found?.q === q ? found.patients : null;
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (locked || q.length < 2) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      apiFetch<{ patients: Match[] }>(`/api/claims/patients?q=${encodeURIComponent(q)}`).then(
+        (body) => {
+          if (!current) return;
+          setFound({ q, patients: body.patients });
+          setError(null);
+        },
+        (failure) => {
+          if (current) setError(describeApiError(failure, { otherwise: 'The patient search did not answer.' }));
+        },
+      );
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [q, locked]);
+
+  const named = chosen
+    ? `${chosen.name ?? chosen.patientId}${chosen.birthDate ? `, born ${fmt.date(chosen.birthDate)}` : ''}`
+    : null;
+
+  if (locked)
+    return (
+      <div>
+        <span>Patient</span>
+        <p data-testid="claim-patient">{named}</p>
+      </div>
+    );
+
+  return (
+    <div>
+      <label htmlFor="claim-patient-search">Patient (search by name)</label>
+      <input
+        id="claim-patient-search"
+        type="search"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        autoComplete="off"
+        {...describedBy}
+      />
+      <p data-testid="claim-patient" aria-live="polite">
+        {named ? `Chosen: ${named}` : 'No patient chosen yet.'}
+      </p>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {matches ? (
+        matches.length ? (
+          <ul aria-label="Matching patients" style={{ listStyle: 'none', padding: 0 }}>
+            {matches.map((m) => (
+              <li key={m.patientId}>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => {
+                    onChoose({ patientId: m.patientId, name: m.name, birthDate: m.birthDate });
+                    setQuery('');
+                  }}
+                >
+                  {m.name}, born {fmt.date(m.birthDate)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No patient of this clinic matches.</p>
+        )
+      ) : null}
+    </div>
+  );
+}
