@@ -9,6 +9,8 @@ export const BillList = z.object({
     z.object({
       billId: z.string(),
       patientId: z.string(),
+      /** "First Last"; null when the patient record is gone. Billing reads bills without patients:read. */
+      patientName: z.string().nullable(),
       claimId: z.string().nullable(),
       amountCents: z.number().int(),
       paidCents: z.number().int(),
@@ -34,10 +36,18 @@ export async function listBills(deps: { db: Db }, input: { clinicId: string }): 
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       })
     : [];
+  const patients = bills.length
+    ? await deps.db.patient.findMany({
+        where: { clinicId: input.clinicId, id: { in: [...new Set(bills.map((b) => b.patientId))] } },
+        select: { id: true, firstName: true, lastName: true },
+      })
+    : [];
+  const nameOf = new Map(patients.map((p) => [p.id, `${p.firstName} ${p.lastName}`.trim()]));
   return {
     bills: bills.map((bill) => ({
       billId: bill.id,
       patientId: bill.patientId,
+      patientName: nameOf.get(bill.patientId) ?? null,
       claimId: bill.claimId,
       amountCents: bill.amountCents,
       paidCents: bill.paidCents,

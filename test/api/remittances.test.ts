@@ -130,6 +130,10 @@ describe('remittance upload and reads', () => {
     expect(bills.body.bills.find((b: { claimId: string | null }) => b.claimId === paid.id)).toEqual({
       billId: expect.any(String),
       patientId: paid.patientId,
+      // Billing has no patients:read: the bill names the patient itself.
+      patientName: await app.db.patient
+        .findUniqueOrThrow({ where: { id: paid.patientId } })
+        .then((p) => `${p.firstName} ${p.lastName}`),
       claimId: paid.id,
       amountCents: 6_195,
       paidCents: 0,

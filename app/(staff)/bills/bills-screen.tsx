@@ -60,7 +60,7 @@ export function BillsScreen() {
                   {bill.status === 'paid' ? 'Paid in full' : 'Open'} · {fmt.date(bill.createdAt)}
                 </div>
               </td>
-              <td data-label="Patient">{bill.patientId}</td>
+              <td data-label="Patient">{bill.patientName ?? bill.patientId}</td>
               <td data-label="For">
                 {bill.claimId ? (
                   <>
