@@ -21,6 +21,12 @@ export const CLAIM_STATUSES = [
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 
 /**
+ * "Transmitted": `submitted` or any later state (DECISIONS "Money in"), the only claims an 835 may pay. The list
+ * above is in lifecycle order, so a state added before `submitted` (as `sending` was) never receives money.
+ */
+export const TRANSMITTED_STATES: readonly ClaimStatus[] = CLAIM_STATUSES.slice(CLAIM_STATUSES.indexOf('submitted'));
+
+/**
  * Where each state may go. Why the less obvious rows exist:
  * - draft → sending → submitted: `sending` is the outbox state (DECISIONS "Recurring work"): the 837P is recorded
  *   and the claim is being sent, outside any transaction. Only a 999 A/E makes it submitted ("submitted" means

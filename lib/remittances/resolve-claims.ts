@@ -8,25 +8,14 @@
 import type { Db, Prisma } from '../db';
 import { AppError } from '../errors';
 import type { Remittance } from '../x12/read-remittance';
-
-/** The claim states that mean "transmitted to the payer": the only ones an 835 may pay. */
-export const TRANSMITTED_STATES: readonly string[] = [
-  'submitted',
-  'accepted',
-  'rejected',
-  'paid',
-  'partially_paid',
-  'denied',
-  'appealed',
-  'closed',
-];
+import { TRANSMITTED_STATES } from '../claims/claim-states';
 
 export const UNKNOWN_CLAIM_REASON = 'No claim of this clinic has this id';
 
 /** Why a CLP naming this claim cannot post, in words; null when it can. */
 export function unmatchedReason(claim: { status: string; sent: boolean } | undefined): string | null {
   if (!claim) return UNKNOWN_CLAIM_REASON;
-  if (!TRANSMITTED_STATES.includes(claim.status)) {
+  if (!(TRANSMITTED_STATES as readonly string[]).includes(claim.status)) {
     return `The claim was never sent to the payer (it is ${claim.status.replaceAll('_', ' ')})`;
   }
   if (claim.status === 'closed' && !claim.sent) return 'The claim was closed without being sent to the payer';

@@ -8,7 +8,7 @@ import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { stepUpHeader } from '../support/step-up-claim';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, uid, type TestTenant } from '../support/factories';
-import { startFakeClearinghouse, type FakeClearinghouse } from '../fakes/fake-clearinghouse';
+import { clearinghouseEnv, startFakeClearinghouse, type FakeClearinghouse } from '../fakes/fake-clearinghouse';
 
 const NORTH: TestTenant = { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' };
 const DAY_MS = 86_400_000;
@@ -26,12 +26,7 @@ describe('claim status follow-up through a live CAQH CORE clearinghouse', () => 
     fake = await startFakeClearinghouse();
     app = await startApp({
       env: {
-        CLEARINGHOUSE_URL: fake.url,
-        CLEARINGHOUSE_USERNAME: fake.username,
-        CLEARINGHOUSE_PASSWORD: fake.password,
-        CLEARINGHOUSE_SENDER_ID: fake.senderId,
-        CLEARINGHOUSE_RECEIVER_ID: fake.receiverId,
-        CLEARINGHOUSE_CONTACT_PHONE: '5185550100',
+        ...clearinghouseEnv(fake),
       },
     });
     billing = await signIn(app, 'billing@northside.test');

@@ -11,6 +11,7 @@ import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant, createUser, type TestTenant } from '../support/factories';
 import {
   FAKE_CLEARINGHOUSE_ERROR_TEXT,
+  clearinghouseEnv,
   startFakeClearinghouse,
   type FakeClearinghouse,
 } from '../fakes/fake-clearinghouse';
@@ -621,12 +622,7 @@ describe('claims through a live CAQH CORE clearinghouse', () => {
     fake = await startFakeClearinghouse();
     app = await startApp({
       env: {
-        CLEARINGHOUSE_URL: fake.url,
-        CLEARINGHOUSE_USERNAME: fake.username,
-        CLEARINGHOUSE_PASSWORD: fake.password,
-        CLEARINGHOUSE_SENDER_ID: fake.senderId,
-        CLEARINGHOUSE_RECEIVER_ID: fake.receiverId,
-        CLEARINGHOUSE_CONTACT_PHONE: '5185550100',
+        ...clearinghouseEnv(fake),
       },
     });
     billing = await signIn(app, 'billing@northside.test');

@@ -11,7 +11,7 @@ import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient } from '../support/factories';
 import { stepUpHeader } from '../support/step-up-claim';
-import { startFakeClearinghouse, type FakeClearinghouse } from '../fakes/fake-clearinghouse';
+import { clearinghouseEnv, startFakeClearinghouse, type FakeClearinghouse } from '../fakes/fake-clearinghouse';
 
 const NORTH = { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' };
 const uid = () => randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase();
@@ -55,12 +55,7 @@ const claimBody = (patientId: string) => ({
 async function startWithClearinghouse(fake: FakeClearinghouse, env: Record<string, string> = {}) {
   return startApp({
     env: {
-      CLEARINGHOUSE_URL: fake.url,
-      CLEARINGHOUSE_USERNAME: fake.username,
-      CLEARINGHOUSE_PASSWORD: fake.password,
-      CLEARINGHOUSE_SENDER_ID: fake.senderId,
-      CLEARINGHOUSE_RECEIVER_ID: fake.receiverId,
-      CLEARINGHOUSE_CONTACT_PHONE: '5185550100',
+      ...clearinghouseEnv(fake),
       ...env,
     },
   });

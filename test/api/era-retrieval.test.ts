@@ -8,7 +8,7 @@ import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient } from '../support/http';
 import { createTenant, uid, type TestTenant } from '../support/factories';
 import { claimPayment, createClaim, remittanceOf, x12Of, type LineSpec } from '../support/remittances';
-import { startFakeClearinghouse, type FakeClearinghouse } from '../fakes/fake-clearinghouse';
+import { clearinghouseEnv, startFakeClearinghouse, type FakeClearinghouse } from '../fakes/fake-clearinghouse';
 
 const cron = { authorization: `Bearer ${TEST_SECRETS.CRON_SECRET}` };
 const paidLines: LineSpec[] = [
@@ -45,11 +45,7 @@ describe('ERA retrieval from a live CAQH CORE clearinghouse', () => {
     fake = await startFakeClearinghouse();
     app = await startApp({
       env: {
-        CLEARINGHOUSE_URL: fake.url,
-        CLEARINGHOUSE_USERNAME: fake.username,
-        CLEARINGHOUSE_PASSWORD: fake.password,
-        CLEARINGHOUSE_SENDER_ID: fake.senderId,
-        CLEARINGHOUSE_RECEIVER_ID: fake.receiverId,
+        ...clearinghouseEnv(fake),
       },
     });
     tenant = await createTenant(app.db, 'Era');

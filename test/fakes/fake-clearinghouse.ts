@@ -53,6 +53,18 @@ export type FakeClearinghouse = {
 };
 
 // Text a real clearinghouse might put in an error; tests assert it never reaches our clients.
+/** The app's CLEARINGHOUSE_* group pointed at this fake (DECISIONS' five variables, plus the EDI contact phone). */
+export function clearinghouseEnv(fake: FakeClearinghouse): Record<string, string> {
+  return {
+    CLEARINGHOUSE_URL: fake.url,
+    CLEARINGHOUSE_USERNAME: fake.username,
+    CLEARINGHOUSE_PASSWORD: fake.password,
+    CLEARINGHOUSE_SENDER_ID: fake.senderId,
+    CLEARINGHOUSE_RECEIVER_ID: fake.receiverId,
+    CLEARINGHOUSE_CONTACT_PHONE: '5185550100',
+  };
+}
+
 export const FAKE_CLEARINGHOUSE_ERROR_TEXT = 'CH-GATEWAY 7 DOWN FOR MAINTENANCE (INTERNAL)';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'clearinghouse');
