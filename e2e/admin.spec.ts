@@ -97,6 +97,8 @@ test('an admin invites a user with some of their scopes; the invitee sets a pass
   await expect(dialog.getByTestId('step-up-description')).toHaveText(`Invite ${email}`);
   await dialog.getByLabel('Your password').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
+  // The expiry is written the app's way (Nov 28, 2026), not the browser's locale (11/28/2026).
+  await expect(page.getByText(/works once and until [A-Z][a-z]{2} \d{1,2}, \d{4}\./)).toBeVisible();
   const link = await page.getByLabel('Invitation link').inputValue();
   expect(link).toMatch(/\/login\/accept\?token=/);
   await expect(page.getByTestId(`user-${email}`)).toContainText('Invited, not yet signed up');

@@ -143,6 +143,9 @@ test('register a passkey with a virtual authenticator, then pass a step-up with 
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByTestId('passkey-row')).toHaveCount(1);
   await expect(page.getByTestId('passkey-row')).toContainText('E2E key');
+  // Added on the clinic's clock in the app's format ("Nov 28, 2026, 9:41 AM EST"), not as 11/28/2026.
+  await expect(page.getByTestId('passkey-row')).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M/);
+  await expect(page.getByTestId('passkey-row')).not.toContainText(/\d{1,2}\/\d{1,2}\/\d{4}/);
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(credentials).toHaveLength(1);
 
