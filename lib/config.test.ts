@@ -124,6 +124,7 @@ describe('parseConfig', () => {
       kind: 'postgres',
       url: 'postgresql://db/x',
       poolSize: 10,
+      poolTimeoutMs: 5000,
     });
     expect(
       parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '4' }).database,
@@ -131,6 +132,27 @@ describe('parseConfig', () => {
     expect(() =>
       parseConfig({ DATABASE_URL: 'postgresql://db/x', SVC_ENV: 'production', DATABASE_POOL_SIZE: '0' }),
     ).toThrow(ConfigError);
+  });
+
+  it('reads DATABASE_POOL_TIMEOUT_MS (default 5000) and DATABASE_DIRECT_URL, and refuses malformed ones', () => {
+    const production = { DATABASE_URL: 'postgresql://pgbouncer:6432/x', SVC_ENV: 'production' };
+    expect(
+      parseConfig({ ...production, DATABASE_POOL_TIMEOUT_MS: '250', DATABASE_DIRECT_URL: 'postgresql://db:5432/x' })
+        .database,
+    ).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://pgbouncer:6432/x',
+      poolSize: 10,
+      poolTimeoutMs: 250,
+      directUrl: 'postgresql://db:5432/x',
+    });
+    for (const value of ['0', '-5', 'soon', '1.5'])
+      expect(() => parseConfig({ ...production, DATABASE_POOL_TIMEOUT_MS: value }), value).toThrow(ConfigError);
+    expect(() => parseConfig({ ...production, DATABASE_DIRECT_URL: 'mysql://db/x' })).toThrow(
+      'DATABASE_DIRECT_URL must be a postgresql:// URL',
+    );
+    // A direct address with no pooled one names nothing the app could use it beside.
+    expect(() => parseConfig({ DATABASE_DIRECT_URL: 'postgresql://db/x' })).toThrow(ConfigError);
   });
 
   it('reads TRUSTED_PROXY_HOPS (default 0: the socket address) and refuses a malformed count', () => {

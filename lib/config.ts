@@ -41,8 +41,13 @@ export type Config = {
   /**
    * `poolSize`: this instance's PostgreSQL connections (DATABASE_POOL_SIZE). With several instances on one server,
    * instances × poolSize must stay below the server's max_connections minus a margin for admin and migrations.
+   * `poolTimeoutMs` (DATABASE_POOL_TIMEOUT_MS): the longest a request waits for one of them before it is 503.
+   * `directUrl` (DATABASE_DIRECT_URL): the server itself when `url` is a transaction-pooling PgBouncer; migrations
+   * and session advisory locks go there, and the app then sends no named prepared statement through `url`.
    */
-  database: { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string };
+  database:
+    | { kind: 'postgres'; url: string; poolSize?: number; poolTimeoutMs?: number; directUrl?: string }
+    | { kind: 'pglite'; dataDir: string };
   authSecret?: string;
   stepUpSecret?: string;
   sealKey?: Buffer;
@@ -107,6 +112,8 @@ export type CdsHooksConfig = {
 
 /** node-postgres' own default, kept: 3 instances × 10 fit PostgreSQL's default max_connections of 100. */
 const DEFAULT_POOL_SIZE = 10;
+/** DECISIONS "Fleet operations": a saturated instance sheds load after 5 s rather than queueing without limit. */
+export const DEFAULT_POOL_TIMEOUT_MS = 5000;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -271,6 +278,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const databaseUrl = optional.parse(env.DATABASE_URL);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  const directUrl = optional.parse(env.DATABASE_DIRECT_URL);
+  if (directUrl && !/^postgres(ql)?:\/\//.test(directUrl))
+    throw new ConfigError('DATABASE_DIRECT_URL must be a postgresql:// URL');
+  if (directUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL is set without DATABASE_URL');
 
   const webauthn = group(env, ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGIN'] as const, warnings);
   const core = group(
@@ -334,6 +345,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             optional.parse(env.DATABASE_POOL_SIZE) ?? DEFAULT_POOL_SIZE,
             'DATABASE_POOL_SIZE',
           ),
+          poolTimeoutMs: parseWith(
+            z.coerce.number().int().min(1).max(600_000),
+            optional.parse(env.DATABASE_POOL_TIMEOUT_MS) ?? DEFAULT_POOL_TIMEOUT_MS,
+            'DATABASE_POOL_TIMEOUT_MS',
+          ),
+          ...(directUrl && { directUrl }),
         }
       : { kind: 'pglite', dataDir: optional.parse(env.PGLITE_DATA_DIR) ?? '.data/pglite' },
     authSecret: optional.parse(env.AUTH_SECRET),
@@ -459,6 +476,21 @@ export function requireWebhookSecrets(config: Pick<Config, 'webhookSecrets'>, re
   return receiver === 'payment'
     ? refuse('DEPENDENCY_UNAVAILABLE', 'This webhook receiver is not available', 'WEBHOOK_SECRET_PAYMENT')
     : refuse('NOT_CONFIGURED', 'This webhook receiver is not configured', `WEBHOOK_SECRET_${receiver.toUpperCase()}`);
+}
+
+/** The one path an APP_ROLE=worker instance answers: its supervisor's health check. */
+const WORKER_SERVED_PATH = '/api/health';
+
+/** Whether this instance answers requests for `path`: every path, except on a worker (DECISIONS "Fleet operations"). */
+export function servesPath(config: Pick<Config, 'appRole'>, path: string): boolean {
+  return config.appRole !== 'worker' || path === WORKER_SERVED_PATH;
+}
+
+/** The refusal a worker gives any other request: 503 (a load balancer or a webhook sender tries again elsewhere). */
+export const WORKER_REFUSAL = 'This instance does background work only; send requests to a web instance';
+
+export function assertServesPath(config: Pick<Config, 'appRole'>, path: string): void {
+  if (!servesPath(config, path)) refuse('DEPENDENCY_UNAVAILABLE', WORKER_REFUSAL, 'APP_ROLE=worker');
 }
 
 /** SVC_HALT=1 halts every money route. */

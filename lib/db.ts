@@ -40,7 +40,8 @@ async function migrateInMemory(pglite: PGlite) {
 // A raw statement that opens with `-- prepared: <name>` is prepared once per connection under that name, so
 // PostgreSQL parses it once and can reuse its plan: for constant SQL on a hot path (the webhook ingest, where it
 // halves the database's CPU per delivery). The name must be unique to the text. Everything else is sent unnamed,
-// as Prisma sends it. PGlite (one connection, the demo) ignores the header: it is a comment.
+// as Prisma sends it. PGlite (one connection, the demo) ignores the header: it is a comment, and so does a
+// deployment behind a transaction-pooling PgBouncer (see openDb).
 const PREPARED = /^-- prepared: ([a-z0-9-]+)\n/;
 // The adapter types the name as a string; undefined (no header) is what pg takes as an unnamed statement.
 const statementName = (query: { sql: string }) => PREPARED.exec(query.sql)?.[1] as string;
@@ -48,9 +49,18 @@ const statementName = (query: { sql: string }) => PREPARED.exec(query.sql)?.[1] 
 export async function openDb(database: Config['database']): Promise<PrismaClient> {
   if (database.kind === 'postgres') {
     const adapter = new PrismaPg(
-      // application_name names this process in pg_stat_activity (operators, and the takeover test's victim).
-      { connectionString: database.url, max: database.poolSize, application_name: `svc:${process.pid}` },
-      { statementNameGenerator: statementName },
+      {
+        connectionString: database.url,
+        max: database.poolSize,
+        // A request waits this long for a connection, then fails (503 with Retry-After at the edge), never forever.
+        connectionTimeoutMillis: database.poolTimeoutMs,
+        // application_name names this process in pg_stat_activity (operators, and the takeover test's victim).
+        application_name: `svc:${process.pid}`,
+      },
+      // Behind a transaction-pooling PgBouncer (DATABASE_DIRECT_URL set) each statement may meet another server
+      // connection, where a statement prepared on the last one does not exist (PgBouncer before 1.21 never tracks
+      // them; Debian 12 ships 1.18): every statement is then sent unnamed.
+      database.directUrl ? {} : { statementNameGenerator: statementName },
     );
     return new PrismaClient({ adapter });
   }

@@ -45,6 +45,9 @@ export function errorCodesOf(e: Endpoint): ErrorCode[] {
   if (e.scope) codes.add('SCOPE_MISSING');
   if (e.stepUp) codes.add('STEP_UP_REQUIRED');
   if (e.money) codes.add('DEPENDENCY_UNAVAILABLE');
+  // Any route may be 503: a request that waited DATABASE_POOL_TIMEOUT_MS for a database connection (with
+  // Retry-After), or one sent to a worker instance, which serves only health (DECISIONS "Fleet operations").
+  codes.add('DEPENDENCY_UNAVAILABLE');
   codes.add('INTERNAL_ERROR');
   return [...codes].sort();
 }

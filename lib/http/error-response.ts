@@ -1,15 +1,20 @@
 // The last step of the wrapper: any error becomes a response in the endpoint's error format. An AppError keeps
-// its status, code and client-safe message; a database that cannot be reached is 503 DEPENDENCY_UNAVAILABLE;
+// its status, code and client-safe message; a database that cannot be reached is 503 DEPENDENCY_UNAVAILABLE, and so
+// is a request that waited past DATABASE_POOL_TIMEOUT_MS for a connection (with Retry-After, counted in the log);
 // anything else is a logged 500 INTERNAL_ERROR with a generic message. Details go to the log, never the body.
 import type { Endpoint } from '../endpoint';
 import { AppError, isAppError } from '../errors';
 import { isDatabaseDown } from '../db/is-database-down';
+import { countPoolTimeout, isPoolTimeout } from '../db/is-pool-timeout';
 import { buildOperationOutcome } from '../fhir/operation-outcome';
 import type { Logger } from '../log';
 import { fhirResponse } from './fhir-response';
 import { appErrorResponse, errorBody } from './responses';
 
 type ErrorFormat = NonNullable<Endpoint['errorFormat']> | 'json';
+
+/** A shed request may come back at once: a pool frees within the length of a query, not of a minute. */
+const POOL_TIMEOUT_RETRY_AFTER_SECONDS = 1;
 
 export function errorResponse(
   error: unknown,
@@ -25,6 +30,14 @@ function asLoggedAppError(error: unknown, log: Logger): AppError {
     const level = error.status >= 500 ? 'error' : 'info';
     log[level]({ code: error.code, status: error.status, cause: describeCause(error.cause) }, error.message);
     return error;
+  }
+  // Before isDatabaseDown: a connection that was not accepted in time also reads "Connection terminated".
+  if (isPoolTimeout(error)) {
+    log.warn({ poolTimeouts: countPoolTimeout() }, 'no database connection within the pool timeout: shed with 503');
+    return new AppError('DEPENDENCY_UNAVAILABLE', 'The service is busy; try again shortly', {
+      cause: error,
+      retryAfterSeconds: POOL_TIMEOUT_RETRY_AFTER_SECONDS,
+    });
   }
   if (isDatabaseDown(error)) {
     log.error({ err: describeCause(error) }, 'database unavailable');
