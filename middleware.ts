@@ -10,9 +10,11 @@
 // In sandbox, a page opened at another loopback host than APP_URL's (127.0.0.1 for localhost) is sent to APP_URL's
 // host before sign-in: cookies and the Origin check belong to that one origin, so a session begun at the other
 // host would sign in and then fail every action as cross-origin.
+// A worker instance (APP_ROLE=worker) answers only /api/health; anything else is refused here with 503, before
+// sign-in or any page (the route wrapper refuses again, for the webhooks this file skips).
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
-import { getConfig } from '@/lib/config';
+import { getConfig, servesPath, WORKER_REFUSAL } from '@/lib/config';
 import { CORRELATION_HEADER, readCorrelationId } from '@/lib/http/correlation';
 import { decodeSessionToken, findSessionToken } from '@/lib/auth/session-token';
 import { isMalformedPath } from '@/lib/http/malformed-path';
@@ -43,12 +45,15 @@ function withHeaders(response: NextResponse, headers: Record<string, string>): N
 
 export async function middleware(request: NextRequest) {
   const correlationId = readCorrelationId(request.headers);
-  const { appUrl, authSecret, mode } = getConfig();
+  const config = getConfig();
+  const { appUrl, authSecret, mode } = config;
   const https = appUrl.startsWith('https://');
   const common = { ...baseSecurityHeaders({ https }), [CORRELATION_HEADER]: correlationId };
   const headers = new Headers(request.headers);
   headers.set(CORRELATION_HEADER, correlationId);
   const path = request.nextUrl.pathname;
+  if (!servesPath(config, path))
+    return withHeaders(errorJson(503, 'DEPENDENCY_UNAVAILABLE', WORKER_REFUSAL, correlationId), common);
   const isApi = path.startsWith('/api/') || path === '/api';
   // CDS Hooks answers JSON to EHRs: no page redirect, no page CSP (its public gate is isPublicPagePath's).
   const isCds = isCdsHooksPath(path);

@@ -1,10 +1,13 @@
 // Who may make this request, from the request itself (middleware already checked, the wrapper never trusts that):
 // a staff session (plus the Origin check for cookie sessions, and the endpoint's scope), a partner webhook's
 // signature over the raw body, or the cron bearer. Then the money halt and the step-up claim. Each refusal is an
-// AppError; nothing here parses the body beyond reading its bytes for the signature.
+// AppError; nothing here parses the body beyond reading its bytes for the signature. First of all, a worker
+// instance (APP_ROLE=worker) refuses everything but health: partner webhooks skip the middleware that refuses
+// the rest, and a worker must never apply one.
 import { timingSafeEqual } from 'node:crypto';
 import {
   assertNotHalted,
+  assertServesPath,
   requireAuthSecret,
   requireCronSecret,
   requireStepUpSecret,
@@ -28,6 +31,7 @@ export type Caller = {
 };
 
 export async function authenticateRequest(endpoint: Endpoint, request: Request, deps: Deps): Promise<Caller> {
+  assertServesPath(deps.config, endpoint.path);
   const caller: Caller = {};
   if (endpoint.auth === 'session') {
     const principal = await authenticate(deps, request.headers, {
