@@ -1,12 +1,16 @@
 // npm run db:migrate[:create|:status]: Prisma migrations on the wasm schema engine (see schema-engine.mjs).
 //   create <name>  writes prisma/migrations/<yyyymmddhhmmss>_<name>/migration.sql from schema.prisma
-//   deploy         applies pending migrations to DATABASE_URL, else the embedded PGlite folder
+//   deploy         applies pending migrations to DATABASE_DIRECT_URL, else DATABASE_URL, else the embedded PGlite
+//                  folder (behind a transaction-pooling PgBouncer the migration lock needs the server's own session)
 //   status         reports the migration history of that database
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyMigrations, diffMigrationsToSchema, migrationStatus, migrationsDir, root } from './schema-engine.mjs';
 
 export function migrationTarget(env = process.env) {
+  // The migration lock is a session advisory lock (schema-engine.mjs): through a transaction-pooling PgBouncer it
+  // would be taken on a server connection that goes back to the pool still holding it.
+  if (env.DATABASE_DIRECT_URL?.trim()) return env.DATABASE_DIRECT_URL.trim();
   if (env.DATABASE_URL) return env.DATABASE_URL;
   return path.resolve(root, env.PGLITE_DATA_DIR || '.data/pglite');
 }
@@ -26,7 +30,11 @@ async function main([command, name]) {
     return console.log(`Created ${path.relative(root, dir)}/migration.sql`);
   }
   const target = migrationTarget();
-  const where = target.startsWith('postgres') ? 'DATABASE_URL' : target;
+  const where = !target.startsWith('postgres')
+    ? target
+    : process.env.DATABASE_DIRECT_URL?.trim()
+      ? 'DATABASE_DIRECT_URL'
+      : 'DATABASE_URL';
   if (command === 'deploy') {
     const { appliedMigrationNames } = await applyMigrations(target);
     return console.log(

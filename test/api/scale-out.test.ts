@@ -1,11 +1,14 @@
-// Three instances of the built app started at the same moment on one fresh PostgreSQL database (sandbox, shared
-// secrets, direct calls to each): every guarantee that matters holds across instances. All three come up healthy
-// and the demo is seeded once; one webhook delivered 30 times round-robin is applied once; 20 executes of one
-// settlement instruction disburse once; a TOTP code used on one instance is refused on another; a session
-// version bumped on one instance ends the session on another; 3 overlapping reconcile calls answer with one run;
-// a bulk export whose instance is killed (SIGKILL) mid-run completes on another within 30 s (pg-boss retries it
-// when its heartbeat stops); and an evening pre-verification occurrence delivered to every instance checks each
-// appointment of the next clinic day once.
+// A fleet as docs/operations.md draws it, tried for real: one worker-only and two web-only instances of the built app
+// started at the same moment, all reaching one fresh PostgreSQL database through a real PgBouncer in transaction
+// mode (DATABASE_URL), with DATABASE_DIRECT_URL naming the server itself. Every guarantee that matters holds across
+// the instances: all come up healthy through PgBouncer and the demo is seeded once; the worker answers health and
+// refuses everything else; one webhook delivered 30 times across the web instances is applied once (its fast path
+// is a statement the app would otherwise prepare by name, which PgBouncer 1.18 cannot carry between connections);
+// 20 executes of one settlement instruction disburse once; a TOTP code used on one instance is refused on another;
+// a session version bumped on one instance ends the session on another; 3 overlapping reconcile calls answer with
+// one run; a bulk export is worked by the worker (web instances work no job), and when that worker is killed
+// (SIGKILL) mid-run the worker started in its place completes it; and an evening pre-verification occurrence
+// delivered three times checks each appointment of the next clinic day once.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,13 +24,27 @@ import { signedInUser, totpCode } from '../support/auth-factors';
 import { createPatient, createTenant } from '../support/factories';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 import { findKeyedJob, jobsOf } from '../support/jobs';
+import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let database: TestDatabase;
+let bouncer: PgBouncer;
+/** Every running instance; `worker` and `webs` are its two kinds. Requests go to the web instances only. */
 let apps: TestApp[] = [];
+let worker: TestApp;
+let webs: TestApp[] = [];
 const started: PromiseSettledResult<TestApp>[] = [];
+const ROLES = ['worker', 'web', 'web'] as const;
+
+/** An instance of the fleet: the app behind PgBouncer in transaction mode, the server's own address beside it. */
+function startInstance(role: 'web' | 'worker'): Promise<TestApp> {
+  return startApp({
+    reuse: database,
+    env: { APP_ROLE: role, DATABASE_URL: bouncer.pooled(database.url), DATABASE_DIRECT_URL: database.url },
+  });
+}
 
 /** The same signed-in browser, talking to another instance (sessions are signed with the shared AUTH_SECRET). */
 function on(app: TestApp, client: HttpClient): HttpClient {
@@ -51,18 +68,23 @@ async function holdWrites(table: string): Promise<{ release(): Promise<void> }> 
 }
 
 beforeAll(async () => {
+  bouncer = await startPgBouncer();
   database = await createTestDatabase();
-  started.push(...(await Promise.allSettled([1, 2, 3].map(() => startApp({ reuse: database })))));
-  apps = started.filter((r): r is PromiseFulfilledResult<TestApp> => r.status === 'fulfilled').map((r) => r.value);
+  started.push(...(await Promise.allSettled(ROLES.map((role) => startInstance(role)))));
+  const up = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  apps = up.filter((app): app is TestApp => app !== undefined);
+  worker = up[0]!;
+  webs = up.slice(1).filter((app): app is TestApp => app !== undefined);
 }, 170_000);
 
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop()));
   await database?.drop();
+  await bouncer?.stop();
 });
 
-describe('three instances on one PostgreSQL', () => {
-  it('all start healthy together, and the demo tenant is seeded once', async () => {
+describe('one worker and two web instances through PgBouncer in transaction mode', () => {
+  it('all start healthy together through PgBouncer, and the demo tenant is seeded once', async () => {
     expect(started.map((r) => (r.status === 'rejected' ? String(r.reason).slice(0, 400) : 'ok'))).toEqual([
       'ok',
       'ok',
@@ -74,9 +96,62 @@ describe('three instances on one PostgreSQL', () => {
     expect(await db.user.count({ where: { orgId: 'org_demo' } })).toBe(5);
     expect(await db.patient.count()).toBe(20);
     expect(await db.appointment.count()).toBe(20);
+    // Each instance's pool (svc:<pid>) and job engine (svc-jobs:<pid>) are PgBouncer's clients.
+    const admin = new pg.Client({ connectionString: bouncer.pooled(database.url).replace(/\/[^/]*$/, '/pgbouncer') });
+    await admin.connect();
+    try {
+      const clients = (await admin.query('SHOW CLIENTS')).rows as Array<{ application_name: string }>;
+      for (const app of apps) {
+        const names = new Set(clients.map((c) => c.application_name));
+        expect(names.has(`svc:${app.pid}`), `svc:${app.pid} among ${[...names].join(', ')}`).toBe(true);
+        expect(names.has(`svc-jobs:${app.pid}`)).toBe(true);
+      }
+    } finally {
+      await admin.end();
+    }
   });
 
-  it('applies one webhook delivered 30 times across the instances exactly once', async () => {
+  it('the worker answers health and refuses every other request with 503, a webhook included (nothing applied)', async () => {
+    const health = await new HttpClient(worker.url).get('/api/health');
+    expect(health.status).toBe(200);
+    const refusal = {
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'This instance does background work only; send requests to a web instance',
+    };
+    const billing = on(worker, await signIn(webs[0]!, 'billing@northside.test'));
+    for (const path of ['/api/claims', '/api/openapi.json', '/login']) {
+      const res = await billing.get(path);
+      expect(res.status, path).toBe(503);
+      expect(res.body, path).toMatchObject(refusal);
+    }
+    // Partner webhooks skip the middleware: the route wrapper refuses them on a worker before the signature.
+    const raw = JSON.stringify({ id: uid('evt'), type: 'payment.succeeded', data: {} });
+    const webhook = await new HttpClient(worker.url).request('POST', '/api/webhooks/payment', {
+      body: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-svc-delivery': uid('dlv'),
+        'x-svc-signature': signBody(Buffer.from(raw), TEST_SECRETS.WEBHOOK_SECRET_PAYMENT),
+      },
+    });
+    expect(webhook.status).toBe(503);
+    expect(webhook.body).toMatchObject(refusal);
+    expect(await worker.db.webhookDelivery.count()).toBe(0);
+  });
+
+  it('PgBouncer in transaction mode cannot carry a statement prepared by name, which is why the app sends none', async () => {
+    const pool = new pg.Pool({ connectionString: bouncer.pooled(database.url), max: 6 });
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => pool.query({ name: 'fleet-probe', text: 'SELECT $1::int', values: [i] })),
+      );
+      expect(results.some((r) => r.status === 'rejected')).toBe(true);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('applies one webhook delivered 30 times across the web instances exactly once', async () => {
     const db = apps[0]!.db;
     const billId = uid('bill');
     await db.patientBill.create({
@@ -97,7 +172,7 @@ describe('three instances on one PostgreSQL', () => {
     };
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        new HttpClient(apps[i % 3]!.url).request('POST', '/api/webhooks/payment', { body: raw, headers }),
+        new HttpClient(webs[i % webs.length]!.url).request('POST', '/api/webhooks/payment', { body: raw, headers }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
@@ -110,9 +185,9 @@ describe('three instances on one PostgreSQL', () => {
     });
   });
 
-  it('disburses one settlement instruction once under 20 executes across the instances', async () => {
-    const billing = await signIn(apps[0]!, 'billing@northside.test');
-    const stepUp = await stepUpHeader(apps[0]!, 'billing@northside.test');
+  it('disburses one settlement instruction once under 20 executes across the web instances', async () => {
+    const billing = await signIn(webs[0]!, 'billing@northside.test');
+    const stepUp = await stepUpHeader(webs[0]!, 'billing@northside.test');
     const created = await billing.post('/api/settlement/instructions', {
       poolId: 'pool_n_001',
       advanceAmountCents: 10_000,
@@ -122,12 +197,12 @@ describe('three instances on one PostgreSQL', () => {
     expect(created.status, created.text).toBe(201);
     const id = created.body.instructionId;
     expect(
-      (await on(apps[1]!, billing).post(`/api/settlement/instructions/${id}/sign`, undefined, { headers: stepUp }))
+      (await on(webs[1]!, billing).post(`/api/settlement/instructions/${id}/sign`, undefined, { headers: stepUp }))
         .status,
     ).toBe(200);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        on(apps[i % 3]!, billing).post(
+        on(webs[i % webs.length]!, billing).post(
           `/api/settlement/console/${id}/execute`,
           { railReference: `SCALE-${i}` },
           { headers: stepUp },
@@ -146,19 +221,19 @@ describe('three instances on one PostgreSQL', () => {
 
   it('refuses on one instance a TOTP code already accepted on another', async () => {
     const code = totpCode('JBSWY3DPEHPK3PXP');
-    const first = await attemptSignIn(apps[0]!, 'mfa@northside.test', 'demo-password-1', code);
+    const first = await attemptSignIn(webs[0]!, 'mfa@northside.test', 'demo-password-1', code);
     expect(first.response.status).toBe(200);
     expect(first.client.sessionToken).toBeDefined();
-    const replay = await attemptSignIn(apps[1]!, 'mfa@northside.test', 'demo-password-1', code);
+    const replay = await attemptSignIn(webs[1]!, 'mfa@northside.test', 'demo-password-1', code);
     expect(replay.response.status).not.toBe(200);
     expect(replay.client.sessionToken).toBeUndefined();
   });
 
   it('ends on one instance a session whose version was bumped on another', async () => {
-    const { user, client } = await signedInUser(apps[0]!);
-    const elsewhere = on(apps[2]!, await signIn(apps[0]!, user.email, user.password)); // a second browser, served by instance 3
+    const { user, client } = await signedInUser(webs[0]!);
+    const elsewhere = await signIn(webs[0]!, user.email, user.password); // a second browser, served by the first
     expect((await elsewhere.get('/api/auth/mfa')).status).toBe(200);
-    const onTwo = on(apps[1]!, client);
+    const onTwo = on(webs[1]!, client);
     const {
       body: { secret },
     } = await onTwo.get('/api/auth/mfa');
@@ -166,13 +241,13 @@ describe('three instances on one PostgreSQL', () => {
     const enabled = await onTwo.post(
       '/api/auth/mfa',
       { action: 'enable', secret, token: totpCode(secret) },
-      { headers: await stepUpHeader(apps[1]!, user.email) },
+      { headers: await stepUpHeader(webs[1]!, user.email) },
     );
     expect(enabled.status).toBe(200);
     expect((await elsewhere.get('/api/auth/mfa')).status).toBe(401);
   });
 
-  it('answers 3 overlapping reconcile calls on 3 instances with one run', async () => {
+  it('answers 3 overlapping reconcile calls across the web instances with one run (worked by the worker)', async () => {
     const db = apps[0]!.db;
     const tenant = await createTenant(db, 'ScaleRecon');
     const day = '2026-10-01';
@@ -188,8 +263,8 @@ describe('three instances on one PostgreSQL', () => {
     });
     const held = await holdWrites('ReconciliationVariance'); // the run waits at its first write until all 3 calls are in
     const cron = { authorization: `Bearer ${TEST_SECRETS.CRON_SECRET}` };
-    const calls = apps.map((app) =>
-      new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${day}`, { headers: cron }),
+    const calls = [0, 1, 2].map((i) =>
+      new HttpClient(webs[i % webs.length]!.url).request('POST', `/api/jobs/reconcile?day=${day}`, { headers: cron }),
     );
     await sleep(1500);
     await held.release();
@@ -203,22 +278,23 @@ describe('three instances on one PostgreSQL', () => {
     expect(await jobsOf(db, 'reconcile', day)).toMatchObject([{ state: 'completed', retryCount: 0 }]);
   });
 
-  it('completes on another instance, within 30 s, a bulk export whose instance was killed mid-run', async () => {
+  it('a bulk export is worked by the worker, never a web instance, and a worker started after it was killed mid-run completes it', async () => {
     const db = apps[0]!.db;
     await embeddedFhirStore(db).upsertMany(
       'clinic_north',
       Array.from({ length: 50 }, (_, i) => ({ resourceType: 'Patient', id: `scale-${i}` })),
     );
-    const admin = await signIn(apps[0]!, 'admin@northside.test');
+    const admin = await signIn(webs[0]!, 'admin@northside.test');
     // The export runs until it writes its files, then waits here: "mid-run" is certain, whatever the machine's speed.
     const held = await holdWrites('BulkExportFile');
     let killedAt = 0;
-    let victim: TestApp | undefined;
+    const victim = worker;
     try {
       const kickOff = await admin.get('/api/fhir/$export?_type=Patient', { headers: { prefer: 'respond-async' } });
       expect(kickOff.status).toBe(202);
       const exportId = kickOff.headers.get('content-location')!.split('/').pop()!;
-      // The instance writing the files waits on the lock; its connections are named svc:<pid> (lib/db.ts).
+      // The instance writing the files waits on the lock; its connections are named svc:<pid> (lib/db.ts), and
+      // PgBouncer hands that name to the server connection it lends.
       let holder: string | null = null;
       for (let i = 0; i < 100 && !holder; i++) {
         const waiting = await db.$queryRawUnsafe<Array<{ application_name: string }>>(
@@ -228,21 +304,19 @@ describe('three instances on one PostgreSQL', () => {
         if (waiting[0] && job?.state === 'active') holder = waiting[0].application_name;
         else await sleep(100);
       }
-      expect(holder).toMatch(/^svc:\d+$/);
-      victim = apps.find((app) => holder === `svc:${app.pid}`);
-      expect(
-        victim,
-        `lockedBy ${holder} names none of the instances ${apps.map((a) => a.pid).join(', ')}`,
-      ).toBeDefined();
-      process.kill(victim!.pid, 'SIGKILL');
+      expect(holder, `web instances are ${webs.map((a) => `svc:${a.pid}`).join(', ')}`).toBe(`svc:${victim.pid}`);
+      process.kill(victim.pid, 'SIGKILL');
       killedAt = Date.now();
       apps = apps.filter((app) => app !== victim);
       await held.release();
+      // A supervisor restarts the worker; the new one fails the dead worker's job once its heartbeat stops, and
+      // works the retry. The web instances, though still up, never take it.
+      worker = await startInstance('worker');
+      apps.push(worker);
 
-      const survivor = on(apps[0]!, admin);
       let manifest: { status: number; body: { status: string; output: Array<{ count: number }> } } | undefined;
-      while (Date.now() - killedAt < 30_000) {
-        const res = await survivor.get(`/api/fhir/bulk-status/${exportId}`);
+      while (Date.now() - killedAt < 60_000) {
+        const res = await admin.get(`/api/fhir/bulk-status/${exportId}`);
         if (res.status === 200) {
           manifest = res;
           break;
@@ -250,17 +324,16 @@ describe('three instances on one PostgreSQL', () => {
         expect(res.status).toBe(202);
         await sleep(250);
       }
-      expect(manifest, 'the export did not complete within 30 s of the kill').toBeDefined();
+      expect(manifest, 'the export did not complete within 60 s of the kill').toBeDefined();
       expect(manifest!.body).toMatchObject({ status: 'completed', output: [{ count: 50 }] });
-      // Its second attempt, on a survivor (the victim is gone): pg-boss retried it when its heartbeat stopped.
       expect(await findKeyedJob(db, 'bulk-export', exportId)).toMatchObject({ state: 'completed', retryCount: 1 });
     } finally {
       if (!killedAt) await held.release();
-      await victim?.stop();
+      await victim.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
-  it('checks the next clinic day once when an evening occurrence reaches every instance', async () => {
+  it('checks the next clinic day once when an evening occurrence is delivered three times', async () => {
     const db = apps[0]!.db;
     const tenant = await createTenant(db, 'Chicago');
     const timeZone = 'America/Chicago';
@@ -275,7 +348,7 @@ describe('three instances on one PostgreSQL', () => {
         start: clinicInstant(date, '10:00', timeZone),
       },
     });
-    // The occurrence as pg-boss's cron sends it, three times over (as if each instance had fired it).
+    // The occurrence as pg-boss's cron sends it, three times over (as if several workers had fired it).
     const boss = new PgBoss({ connectionString: database.url, max: 1, supervise: false, schedule: false });
     boss.on('error', () => undefined);
     await boss.start();
@@ -296,7 +369,7 @@ describe('three instances on one PostgreSQL', () => {
     ).toEqual([{ patientId: patient.id, dateOfService: date, source: 'schedule' }]);
     const runs = (await jobsOf(db, PRE_VERIFICATION_QUEUE)).filter((j) => j.data.clinicId === tenant.clinicId);
     expect(runs).toMatchObject([{ state: 'completed', data: { clinicId: tenant.clinicId, date } }]);
-    // Three instances kept each schedule once per time zone.
+    // The workers (the first and its replacement) kept each schedule once per time zone.
     const schedules = await db.$queryRawUnsafe<Array<{ name: string; key: string }>>(
       `SELECT name, key FROM pgboss.schedule WHERE name LIKE 'schedule.%' ORDER BY name, key`,
     );
