@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { applyMigrations, diffMigrationsToSchema, migrationStatus } from './schema-engine.mjs';
+import { migrationTarget } from './migrate.mjs';
 import { createTestDatabase } from '../test/support/postgres';
 
 describe('migrations', () => {
@@ -107,4 +108,12 @@ describe('migrations', () => {
       await database.drop();
     }
   }, 120_000);
+
+  it('go to DATABASE_DIRECT_URL when it is set: the migration lock is a session lock, which PgBouncer would not keep', () => {
+    const pooled = 'postgresql://app@pgbouncer:6432/db';
+    const direct = 'postgresql://app@db:5432/db';
+    expect(migrationTarget({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct })).toBe(direct);
+    expect(migrationTarget({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: ' ' })).toBe(pooled);
+    expect(migrationTarget({ DATABASE_URL: direct })).toBe(direct);
+  });
 });
