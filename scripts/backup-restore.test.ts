@@ -11,31 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '@/lib/db';
 import { applyMigrations } from './schema-engine.mjs';
 import { createPatient, createTenant, createUser } from '../test/support/factories';
-import { ADMIN_URL } from '../test/support/postgres';
+import { createEmptyDatabase } from '../test/support/postgres';
 
 function binary(name: string): string {
   const root = '/usr/lib/postgresql';
   const version = fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))[0]!;
   return path.join(root, version, 'bin', name);
-}
-
-async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `t_backup_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 /** Row count of every table of the public schema, by name. */

@@ -25,6 +25,16 @@ export function migrationSql(): string[] {
 export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
 
 export async function createTestDatabase(): Promise<TestDatabase> {
+  const database = await createEmptyDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  for (const sql of migrationSql()) await client.query(sql);
+  await client.end();
+  return database;
+}
+
+/** A fresh database with nothing in it, for what must migrate it itself (`npm start`, the migration engine). */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
   assertLocal(ADMIN_URL);
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -33,10 +43,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  for (const sql of migrationSql()) await client.query(sql);
-  await client.end();
   return {
     url: url.toString(),
     name,
