@@ -9,6 +9,7 @@ import type { Db } from '../db';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { isAppError } from '../errors';
+import { isPoolTimeout, shedForPoolTimeout } from '../db/is-pool-timeout';
 import { signIn, signInNoticeOf, type SignedInUser } from './sign-in';
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName, type SessionClaims } from './session-token';
 import { readClientAddress } from './client-address';
@@ -67,7 +68,11 @@ export function authOptions(deps: NextAuthDeps, secret: string, correlationId: s
               },
             );
             return { ...user, name: user.email };
-          } catch (error) {
+          } catch (caught) {
+            // No connection within DATABASE_POOL_TIMEOUT_MS: 503 with Retry-After, as on every other route.
+            const error = isPoolTimeout(caught)
+              ? shedForPoolTimeout(caught, deps.log.child({ correlationId }))
+              : caught;
             // next-auth carries only a message to its error URL: encode our code, Retry-After, the notice key and
             // the invalid fields (CODE[:seconds[:notice[:fields]]]); lib/http/next-auth-route.ts reads them back.
             if (isAppError(error)) {

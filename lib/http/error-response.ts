@@ -5,16 +5,13 @@
 import type { Endpoint } from '../endpoint';
 import { AppError, isAppError } from '../errors';
 import { isDatabaseDown } from '../db/is-database-down';
-import { countPoolTimeout, isPoolTimeout } from '../db/is-pool-timeout';
+import { isPoolTimeout, shedForPoolTimeout } from '../db/is-pool-timeout';
 import { buildOperationOutcome } from '../fhir/operation-outcome';
 import type { Logger } from '../log';
 import { fhirResponse } from './fhir-response';
 import { appErrorResponse, errorBody } from './responses';
 
 type ErrorFormat = NonNullable<Endpoint['errorFormat']> | 'json';
-
-/** A shed request may come back at once: a pool frees within the length of a query, not of a minute. */
-const POOL_TIMEOUT_RETRY_AFTER_SECONDS = 1;
 
 export function errorResponse(
   error: unknown,
@@ -32,13 +29,7 @@ function asLoggedAppError(error: unknown, log: Logger): AppError {
     return error;
   }
   // Before isDatabaseDown: a connection that was not accepted in time also reads "Connection terminated".
-  if (isPoolTimeout(error)) {
-    log.warn({ poolTimeouts: countPoolTimeout() }, 'no database connection within the pool timeout: shed with 503');
-    return new AppError('DEPENDENCY_UNAVAILABLE', 'The service is busy; try again shortly', {
-      cause: error,
-      retryAfterSeconds: POOL_TIMEOUT_RETRY_AFTER_SECONDS,
-    });
-  }
+  if (isPoolTimeout(error)) return shedForPoolTimeout(error, log);
   if (isDatabaseDown(error)) {
     log.error({ err: describeCause(error) }, 'database unavailable');
     return new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable; try again shortly');

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
-import { signIn, type HttpClient } from '../support/http';
+import { attemptSignIn, signIn, type HttpClient } from '../support/http';
 
 const POOL_TIMEOUT_MS = 300;
 let app: TestApp;
@@ -60,18 +60,26 @@ describe('a saturated instance sheds load with 503 and recovers', () => {
         expect(ms).toBeGreaterThanOrEqual(POOL_TIMEOUT_MS - 50);
         expect(ms).toBeLessThan(2500);
       }
+      // Sign-in runs through next-auth's handler, not the route wrapper, and sheds the same way.
+      const signInShed = await timed(() => attemptSignIn(app, 'admin@northside.test', 'demo-password-1'));
+      const { response } = signInShed.result;
+      expect(response.status).toBe(503);
+      expect(response.body).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', url: expect.any(String) });
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(signInShed.ms).toBeLessThan(2500);
     } finally {
       await held.release();
     }
     // The held request finishes normally, and the instance serves again at once.
     expect((await holding!).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await billing.get('/api/claims')).status).toBe(200);
+    expect((await attemptSignIn(app, 'admin@northside.test', 'demo-password-1')).response.status).toBe(200);
     // Each shed request is counted in the log with the running total.
     const counts = app
       .logs()
       .split('\n')
       .filter((line) => line.includes('no database connection within the pool timeout'))
       .map((line) => (JSON.parse(line) as { poolTimeouts: number }).poolTimeouts);
-    expect(counts.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(counts.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   }, 60_000);
 });
