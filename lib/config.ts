@@ -93,7 +93,10 @@ export type Config = {
    * throttle counts a client by the entry that many hops from the socket's peer (lib/auth/client-address.ts).
    */
   trustedProxyHops: number;
-  /** APP_ROLE: `all` serves and works jobs, `web` serves and works none, `worker` works jobs and runs schedules. */
+  /**
+   * APP_ROLE: `all` serves and works jobs, `web` serves and works none, `worker` works jobs and runs schedules and
+   * serves only /api/health (servesPath).
+   */
   appRole: AppRole;
   halted: boolean;
   logLevel: string;
