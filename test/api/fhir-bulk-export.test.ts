@@ -281,7 +281,9 @@ describe('kick-off refusals', () => {
       [
         {
           path: 'query._type',
-          message: 'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance',
+          message:
+            'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance, ' +
+            'CoverageEligibilityRequest, CoverageEligibilityResponse',
         },
       ],
     ],
