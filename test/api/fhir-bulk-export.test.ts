@@ -147,7 +147,8 @@ describe('system-level $export', () => {
     expect(job).toMatchObject({
       clinicId: 'clinic_north',
       level: 'system',
-      types: TYPES,
+      // Every type the store holds: the pulled ones and the eligibility pairs (none here, so no file of them).
+      types: [...TYPES, 'CoverageEligibilityRequest', 'CoverageEligibilityResponse'],
       status: expect.stringMatching(/running|completed/),
     });
 

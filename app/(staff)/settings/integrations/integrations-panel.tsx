@@ -341,19 +341,15 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
     else await onChange();
   }
 
-  // A queued pull (also one found running when the page opens): its run is read until it ends, then the list.
+  // A queued pull (also one found unfinished when the page opens): its run is read until it ends, then the list.
   const openRun = c.lastRun && OPEN_RUN.has(c.lastRun.status) ? c.lastRun.id : null;
+  const followed = following ?? openRun;
+  const pulling = busy || followed !== null;
   useEffect(() => {
-    if (!following && openRun) {
-      setBusy(true);
-      setFollowing(openRun);
-    }
-  }, [following, openRun]);
-  useEffect(() => {
-    if (!following) return;
+    if (!followed) return;
     let stopped = false;
     const timer = window.setInterval(async () => {
-      const run = await apiFetch<LastRun>(`/api/emr-sync/runs/${following}`).catch(() => null);
+      const run = await apiFetch<LastRun>(`/api/emr-sync/runs/${followed}`).catch(() => null);
       if (stopped || !run) return;
       setProgress(run);
       if (OPEN_RUN.has(run.status)) return;
@@ -368,12 +364,12 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
       stopped = true;
       window.clearInterval(timer);
     };
-  }, [following, onChange]);
+  }, [followed, onChange]);
 
   async function cancelPull() {
-    if (!following) return;
+    if (!followed) return;
     try {
-      setProgress(await apiFetch<LastRun>(`/api/emr-sync/runs/${following}/cancel`, { method: 'POST' }));
+      setProgress(await apiFetch<LastRun>(`/api/emr-sync/runs/${followed}/cancel`, { method: 'POST' }));
     } catch (failure) {
       setError(failure);
     }
@@ -449,16 +445,16 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
               </>
             )}
             <p>
-              <button type="submit" disabled={busy} aria-label={`Pull now from ${label}`}>
-                {busy ? 'Pulling…' : 'Pull now'}
+              <button type="submit" disabled={pulling} aria-label={`Pull now from ${label}`}>
+                {pulling ? 'Pulling…' : 'Pull now'}
               </button>
             </p>
           </form>
         )}
         <div aria-live="polite" data-testid="pull-progress">
-          {busy && <PullProgress run={progress} />}
+          {pulling && <PullProgress run={progress} />}
         </div>
-        {following && (
+        {followed && (
           <p>
             <button
               type="button"
@@ -473,7 +469,7 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
         )}
         <ErrorMessage error={error} />
         {pull && <Counts result={pull} label="Pull result" />}
-        {!busy && !pull && c.lastRun && c.lastRun.finishedAt && <LastRunSummary run={c.lastRun} />}
+        {!pulling && !pull && c.lastRun && c.lastRun.finishedAt && <LastRunSummary run={c.lastRun} />}
         {confirmDelete ? (
           <p className="row">
             <span>Delete {title}? Its tokens are removed; pulled records stay.</span>
