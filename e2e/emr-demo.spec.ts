@@ -63,14 +63,13 @@ test('an admin pulls the sandbox EHR as a backend job, cancels one pull and lets
   await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
 
   await page.getByLabel('EMR type').selectOption('smart-backend');
-  await page.getByLabel(/^Name/).fill('Sandbox EHR backend');
+  // The first test's connection has its own "Name" (rename) field: the create form's is the one by id.
+  await page.locator('#connection-name').fill('Sandbox EHR backend');
   await page.getByRole('button', { name: 'Add connection' }).click();
   const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
-  if (await dialog.isVisible().catch(() => false)) {
-    await dialog.getByLabel('Your password').fill('demo-password-1');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await expect(dialog).toBeHidden();
-  }
+  await dialog.getByLabel('Your password').fill('demo-password-1');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
   const row = page.locator('tr[data-testid^="connection-"]', { hasText: 'Sandbox EHR backend' });
   await expect(row.getByTestId('connection-status')).toContainText('Connected');
 
