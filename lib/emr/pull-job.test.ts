@@ -166,6 +166,33 @@ describe('the emr-pull job', () => {
     expect(emr.bulk.kickOffs.length).toBe(kickOffs);
   });
 
+  it('records why a queued pull was refused when its job started (the clinic was unbound meanwhile)', async () => {
+    const time = simulatedTime();
+    const queued = await queueSmartBackendPull(
+      { db, clock: time.clock, config },
+      { connectionId, clinicId, correlationId: 'corr-unbound' },
+    );
+    const unbound = {
+      ...config,
+      emrVendors: { 'smart-backend': { ...config.emrVendors['smart-backend']!, groups: {} } },
+    };
+    const handler = emrPullHandler({
+      db,
+      clock: time.clock,
+      config: unbound,
+      fhirStore: embeddedFhirStore(db),
+      egress: createEgress({ mode: 'sandbox', allowedOrigins: [] }),
+    });
+    const data = { syncRunId: queued.syncRunId, clinicId, connectionId, correlationId: 'corr-unbound' };
+    await expect(
+      handler.run({ id: 'job-4', data, retryCount: 0, signal: new AbortController().signal }),
+    ).rejects.toThrow();
+    expect(await db.syncRun.findUniqueOrThrow({ where: { id: queued.syncRunId } })).toMatchObject({
+      status: 'failed',
+      counts: { error: 'FORBIDDEN' },
+    });
+  });
+
   it('fails a run whose worker died (its dead letter)', async () => {
     const time = simulatedTime();
     const queued = await queueSmartBackendPull(

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db';
+import { isAppError } from '../errors';
 import type { FhirStore } from '../fhir/fhir-store';
 import type { Logger } from '../log';
 import type { Egress } from '../outbound/egress';
@@ -125,6 +126,16 @@ export function emrPullHandler(deps: PullJobDeps): JobHandler<EmrPullJobData> {
       } catch (error) {
         // Cancelled by the user: the run says so and the job is done, not failed.
         if (cancel.signal.aborted) return { pulled: false, cancelled: true };
+        // Refused before the run started (the operator unbound the clinic, the key went away): the run says why.
+        await deps.db.syncRun.updateMany({
+          where: { id: job.data.syncRunId, status: 'queued' },
+          data: {
+            status: 'failed',
+            counts: { error: isAppError(error) ? error.code : 'INTERNAL' },
+            error: isAppError(error) ? error.message : 'The pull failed; nothing was saved',
+            finishedAt: deps.clock(),
+          },
+        });
         throw error;
       } finally {
         clearInterval(watch);
