@@ -1,5 +1,6 @@
 // The environment of the app under browser test: sandbox, in-memory PGlite, fixed test secrets, fakes on
 // fixed loopback ports (started by global-setup.ts).
+import { generateKeyPairSync } from 'node:crypto';
 // E2E_PORT / E2E_FAKE_EMR_PORT in the environment move them, so two browser runs can share a machine.
 export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
 export const E2E_FAKE_EMR_PORT = Number(process.env.E2E_FAKE_EMR_PORT || 3190);
@@ -7,6 +8,14 @@ export const E2E_URL = `http://localhost:${E2E_PORT}`;
 /** The client id the fake EMR (global-setup.ts) has registered for the browser OAuth flow. */
 export const E2E_EMR_CLIENT_ID = 'e2e-northside-app';
 const FAKE_EMR = `http://127.0.0.1:${E2E_FAKE_EMR_PORT}`;
+
+/**
+ * The SMART Backend Services key of the app under test: the sandbox EHR verifies our assertions against our own
+ * JWKS, so any key works; one per run (only the server process reads it).
+ */
+const SMART_PRIVATE_KEY = generateKeyPairSync('ec', { namedCurve: 'P-384' })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 export const E2E_ENV: Record<string, string> = {
   NODE_ENV: 'production',
@@ -36,5 +45,14 @@ export const E2E_ENV: Record<string, string> = {
       tokenUrl: `${E2E_URL}/api/sandbox-ehr/token`,
       fhirBaseUrl: `${E2E_URL}/api/sandbox-ehr/fhir`,
     },
+    // Its Bulk Data export of Northside's Group, for the backend pull run as a job (e2e/emr-demo.spec.ts).
+    'smart-backend': {
+      tokenUrl: `${E2E_URL}/api/sandbox-ehr/token`,
+      fhirBaseUrl: `${E2E_URL}/api/sandbox-ehr/fhir`,
+      groups: { clinic_north: 'grp-clinic-north' },
+    },
   }),
+  SMART_CLIENT_ID: 'sandbox-backend',
+  SMART_PRIVATE_KEY,
+  SMART_KEY_ID: 'e2e-key-1',
 };

@@ -51,3 +51,37 @@ test('an admin connects the sandbox EHR, approves with a patient, pulls and sees
   expect(search.status()).toBe(200);
   expect(await search.text()).toContain(name!.family);
 });
+
+// Issue #32 item 3: a smart-backend Pull now is a job. The screen follows its run and offers Cancel while it runs;
+// the sandbox EHR's export is ready within a second, but our client waits at least 10 s between status polls, so
+// the first pull is cancelled in that wait and the second one is left to finish.
+test('an admin pulls the sandbox EHR as a backend job, cancels one pull and lets the next finish', async ({ page }) => {
+  await page.goto('/login?callbackUrl=/settings/integrations');
+  await page.getByLabel('E-mail').fill('admin@northside.test');
+  await page.getByLabel('Password').fill('demo-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+
+  await page.getByLabel('EMR type').selectOption('smart-backend');
+  // The first test's connection has its own "Name" (rename) field: the create form's is the one by id.
+  await page.locator('#connection-name').fill('Sandbox EHR backend');
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.getByLabel('Your password').fill('demo-password-1');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.locator('tr[data-testid^="connection-"]', { hasText: 'Sandbox EHR backend' });
+  await expect(row.getByTestId('connection-status')).toContainText('Connected');
+
+  await row.getByRole('button', { name: /^Pull now from / }).click();
+  const cancel = row.getByRole('button', { name: /^Cancel the pull from / });
+  await expect(cancel).toBeVisible();
+  await expect(row.getByTestId('pull-progress')).toContainText(/preparing the export|Queued|Starting|Asking/);
+  await cancel.click();
+  await expect(row.getByText(/was cancelled; nothing was saved/)).toBeVisible({ timeout: 30_000 });
+  await expect(cancel).toBeHidden();
+
+  await row.getByRole('button', { name: /^Pull now from / }).click();
+  await expect(row.getByText(/^Last pull .*: \d+ resources/)).toBeVisible({ timeout: 60_000 });
+  await expect(row.getByRole('button', { name: /^Pull now from / })).toBeEnabled();
+});

@@ -38,6 +38,11 @@ export type Endpoint = {
   body?: z.ZodType;
   response?: z.ZodType;
   successStatus?: number;
+  /**
+   * For an endpoint that answers some requests at once and queues others (a pull run as a job): the 202 body and
+   * when it is given. The route's renderer decides which.
+   */
+  accepted?: { response: z.ZodType; description: string };
   /** Error codes this endpoint answers beyond the ones its auth implies. */
   errors?: ErrorCode[];
   /** Content type of a non-JSON success body (NDJSON, FHIR, redirects are described in summary). */

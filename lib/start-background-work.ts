@@ -12,6 +12,7 @@ import type { PayerTransport } from './eligibility/payer-transport';
 import type { FhirStore } from './fhir/fhir-store';
 import { preVerificationHandler } from './eligibility/pre-verify-appointments';
 import { bulkExportHandler } from './fhir/bulk-export/run-bulk-export-job';
+import { emrPullHandler } from './emr/pull-job';
 import { reconcileHandler } from './reconciliation/reconcile-day';
 import { scheduleHandler } from './schedules/schedule-handler';
 import { SCHEDULES } from './schedules/schedules';
@@ -32,6 +33,7 @@ export async function startBackgroundWork(
   const boss = await startBoss(deps, { works });
   const handlers = [
     bulkExportHandler({ db, clock, fhirStore: deps.fhirStore, log }),
+    emrPullHandler({ db, clock, config, fhirStore: deps.fhirStore, egress: deps.egress, log }),
     sandboxRemittanceHandler(deps),
     reconcileHandler(deps),
     preVerificationHandler(deps),

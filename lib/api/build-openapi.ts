@@ -83,6 +83,12 @@ function operationOf(e: Endpoint): Json {
             : { [e.produces ?? 'application/json']: { schema: toSchema(e.response, 'output') } },
       }
     : { description: e.produces ? `Success (${e.produces})` : 'Success' };
+  if (e.accepted) {
+    responses['202'] = {
+      description: e.accepted.description,
+      content: { 'application/json': { schema: toSchema(e.accepted.response, 'output') } },
+    };
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(e))
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

@@ -6,6 +6,7 @@ import { CallbackQuery, CallbackResult } from './complete-authorization';
 import { ConnectionEnvelope, CreateConnectionBody } from './create-connection';
 import { ConnectionList } from './list-connections';
 import { ConnectionPullQuery } from './pull-connection';
+import { QueuedPull } from './pull-job';
 import { PartnerPullBody, PartnerPullResult } from './pull-partner';
 import { SmartPullBody } from './pull-smart-backend';
 import { PullResult } from './run-pull';
@@ -143,9 +144,15 @@ export const connectionPullEndpoint = endpoint({
   params: z.object({ id: z.string().min(1).max(100) }),
   query: ConnectionPullQuery,
   response: PullResult,
+  accepted: {
+    response: QueuedPull,
+    description:
+      'A smart-backend connection: the pull is queued as a job (an export may take hours); follow it at ' +
+      'GET /api/emr-sync/runs/{syncRunId} (the Location header), cancel it with POST /api/emr-sync/runs/{id}/cancel',
+  },
   summary:
-    "Pull now, for any connection: a smart-backend connection exports its clinic's bound Group; a browser connection reads the patient compartment it was authorized for (its token refreshed first when due). Optional ?since= (else the last run's nextSince)",
-  errors: ['NOT_FOUND', 'NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE'],
+    "Pull now, for any connection: a smart-backend connection exports its clinic's bound Group as a job (202 with the run id, after the 501/403/400 checks); a browser connection reads the patient compartment it was authorized for (its token refreshed first when due) and answers 200 with the counts. Optional ?since= (else, for a browser connection, the last run's nextSince)",
+  errors: ['NOT_FOUND', 'NOT_CONFIGURED', 'TRANSPORT_FAILED', 'UNPROCESSABLE', 'FORBIDDEN', 'VALIDATION_FAILED'],
 });
 
 export const syncRunEndpoint = endpoint({
@@ -157,8 +164,21 @@ export const syncRunEndpoint = endpoint({
   params: z.object({ id: z.string().min(1).max(100) }),
   response: SyncRunView,
   summary:
-    "One pull's run: status (running, succeeded, failed), progress { phase, files, filesDone, resources } while it runs, counts and the error when it ends (another clinic's run is 404)",
+    "One pull's run: status (queued, running, cancelling, succeeded, failed, cancelled), progress { phase, files, filesDone, resources } while it runs, counts and the error when it ends (another clinic's run is 404)",
   errors: ['NOT_FOUND'],
+});
+
+export const cancelSyncRunEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/emr-sync/runs/{id}/cancel',
+  tags,
+  auth: 'session',
+  scope: 'integrations:read',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  response: SyncRunView,
+  summary:
+    "Cancel a pull that has not finished (audited): a queued one is cancelled at once; a running one becomes cancelling and its worker stops, DELETEs the EHR's export and saves nothing (then cancelled). A finished one is 409; another clinic's is 404",
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE'],
 });
 
 export const emrEndpoints = [
@@ -173,4 +193,5 @@ export const emrEndpoints = [
   jwksEndpoint,
   connectionPullEndpoint,
   syncRunEndpoint,
+  cancelSyncRunEndpoint,
 ];

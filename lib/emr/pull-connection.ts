@@ -1,5 +1,6 @@
 // POST /api/emr-sync/connections/{id}/pull: one "Pull now" for every kind of connection. A smart-backend connection
-// pulls its clinic's bound Group with the deployment's SMART registration (pull-smart-backend.ts); a browser
+// queues the export of its clinic's bound Group as a job (pull-job.ts: an export may take hours), answered 202 with
+// the run to follow; a browser
 // connection pulls the patient compartment it was authorized for (pull-browser-connection.ts). The connection must
 // be the caller's clinic's (another clinic's is 404, like a missing one).
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import type { FhirStore } from '../fhir/fhir-store';
 import type { Egress } from '../outbound/egress';
 import { getClinicConnection } from './connection-view';
 import { BROWSER_VENDORS, pullBrowserConnection } from './pull-browser-connection';
-import { pullSmartBackend } from './pull-smart-backend';
+import { queueSmartBackendPull, type QueuedPull } from './pull-job';
 import type { PullResult } from './run-pull';
 
 export const ConnectionPullQuery = z.object({
@@ -26,10 +27,10 @@ export type ConnectionPullQuery = z.infer<typeof ConnectionPullQuery>;
 export async function pullConnection(
   deps: { db: Db; clock: Clock; config: Config; fhirStore: FhirStore; egress: Egress },
   input: ConnectionPullQuery & { connectionId: string; clinicId: string; userId: string; correlationId: string },
-): Promise<PullResult> {
+): Promise<PullResult | QueuedPull> {
   const connection = await getClinicConnection(deps.db, { clinicId: input.clinicId, id: input.connectionId });
   if (connection.vendor === 'smart-backend') {
-    return pullSmartBackend(deps, {
+    return queueSmartBackendPull(deps, {
       connectionId: connection.id,
       clinicId: input.clinicId,
       correlationId: input.correlationId,

@@ -27,7 +27,8 @@ import { requestBackendServicesToken, type EmrTokens } from './token-client';
 
 // The binding value for "the whole population the registration sees" (DECISIONS "Trust boundaries").
 const ALL_PATIENTS = '*';
-// Tokens: renewed this long before they expire; at most this many per run; a lifetime assumed when none is given.
+// Tokens: renewed this long before they expire; at most this many after a 401 in one run; a lifetime assumed when
+// none is given.
 const RENEW_BEFORE_MS = 60_000;
 const MAX_TOKEN_REQUESTS = 10;
 const DEFAULT_TOKEN_SECONDS = 300;
@@ -44,22 +45,25 @@ const Since = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
 export const SmartPullBody = z.object({ connectionId: z.string().min(1).max(100), since: Since.optional() });
 export type SmartPullBody = z.infer<typeof SmartPullBody>;
 
-export async function pullSmartBackend(
-  deps: {
-    db: Db;
-    clock: Clock;
-    config: Config;
-    fhirStore: FhirStore;
-    egress: Egress;
-    /** Where the export's issues and DELETE failures are logged (the route's logger). */
-    log?: Logger;
-    /** Cancels the pull (a job's cancellation): checked between status polls; the export is then DELETEd. */
-    signal?: AbortSignal;
-    /** A simulated wait for tests and for a job engine that schedules its own polls; default setTimeout. */
-    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  },
-  input: SmartPullBody & { clinicId: string; correlationId: string },
-): Promise<PullResult> {
+/** What a SMART backend pull reads with, once the fail-closed checks passed (checkSmartBackendPull). */
+export type SmartBackendTarget = {
+  connectionId: string;
+  groupId: string;
+  fhirBaseUrl: string;
+  tokenUrl: string;
+  smart: ReturnType<typeof requireSmart>;
+};
+
+/**
+ * The checks a pull passes before any work, in order: the SMART key (501), the operator's binding of the clinic
+ * (403), the connection (a smart-backend one of the clinic, on the operator's EMR), and the EMR's endpoints. No
+ * network call; the one database read is the connection. A queued pull (pull-job.ts) runs them at the request, so
+ * the user hears of a refusal at once, and again in the job.
+ */
+export async function checkSmartBackendPull(
+  deps: { db: Db; config: Config },
+  input: { connectionId: string; clinicId: string },
+): Promise<SmartBackendTarget> {
   // Fail closed before any work: no key, no database read, no network call. Then the operator's binding: a clinic
   // that is not linked gets 403 with nothing read or written.
   const smart = requireSmart(deps.config);
@@ -92,7 +96,30 @@ export async function pullSmartBackend(
       cause: new Error('unconfigured: EMR_VENDORS["smart-backend"].tokenUrl'),
     });
   }
+  return { connectionId: connection.id, groupId, fhirBaseUrl, tokenUrl, smart };
+}
 
+export async function pullSmartBackend(
+  deps: {
+    db: Db;
+    clock: Clock;
+    config: Config;
+    fhirStore: FhirStore;
+    egress: Egress;
+    /** Where the export's issues and DELETE failures are logged (the route's logger). */
+    log?: Logger;
+    /** Stops the pull (a job's cancellation or takeover): checked between status polls; the export is then DELETEd. */
+    signal?: AbortSignal;
+    /** The user's cancellation alone (part of `signal`): a pull it stops is recorded `cancelled`, not `failed`. */
+    cancelled?: AbortSignal;
+    /** A simulated wait for tests and for a job engine that schedules its own polls; default setTimeout. */
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+    /** How long the export may be polled (default the ruled 24 hours; a job leaves room for its download). */
+    maxWaitMs?: number;
+  },
+  input: SmartPullBody & { clinicId: string; correlationId: string; syncRunId?: string },
+): Promise<PullResult> {
+  const { connectionId, groupId, fhirBaseUrl, tokenUrl, smart } = await checkSmartBackendPull(deps, input);
   const tokens = backendTokens(deps.clock, () =>
     requestBackendServicesToken({
       egress: deps.egress,
@@ -109,10 +136,12 @@ export async function pullSmartBackend(
     deps,
     {
       clinicId: input.clinicId,
-      connectionId: connection.id,
+      connectionId,
       kind: 'smart-backend',
       correlationId: input.correlationId,
       sourceBaseUrl: fhirBaseUrl,
+      ...(input.syncRunId && { syncRunId: input.syncRunId }),
+      ...(deps.cancelled && { cancelled: deps.cancelled }),
     },
     async (pull) => {
       pull.progress({ phase: 'discovery' });
@@ -130,6 +159,7 @@ export async function pullSmartBackend(
           onDeleted: (deleted) => pull.remove(deleted),
           ...(deps.signal && { signal: deps.signal }),
           ...(deps.sleep && { sleep: deps.sleep }),
+          ...(deps.maxWaitMs && { maxWaitMs: deps.maxWaitMs }),
           onProgress: (progress) =>
             pull.progress(
               progress.phase === 'exporting'
@@ -180,19 +210,15 @@ export async function pullSmartBackend(
 
 /**
  * The run's backend token: requested when first needed, renewed a minute before it expires, and on demand after
- * a 401 (at most MAX_TOKEN_REQUESTS in one run, so an EHR that refuses every token cannot loop us).
+ * a 401. Renewals on expiry are not limited (an export of hours with 5-minute tokens needs dozens); tokens asked
+ * for after a 401 are, at most MAX_TOKEN_REQUESTS in one run, so an EHR that refuses every token cannot loop us.
  */
 function backendTokens(clock: Clock, request: () => Promise<EmrTokens>): BulkTokens {
   let current: { token: string; expiresAt: number } | null = null;
   let pending: Promise<string> | null = null;
-  let requests = 0;
-  const refresh = () =>
+  let afterRefusal = 0;
+  const renew = () =>
     (pending ??= (async () => {
-      if (++requests > MAX_TOKEN_REQUESTS) {
-        throw new AppError('TRANSPORT_FAILED', 'The EMR could not be reached; try again later', {
-          cause: { purpose: 'emr', reason: 'token-refused', requests },
-        });
-      }
       try {
         const tokens = await request();
         const lifetimeMs = (tokens.expiresIn ?? DEFAULT_TOKEN_SECONDS) * 1000;
@@ -205,9 +231,16 @@ function backendTokens(clock: Clock, request: () => Promise<EmrTokens>): BulkTok
   return {
     async get() {
       if (current && current.expiresAt - clock().getTime() > RENEW_BEFORE_MS) return current.token;
-      return refresh();
+      return renew();
     },
-    refresh,
+    async refresh() {
+      if (++afterRefusal > MAX_TOKEN_REQUESTS) {
+        throw new AppError('TRANSPORT_FAILED', 'The EMR could not be reached; try again later', {
+          cause: { purpose: 'emr', reason: 'token-refused', requests: afterRefusal },
+        });
+      }
+      return renew();
+    },
   };
 }
 

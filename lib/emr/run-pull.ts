@@ -3,7 +3,8 @@
 // which validates each one and stages it (stage-resources.ts: the population is never held in memory with the
 // embedded store); at the end ONE commit makes everything visible, and the run becomes `succeeded` with its
 // counts, or `failed` with the error code and its client-safe message, the staged rows deleted and the store as
-// it was. The run's cursor is `nextSince`: the reader's own instant when it has one (a Bulk Data manifest's
+// it was. A pull queued as a job (pull-job.ts) takes its queued row instead of writing one, and one cancelled by
+// the user ends `cancelled` (the reader saw the signal, nothing was saved). The run's cursor is `nextSince`: the reader's own instant when it has one (a Bulk Data manifest's
 // transactionTime, the EHR's clock), else the instant the pull started. Pass it as `since` next time to read only
 // what changed (STYLE: resumable from a stored cursor). Deletions a reader reports (a Bulk Data manifest's `deleted`)
 // are applied in that same commit to this source's resources only, and counted per type as `deleted`. A finished
@@ -42,6 +43,10 @@ type PullRun = {
   correlationId: string;
   /** The server the resources come from: their stored identity (DECISIONS "Trust boundaries"). */
   sourceBaseUrl: string;
+  /** A run queued for a job: taken from `queued` to `running` (refused as cancelled when it is no longer queued). */
+  syncRunId?: string;
+  /** Aborted when the user cancels the run: a failure then records the run as `cancelled`. */
+  cancelled?: AbortSignal;
 };
 
 /** What a reader is handed: where resources go, and how it reports where it is. */
@@ -96,24 +101,7 @@ function validResource(value: unknown, json?: string): FhirResource {
 export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise<PullResult> {
   const startedAt = deps.clock();
   const progress: RunProgress = { phase: 'starting', files: 0, filesDone: 0, resources: 0 };
-  let syncRunId: string;
-  try {
-    ({ id: syncRunId } = await deps.db.syncRun.create({
-      data: {
-        clinicId: run.clinicId,
-        connectionId: run.connectionId,
-        kind: run.kind,
-        status: 'running',
-        progress,
-        correlationId: run.correlationId,
-        startedAt,
-      },
-      select: { id: true },
-    }));
-  } catch (cause) {
-    throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
-  }
-
+  const syncRunId = await openRun(deps, run, startedAt, progress);
   // Progress writes are chained (never two at once, never out of order) and never fail the pull.
   let written = Promise.resolve();
   let lastWrite = 0;
@@ -181,19 +169,50 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
     await sink.discard();
     await written;
     const code = isAppError(error) ? error.code : 'INTERNAL';
+    const cancelled = run.cancelled?.aborted === true;
     // For the record only; the error is what the caller gets. A database that is down cannot take this either.
     await deps.db.syncRun
       .update({
         where: { id: syncRunId },
         data: {
-          status: 'failed',
+          status: cancelled ? 'cancelled' : 'failed',
           counts: { error: code },
           error: isAppError(error) ? error.message : 'The pull failed; nothing was saved',
-          progress: { ...progress, phase: 'failed', serverProgress: undefined },
+          progress: { ...progress, phase: cancelled ? 'cancelled' : 'failed', serverProgress: undefined },
           finishedAt: deps.clock(),
         },
       })
       .catch(() => undefined);
     throw error;
   }
+}
+
+/** The run's row: a new one, or the queued one a job was given (moved to `running`; gone or cancelled: refused). */
+async function openRun(deps: PullDeps, run: PullRun, startedAt: Date, progress: RunProgress): Promise<string> {
+  let taken: number;
+  try {
+    if (!run.syncRunId) {
+      const created = await deps.db.syncRun.create({
+        data: {
+          clinicId: run.clinicId,
+          connectionId: run.connectionId,
+          kind: run.kind,
+          status: 'running',
+          progress,
+          correlationId: run.correlationId,
+          startedAt,
+        },
+        select: { id: true },
+      });
+      return created.id;
+    }
+    ({ count: taken } = await deps.db.syncRun.updateMany({
+      where: { id: run.syncRunId, clinicId: run.clinicId, status: 'queued' },
+      data: { status: 'running', progress, startedAt },
+    }));
+  } catch (cause) {
+    throw new AppError('DEPENDENCY_UNAVAILABLE', 'The FHIR store is unavailable; nothing was saved', { cause });
+  }
+  if (taken === 0) throw new AppError('UNPROCESSABLE', 'The pull was cancelled; nothing was saved');
+  return run.syncRunId;
 }

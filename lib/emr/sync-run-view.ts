@@ -1,5 +1,5 @@
-// GET /api/emr-sync/runs/{id}: one pull as the integrations screen follows it while the POST is still running
-// (the pull writes progress as it goes, run-pull.ts). Clinic-scoped: another clinic's run is 404, like a missing
+// GET /api/emr-sync/runs/{id}: one pull as the integrations screen follows it: queued, then running as a job
+// (pull-job.ts; the pull writes progress as it goes, run-pull.ts), until it succeeds, fails or is cancelled. Clinic-scoped: another clinic's run is 404, like a missing
 // one, so ids say nothing about other clinics. Never shows resources, tokens or upstream text: progress is counts
 // (plus the EHR's X-Progress, cleaned), the error is our client-safe message.
 import { z } from 'zod';
@@ -15,7 +15,17 @@ export const RUN_PHASES = [
   'committing',
   'done',
   'failed',
+  'cancelled',
 ] as const;
+
+/**
+ * queued: waiting for a worker; running; cancelling: cancel was asked while it ran (the worker stops at its next
+ * wait or request, DELETEs the EHR's export and saves nothing); succeeded, failed, cancelled: finished.
+ */
+export const RUN_STATUSES = ['queued', 'running', 'cancelling', 'succeeded', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** The statuses of a run that has not finished. */
+export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'cancelling'];
 
 export const RunProgress = z.object({
   phase: z.enum(RUN_PHASES),
@@ -41,7 +51,7 @@ export const SyncRunView = z.object({
   id: z.string(),
   connectionId: z.string().nullable(),
   kind: z.string(),
-  status: z.enum(['running', 'succeeded', 'failed']),
+  status: z.enum(RUN_STATUSES),
   progress: RunProgress.nullable(),
   /**
    * succeeded: per type { created, updated, unchanged, deleted? } (deleted: stored resources the EHR's export listed
@@ -63,7 +73,7 @@ export async function getSyncRun(db: Db, input: { clinicId: string; id: string }
     id: row.id,
     connectionId: row.connectionId,
     kind: row.kind,
-    status: row.status as SyncRunView['status'],
+    status: row.status as RunStatus,
     progress: progress.success ? progress.data : null,
     counts: counts.success ? counts.data : null,
     error: row.error,

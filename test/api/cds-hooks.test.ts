@@ -403,6 +403,35 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
     const metadata = await anonymous.request('GET', '/api/fhir/metadata');
     const types = metadata.body.rest[0].resource.map((r: { type: string }) => r.type);
     expect(types).toEqual(expect.arrayContaining(['CoverageEligibilityRequest', 'CoverageEligibilityResponse']));
+
+    // The pairs are in a Bulk Data export too (every type the store holds), each line valid R4.
+    const kickOff = await admin.request(
+      'GET',
+      '/api/fhir/$export?_type=CoverageEligibilityRequest,CoverageEligibilityResponse',
+      { headers: { prefer: 'respond-async', accept: 'application/fhir+json' } },
+    );
+    expect(kickOff.status).toBe(202);
+    let manifest = await admin.request('GET', kickOff.headers.get('content-location')!);
+    for (let i = 0; i < 80 && manifest.status === 202; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      manifest = await admin.request('GET', kickOff.headers.get('content-location')!);
+    }
+    expect(manifest.status).toBe(200);
+    const exported = manifest.body.output as Array<{ type: string; url: string; count: number }>;
+    expect(exported.map((o) => o.type).sort()).toEqual(['CoverageEligibilityRequest', 'CoverageEligibilityResponse']);
+    for (const file of exported) {
+      const res = await admin.request('GET', file.url);
+      expect(res.status).toBe(200);
+      const lines = res.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines).toHaveLength(file.count);
+      const valid = ajv.compile(
+        file.type === 'CoverageEligibilityRequest' ? COVERAGE_ELIGIBILITY_REQUEST_R4 : COVERAGE_ELIGIBILITY_RESPONSE_R4,
+      );
+      for (const line of lines) expect(valid(line), ajv.errorsText(valid.errors)).toBe(true);
+    }
   });
 
   it('a payer rejection becomes outcome error with the AAA reason', async () => {

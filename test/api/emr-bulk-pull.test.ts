@@ -470,3 +470,84 @@ describe('SMART backend pull over FHIR Bulk Data', () => {
     expect(fromEmr.body.total).toBe(3);
   });
 });
+
+// Issue #32 item 3: "Pull now" on a smart-backend connection is a job. The worker of the app polls at the ruled
+// pace (at least 10 s between polls), so these exports are ready at their first poll, or cancelled mid-wait.
+describe('Pull now as a job', () => {
+  const pullNow = (client: HttpClient, connectionId: string) =>
+    client.post(`/api/emr-sync/connections/${connectionId}/pull`, {});
+  const settle = async (client: HttpClient, runId: string, open = ['queued', 'running', 'cancelling']) => {
+    for (let i = 0; i < 120; i++) {
+      const run = await client.get(`/api/emr-sync/runs/${runId}`);
+      if (!open.includes(run.body.status)) return run.body;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`run ${runId} did not settle`);
+  };
+
+  it('answers 202 with the queued run, which a worker pulls to the end', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    const res = await pullNow(client, connectionId);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ syncRunId: expect.any(String), status: 'queued' });
+    expect(res.headers.get('location')).toBe(`/api/emr-sync/runs/${res.body.syncRunId}`);
+    const run = await settle(client, res.body.syncRunId);
+    expect(run).toMatchObject({ status: 'succeeded', progress: { phase: 'done', files: 6, filesDone: 6 } });
+    expect(
+      Object.fromEntries(Object.entries(run.counts).map(([t, c]) => [t, (c as { created: number }).created])),
+    ).toEqual(NORTH);
+    expect(await storedCount(clinicId)).toBe(9);
+    expect(emr.bulk.deletes).toContain(lastJob());
+    // The job is the clinic's, listed as completed.
+    const jobs = await app.db.$queryRawUnsafe<Array<{ state: string }>>(
+      "SELECT state::text AS state FROM pgboss.job WHERE name = 'emr-pull' AND data->>'syncRunId' = $1",
+      res.body.syncRunId,
+    );
+    expect(jobs).toEqual([{ state: 'completed' }]);
+    // A finished run cannot be cancelled.
+    const late = await client.post(`/api/emr-sync/runs/${res.body.syncRunId}/cancel`, {});
+    expect(late.status).toBe(409);
+    expect(late.body.code).toBe('NOT_EXECUTABLE');
+  });
+
+  it('is cancelled from the screen mid-export: the EHR export is DELETEd and nothing is saved', async () => {
+    const { clinicId, client, connectionId } = await clinic();
+    emr.bulkNext({ pollsBeforeReady: 100, retryAfter: '600' });
+    const deletes = emr.bulk.deletes.length;
+    const res = await pullNow(client, connectionId);
+    expect(res.status).toBe(202);
+    // Wait until the worker polls the export, then cancel while it waits out the EHR's Retry-After.
+    await settle(client, res.body.syncRunId, ['queued']);
+    for (let i = 0; i < 100 && emr.bulk.deletes.length === deletes; i++) {
+      const run = await client.get(`/api/emr-sync/runs/${res.body.syncRunId}`);
+      if (run.body.progress?.phase === 'exporting') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const cancel = await client.post(`/api/emr-sync/runs/${res.body.syncRunId}/cancel`, {});
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.status).toBe('cancelling');
+    const run = await settle(client, res.body.syncRunId);
+    expect(run).toMatchObject({ status: 'cancelled', progress: { phase: 'cancelled' } });
+    expect(emr.bulk.deletes.length - deletes).toBe(1);
+    expect(await storedCount(clinicId)).toBe(0);
+    expect(await stagedCount(clinicId)).toBe(0);
+    const audit = await app.db.auditLog.findMany({ where: { clinicId, action: 'emr.pull.cancel' } });
+    expect(audit).toHaveLength(1);
+  });
+
+  it('refuses an unbound clinic before queuing anything; another clinic sees no run', async () => {
+    const bound = await clinic();
+    const res = await pullNow(bound.client, bound.connectionId);
+    expect(res.status).toBe(202);
+    await settle(bound.client, res.body.syncRunId);
+
+    const unbound = await clinic(uid('clinic'));
+    const kickOffs = emr.bulk.kickOffs.length;
+    const refused = await pullNow(unbound.client, unbound.connectionId);
+    expect(refused.status).toBe(403);
+    expect(await app.db.syncRun.count({ where: { clinicId: unbound.clinicId } })).toBe(0);
+    expect(emr.bulk.kickOffs.length).toBe(kickOffs);
+    expect((await unbound.client.get(`/api/emr-sync/runs/${res.body.syncRunId}`)).status).toBe(404);
+    expect((await unbound.client.post(`/api/emr-sync/runs/${res.body.syncRunId}/cancel`, {})).status).toBe(404);
+  });
+});

@@ -147,7 +147,8 @@ describe('system-level $export', () => {
     expect(job).toMatchObject({
       clinicId: 'clinic_north',
       level: 'system',
-      types: TYPES,
+      // Every type the store holds: the pulled ones and the eligibility pairs (none here, so no file of them).
+      types: [...TYPES, 'CoverageEligibilityRequest', 'CoverageEligibilityResponse'],
       status: expect.stringMatching(/running|completed/),
     });
 
@@ -281,7 +282,9 @@ describe('kick-off refusals', () => {
       [
         {
           path: 'query._type',
-          message: 'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance',
+          message:
+            'Supported types: Patient, Encounter, Observation, Condition, MedicationRequest, AllergyIntolerance, ' +
+            'CoverageEligibilityRequest, CoverageEligibilityResponse',
         },
       ],
     ],

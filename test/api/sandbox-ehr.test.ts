@@ -440,9 +440,25 @@ describe('Group bulk export', () => {
     const created = await (await holdStepUp(app, admin)).post('/api/emr-sync/connections', { vendor: 'smart-backend' });
     expect(created.status).toBe(201);
     const res = await admin.post(`/api/emr-sync/connections/${created.body.connection.id}/pull`, {});
-    expect(res.status).toBe(200);
-    expect(res.body.upserted).toEqual(
-      Object.fromEntries(Object.entries(north.byType).map(([type, list]) => [type, list.length])),
+    // Queued as a job (an export may take hours): the run is followed until it ends.
+    expect(res.status).toBe(202);
+    expect(res.headers.get('location')).toBe(`/api/emr-sync/runs/${res.body.syncRunId}`);
+    let run = (await admin.get(`/api/emr-sync/runs/${res.body.syncRunId}`)).body;
+    for (let i = 0; i < 120 && ['queued', 'running'].includes(run.status); i++) {
+      await sleep(500);
+      run = (await admin.get(`/api/emr-sync/runs/${res.body.syncRunId}`)).body;
+    }
+    expect(run.status).toBe('succeeded');
+    expect(
+      Object.fromEntries(
+        Object.entries(run.counts as Record<string, { created: number }>).map(([t, c]) => [t, c.created]),
+      ),
+    ).toEqual(
+      Object.fromEntries(
+        Object.entries(north.byType)
+          .filter(([, list]) => list.length > 0)
+          .map(([type, list]) => [type, list.length]),
+      ),
     );
   });
 });

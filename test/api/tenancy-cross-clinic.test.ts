@@ -227,6 +227,7 @@ const PROBES: Record<string, Probe[]> = {
     { path: '/api/audit?userId=user_admin_north', expect: 'own-data-only' },
   ],
   'GET /api/emr-sync/runs/{id}': [{ path: '/api/emr-sync/runs/run_north_probe', expect: 'denied' }],
+  'POST /api/emr-sync/runs/{id}/cancel': [{ path: '/api/emr-sync/runs/run_north_probe/cancel', expect: 'denied' }],
   // Northside's export has a job on the engine; Southside's list never shows it and its retry is 404.
   'GET /api/jobs': [{ path: '/api/jobs', expect: 'own-data-only' }],
   'POST /api/jobs/{id}/retry': [{ path: `/api/jobs/${keyedJobId('bulk-export', N.job)}/retry`, expect: 'denied' }],

@@ -28,6 +28,8 @@ export type FakeEmrOptions = {
   pageSize?: number;
   /** Members merged over the SMART configuration document (to serve a broken or insecure one). */
   smartConfigurationOverrides?: Record<string, unknown>;
+  /** The EHR's clock for checking client assertions (a test on a simulated clock moves both); default real time. */
+  clock?: () => Date;
   /** Loopback port to listen on (the browser tests need a fixed one); default 0, any free port. */
   port?: number;
   /** Offer FHIR Bulk Data export in the CapabilityStatement and serve it. Without it metadata offers none. */
@@ -564,8 +566,9 @@ export async function startFakeEmr(options: FakeEmrOptions = {}): Promise<FakeEm
         audience: tokenUrl,
         requiredClaims: ['iss', 'sub', 'aud', 'exp', 'jti'],
         clockTolerance: CLOCK_SKEW_SECONDS,
+        ...(options.clock && { currentDate: options.clock() }),
       });
-      const nowSeconds = Math.floor(Date.now() / 1000);
+      const nowSeconds = Math.floor((options.clock?.() ?? new Date()).getTime() / 1000);
       if ((payload.exp ?? 0) > nowSeconds + MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
         return oauthError(res, 401, 'invalid_client', 'exp too far in the future');
       }

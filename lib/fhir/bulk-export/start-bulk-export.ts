@@ -11,8 +11,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
-import { isFhirResourceType, RESOURCE_REGISTRY } from '../resource-registry';
-import { SYNC_RESOURCE_TYPES } from '../types';
+import { FHIR_RESOURCE_TYPES, isFhirResourceType, RESOURCE_REGISTRY } from '../resource-registry';
 import { sendJob } from '../../background/send-job';
 import { BULK_EXPORT_QUEUE, type BulkExportJobData } from './run-bulk-export-job';
 
@@ -102,12 +101,13 @@ export async function startBulkExport(
     });
   }
   const { query, ignored } = checkParameters(input.parameters, input.prefer);
-  // The pulled types only: the eligibility pairs (issue #23) are read and searched, not exported yet.
-  const types = query._type ? query._type.split(',').map((t) => t.trim()) : [...SYNC_RESOURCE_TYPES];
-  const unknown = types.filter((t) => !(SYNC_RESOURCE_TYPES as readonly string[]).includes(t));
+  // Every type the store holds: the pulled ones and each eligibility check's CoverageEligibilityRequest/Response
+  // pair (issue #23), as the CapabilityStatement lists them.
+  const types = query._type ? query._type.split(',').map((t) => t.trim()) : [...FHIR_RESOURCE_TYPES];
+  const unknown = types.filter((t) => !isFhirResourceType(t));
   if (unknown.length || types.length === 0) {
     throw new AppError('VALIDATION_FAILED', 'The export names a resource type this server does not hold', {
-      issues: [{ path: 'query._type', message: `Supported types: ${SYNC_RESOURCE_TYPES.join(', ')}` }],
+      issues: [{ path: 'query._type', message: `Supported types: ${FHIR_RESOURCE_TYPES.join(', ')}` }],
     });
   }
   // Patient-level export: the Patient compartment. Every registry type is in it (Patient itself, or a type

@@ -32,6 +32,8 @@ type Connection = {
   connectedAt: string | null;
   lastRun: LastRun | null;
 };
+/** "Pull now" of a smart-backend connection: queued as a job, its run to follow. */
+type QueuedPull = { syncRunId: string; status: 'queued' };
 type PullResult = {
   upserted: Record<string, number>;
   /** Stored resources removed because the EHR deleted them (a Bulk Data export's `deleted`). */
@@ -71,7 +73,10 @@ const PHASES: Record<string, string> = {
   committing: 'Saving',
   done: 'Done',
   failed: 'Failed',
+  cancelled: 'Cancelled',
 };
+/** A run in one of these is still going: its progress is followed and it can be cancelled. */
+const OPEN_RUN = new Set(['queued', 'running', 'cancelling']);
 const BROWSER_VENDORS = new Set(['generic-fhir', 'browser-oauth']);
 
 // What went wrong in the OAuth round trip, by our error code (the redirect carries only the code).
@@ -255,6 +260,8 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
   const [pull, setPull] = useState<PullResult | null>(null);
   const [progress, setProgress] = useState<LastRun | null>(null);
   const [busy, setBusy] = useState(false);
+  /** A pull queued as a job (smart-backend): its run, followed until it ends. */
+  const [following, setFollowing] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const title = c.name ?? VENDORS[c.vendor];
   const label = c.name ? `${c.name} (${c.id})` : `${VENDORS[c.vendor]} ${c.id}`;
@@ -306,24 +313,66 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
     setPull(null);
     setProgress(null);
     setError(null);
-    // While the POST runs, the list's lastRun of this connection is its progress (the run id comes only with
-    // the answer).
+    // A browser pull answers when it is done: while the POST runs, the list's lastRun of this connection is its
+    // progress. A smart-backend pull answers at once with its queued run, followed below.
     const timer = window.setInterval(async () => {
       const listed = await apiFetch<{ connections: Connection[] }>('/api/emr-sync/connections').catch(() => null);
       const run = listed?.connections.find((x) => x.id === c.id)?.lastRun;
       if (run && run.id !== previousRun) setProgress(run);
     }, PROGRESS_POLL_MS);
+    let queued: string | null = null;
     try {
       const query = since ? `?${new URLSearchParams({ since })}` : '';
-      setPull(await apiFetch<PullResult>(`/api/emr-sync/connections/${c.id}/pull${query}`, { method: 'POST' }));
+      const answer = await apiFetch<PullResult | QueuedPull>(`/api/emr-sync/connections/${c.id}/pull${query}`, {
+        method: 'POST',
+      });
+      if ('upserted' in answer) setPull(answer);
+      else queued = answer.syncRunId;
     } catch (failure) {
       setError(failure);
     } finally {
       window.clearInterval(timer);
+      if (!queued) {
+        setProgress(null);
+        setBusy(false);
+      }
+    }
+    if (queued) setFollowing(queued);
+    else await onChange();
+  }
+
+  // A queued pull (also one found unfinished when the page opens): its run is read until it ends, then the list.
+  const openRun = c.lastRun && OPEN_RUN.has(c.lastRun.status) ? c.lastRun.id : null;
+  const followed = following ?? openRun;
+  const pulling = busy || followed !== null;
+  useEffect(() => {
+    if (!followed) return;
+    let stopped = false;
+    const timer = window.setInterval(async () => {
+      const run = await apiFetch<LastRun>(`/api/emr-sync/runs/${followed}`).catch(() => null);
+      if (stopped || !run) return;
+      setProgress(run);
+      if (OPEN_RUN.has(run.status)) return;
+      stopped = true;
+      window.clearInterval(timer);
+      await onChange();
+      setFollowing(null);
       setProgress(null);
       setBusy(false);
+    }, PROGRESS_POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [followed, onChange]);
+
+  async function cancelPull() {
+    if (!followed) return;
+    try {
+      setProgress(await apiFetch<LastRun>(`/api/emr-sync/runs/${followed}/cancel`, { method: 'POST' }));
+    } catch (failure) {
+      setError(failure);
     }
-    await onChange();
   }
 
   return (
@@ -396,18 +445,31 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
               </>
             )}
             <p>
-              <button type="submit" disabled={busy} aria-label={`Pull now from ${label}`}>
-                {busy ? 'Pulling…' : 'Pull now'}
+              <button type="submit" disabled={pulling} aria-label={`Pull now from ${label}`}>
+                {pulling ? 'Pulling…' : 'Pull now'}
               </button>
             </p>
           </form>
         )}
         <div aria-live="polite" data-testid="pull-progress">
-          {busy && <PullProgress run={progress} />}
+          {pulling && <PullProgress run={progress} />}
         </div>
+        {followed && (
+          <p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={cancelPull}
+              disabled={progress?.status === 'cancelling'}
+              aria-label={`Cancel the pull from ${label}`}
+            >
+              {progress?.status === 'cancelling' ? 'Cancelling…' : 'Cancel pull'}
+            </button>
+          </p>
+        )}
         <ErrorMessage error={error} />
         {pull && <Counts result={pull} label="Pull result" />}
-        {!busy && !pull && c.lastRun && c.lastRun.finishedAt && <LastRunSummary run={c.lastRun} />}
+        {!pulling && !pull && c.lastRun && c.lastRun.finishedAt && <LastRunSummary run={c.lastRun} />}
         {confirmDelete ? (
           <p className="row">
             <span>Delete {title}? Its tokens are removed; pulled records stay.</span>
@@ -437,6 +499,8 @@ function ConnectionRow({ connection: c, onChange }: { connection: Connection; on
 
 function PullProgress({ run }: { run: LastRun | null }) {
   const p = run?.progress;
+  if (run?.status === 'queued') return <p className="muted">Queued: waiting for a worker…</p>;
+  if (run?.status === 'cancelling') return <p className="muted">Cancelling: nothing will be saved…</p>;
   if (!p) return <p className="muted">Pull started…</p>;
   const phase = PHASES[p.phase ?? ''] ?? p.phase ?? 'Working';
   const files = p.files ? `, ${p.filesDone ?? 0} of ${p.files} files` : '';
@@ -457,6 +521,7 @@ function LastRunSummary({ run }: { run: LastRun }) {
         Last pull {when} failed{run.error ? `: ${run.error}` : ''}.
       </p>
     );
+  if (run.status === 'cancelled') return <p className="muted">Last pull {when} was cancelled; nothing was saved.</p>;
   let total = 0;
   let deleted = 0;
   for (const c of Object.values(run.counts ?? {})) {
