@@ -21,6 +21,7 @@ import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
 import { clinicEndpoints } from '../clinics/endpoints';
 import { jobEndpoints } from '../background/endpoints';
 import { cdsHooksEndpoints } from '../cds-hooks/endpoints';
+import { dashboardEndpoints } from '../dashboard/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -42,4 +43,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...clinicEndpoints,
   ...jobEndpoints,
   ...cdsHooksEndpoints,
+  ...dashboardEndpoints,
 ];
