@@ -22,6 +22,7 @@ import { clinicEndpoints } from '../clinics/endpoints';
 import { jobEndpoints } from '../background/endpoints';
 import { cdsHooksEndpoints } from '../cds-hooks/endpoints';
 import { dashboardEndpoints } from '../dashboard/endpoints';
+import { homeEndpoints } from '../home/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -44,4 +45,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...jobEndpoints,
   ...cdsHooksEndpoints,
   ...dashboardEndpoints,
+  ...homeEndpoints,
 ];

@@ -1,6 +1,6 @@
 'use client';
 // The claims list with state filters (chips): each change asks GET /api/claims?status=a,b again. No chip
-// chosen shows every state.
+// chosen shows every state; a link may choose some (`?status=a,b`).
 import { useState } from 'react';
 import Link from 'next/link';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
@@ -22,9 +22,10 @@ type ClaimRow = {
   statusReason?: string | null;
 };
 
-export function ClaimsQueue() {
+/** `initialStatuses`: the states a link asked for (`/claims?status=denied`, from the home screen's counts). */
+export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readonly string[] }) {
   const fmt = useDateFormat();
-  const [statuses, setStatuses] = useState<string[]>([]);
+  const [statuses, setStatuses] = useState<string[]>(() => initialStatuses.filter((s) => CLAIM_STATUSES.includes(s)));
   const query = statuses.length ? `?status=${encodeURIComponent(statuses.join(','))}` : '';
   const { data, error } = useApiRead<{ claims: ClaimRow[] }>(`/api/claims${query}`);
   const claims = data?.claims ?? null;
