@@ -2,6 +2,7 @@
 // `to` are clinic dates, both included; by default the 90 days that end today in the clinic's zone. `format=csv`
 // asks for the panel's numbers as a CSV download instead of JSON.
 import { z } from 'zod';
+import { CsvFormat } from '../csv/csv-table';
 import { clinicToday } from '../time/clinic-day';
 
 const ClinicDate = (field: string) =>
@@ -10,13 +11,11 @@ const ClinicDate = (field: string) =>
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be YYYY-MM-DD`)
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${field} must be a real date`);
 
-export const PanelFormat = z.enum(['json', 'csv']).default('json');
-
 export const DashboardQuery = z
   .object({
     from: ClinicDate('from').optional(),
     to: ClinicDate('to').optional(),
-    format: PanelFormat,
+    format: CsvFormat,
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
   .refine((q) => !q.from || !q.to || daysBetween(q.from, q.to) < 731, {
@@ -26,7 +25,7 @@ export const DashboardQuery = z
 export type DashboardQuery = z.infer<typeof DashboardQuery>;
 
 /** A point-in-time panel (aging, days in A/R): as of today in the clinic's zone. */
-export const AsOfQuery = z.object({ format: PanelFormat });
+export const AsOfQuery = z.object({ format: CsvFormat });
 
 export type Period = { from: string; to: string };
 

@@ -1,6 +1,7 @@
 // The revenue dashboard: one read per panel, all computed in the database in the clinic's time zone, each also a
 // CSV download (`?format=csv`). The dashboard shows claims and money, so each needs claims:read and svcpay:read.
 import { z } from 'zod';
+import { CSV_TYPE, CsvRecord } from '../csv/csv-table';
 import { endpoint, type Endpoint } from '../endpoint';
 import { AsOfQuery, DashboardQuery } from './dashboard-period';
 import { ArAging } from './read-ar-aging';
@@ -20,8 +21,8 @@ const panel = <Q extends z.ZodType, R extends z.ZodType>(path: string, summary: 
     alsoScope: 'svcpay:read',
     query,
     response,
-    produces: 'text/csv',
-    streamLine: z.string().describe('one CSV record (RFC 4180), the header first'),
+    produces: CSV_TYPE,
+    streamLine: CsvRecord,
   } satisfies Endpoint);
 
 export const arAgingEndpoint = panel(

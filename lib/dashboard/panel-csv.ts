@@ -1,5 +1,5 @@
 // Each dashboard panel's numbers as a CSV table: the same rows as the panel's table view, cents as integers.
-import type { CsvTable } from '../http/csv-response';
+import type { CsvTable } from '../csv/csv-table';
 import type { ArAging } from './read-ar-aging';
 import type { CleanClaimRate } from './read-clean-claim-rate';
 import type { Collections } from './read-collections';

@@ -16,7 +16,6 @@ const Buckets = {
   over120Cents: Cents,
   totalCents: Cents,
 };
-export const BUCKET_LABELS = ['0–30', '31–60', '61–90', '91–120', '120+'] as const;
 
 export const ArAging = z.object({
   /** Today in the clinic's zone: the day ages are counted to. */

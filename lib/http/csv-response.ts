@@ -1,15 +1,7 @@
 // A streamed text/csv download: the header row, then each row as the source yields it, so a long list is never
 // held whole in memory. The edge renders; the domain only yields plain rows (lib/csv/csv-row.ts makes them safe).
 import { csvRow, type CsvCell } from '../csv/csv-row';
-
-export type CsvTable = {
-  /** The download's file name, without a path; `.csv` is added. */
-  filename: string;
-  header: readonly string[];
-  rows: Iterable<readonly CsvCell[]> | AsyncIterable<readonly CsvCell[]>;
-};
-
-export const CSV_TYPE = 'text/csv';
+import { CSV_TYPE, type CsvTable } from '../csv/csv-table';
 
 export function csvResponse(table: CsvTable): Response {
   const encoder = new TextEncoder();

@@ -7,6 +7,7 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { CsvLink } from '@/components/csv-link';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
 
 type ClaimRow = {
@@ -51,6 +52,7 @@ export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readon
           ? 'Loading…'
           : `${claims.length} claim${claims.length === 1 ? '' : 's'}${statuses.length ? ' in the chosen states' : ''}`}
       </p>
+      <CsvLink apiPath={`/api/claims${query}`} what="these claims" />
       {error ? (
         <p role="alert" className="error">
           {error}
