@@ -3,9 +3,16 @@
 // that would end in "Your role can't do this".
 import type { Scope } from '@/lib/auth/scopes';
 
-export type NavItem = { href: string; label: string; anyOf: readonly string[] };
+export type NavItem = {
+  href: string;
+  label: string;
+  anyOf: readonly string[];
+  /** Scopes the user must all hold as well (the revenue dashboard reads claims and money). */
+  allOf?: readonly string[];
+};
 
 export const STAFF_NAV: readonly NavItem[] = [
+  { href: '/dashboard', label: 'Dashboard', anyOf: ['claims:read'], allOf: ['claims:read', 'svcpay:read'] },
   { href: '/eligibility/roster', label: 'Roster', anyOf: ['eligibility:read'] },
   { href: '/eligibility/verify', label: 'Verify', anyOf: ['eligibility:read'] },
   { href: '/patients', label: 'Patients', anyOf: ['patients:read'] },
@@ -26,5 +33,8 @@ export const STAFF_NAV: readonly NavItem[] = [
 
 export function navFor(scopes: readonly Scope[] | readonly string[]): NavItem[] {
   const held = new Set<string>(scopes);
-  return STAFF_NAV.filter((item) => item.anyOf.length === 0 || item.anyOf.some((s) => held.has(s)));
+  return STAFF_NAV.filter(
+    (item) =>
+      (item.anyOf.length === 0 || item.anyOf.some((s) => held.has(s))) && (item.allOf ?? []).every((s) => held.has(s)),
+  );
 }

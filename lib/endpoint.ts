@@ -23,6 +23,8 @@ export type Endpoint = {
   tags: string[];
   auth: EndpointAuth;
   scope?: Scope;
+  /** A second scope the caller must hold as well (the revenue dashboard reads claims and money: both). */
+  alsoScope?: Scope;
   /** Money movement, MFA and credential changes: a recent step-up claim is required. */
   stepUp?: boolean;
   /**

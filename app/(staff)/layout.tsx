@@ -7,6 +7,7 @@ import { findCurrentPrincipal } from '@/lib/http/find-current-principal';
 import { SignOutButton } from '@/components/sign-out-button';
 import { StepUpDialog } from '@/components/step-up-dialog';
 import { navFor } from '@/components/staff-nav';
+import { StaffMenu } from '@/components/staff-menu';
 import { ClinicTimeProvider } from '@/components/clinic-time';
 
 export const dynamic = 'force-dynamic';
@@ -20,14 +21,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         <strong>
           <Link href="/">Clinic Revenue Platform</Link>
         </strong>
-        <nav aria-label="Main">
-          {navFor(principal.scopes).map((item) => (
-            <Link key={item.href} href={item.href}>
-              {item.label}
-            </Link>
-          ))}
-        </nav>
-        <div>
+        <StaffMenu items={navFor(principal.scopes).map(({ href, label }) => ({ href, label }))} />
+        <div className="account">
           <span data-testid="signed-in-as">{principal.email}</span> ·{' '}
           <span data-testid="clinic-name">{principal.clinicName}</span> <SignOutButton />
         </div>

@@ -121,6 +121,7 @@ function operationOf(e: Endpoint): Json {
     operationId: `${e.method.toLowerCase()}${e.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     security,
     'x-scope': e.scope ?? null,
+    ...(e.alsoScope ? { 'x-also-scope': e.alsoScope } : {}),
     'x-step-up': !!e.stepUp,
     'x-error-codes': errorCodesOf(e),
     parameters: parametersOf(e),

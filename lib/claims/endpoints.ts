@@ -1,5 +1,6 @@
 // Claims: drafts, the scrubber, submission through the clearinghouse, status, appeals and what was transmitted.
 import { endpoint } from '../endpoint';
+import { CSV_TYPE, CsvFormat, CsvRecord } from '../csv/csv-table';
 import { ClaimParams, PatchClaimBody, SubmitClaimBody } from './claim-body';
 import { ClaimView } from './claim-view';
 import { CreateDraftBody } from './create-claim';
@@ -50,11 +51,13 @@ export const listClaimsEndpoint = endpoint({
   tags: ['claims'],
   summary:
     "The clinic's claims, newest first, at most 100; filters patientId and status (one status or a comma list, " +
-    'e.g. denied,partially_paid)',
+    'e.g. denied,partially_paid). With ?format=csv: the same rows as a streamed text/csv download (cells a spreadsheet would run as formulas neutralised)',
   auth: 'session',
   scope: 'claims:read',
-  query: ListClaimsQuery,
+  query: ListClaimsQuery.extend({ format: CsvFormat }),
   response: ClaimList,
+  produces: CSV_TYPE,
+  streamLine: CsvRecord,
   errors: ['OUT_OF_SCOPE'],
 });
 

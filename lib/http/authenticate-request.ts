@@ -39,8 +39,10 @@ export async function authenticateRequest(endpoint: Endpoint, request: Request, 
       appUrl: deps.config.appUrl,
     });
     if (principal.via === 'cookie') assertSameOrigin(request, deps.config.appUrl);
-    if (endpoint.scope && !principal.scopes.includes(endpoint.scope)) {
-      throw new AppError('SCOPE_MISSING', `This action needs the ${endpoint.scope} scope`);
+    for (const scope of [endpoint.scope, endpoint.alsoScope]) {
+      if (scope && !principal.scopes.includes(scope)) {
+        throw new AppError('SCOPE_MISSING', `This action needs the ${scope} scope`);
+      }
     }
     caller.principal = principal;
   } else if (endpoint.auth === 'cron') {

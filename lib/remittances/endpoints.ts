@@ -2,6 +2,7 @@
 // (DECISIONS "Money in").
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
+import { CSV_TYPE, CsvFormatQuery, CsvRecord } from '../csv/csv-table';
 import { DenialList } from './list-denials';
 import { RemittanceDetail, RemittanceList, RemittanceParams } from './remittance-view';
 import { RetrievalRun } from './retrieve-remittances';
@@ -53,11 +54,14 @@ export const getRemittanceEndpoint = endpoint({
   path: '/api/remittances/{id}',
   tags: ['remittances'],
   summary:
-    "One posted remittance: its provider-level adjustments (PLB) and each claim's payment, adjustments (CARC) and remarks (RARC) with their words",
+    "One posted remittance: its provider-level adjustments (PLB) and each claim's payment, adjustments (CARC) and remarks (RARC) with their words. With ?format=csv: the same rows as a streamed text/csv download (cells a spreadsheet would run as formulas neutralised): one record per service line",
   auth: 'session',
   scope: 'svcpay:read',
   params: RemittanceParams,
+  query: CsvFormatQuery,
   response: RemittanceDetail,
+  produces: CSV_TYPE,
+  streamLine: CsvRecord,
   errors: ['NOT_FOUND'],
 });
 
@@ -66,10 +70,13 @@ export const listDenialsEndpoint = endpoint({
   path: '/api/denials',
   tags: ['remittances'],
   summary:
-    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their reason and remark codes in words, the next step and the appeal route",
+    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their reason and remark codes in words, the next step and the appeal route. With ?format=csv: the same rows as a streamed text/csv download (cells a spreadsheet would run as formulas neutralised)",
   auth: 'session',
   scope: 'claims:read',
+  query: CsvFormatQuery,
   response: DenialList,
+  produces: CSV_TYPE,
+  streamLine: CsvRecord,
 });
 
 export const eraRetrievalEndpoint = endpoint({

@@ -1,12 +1,13 @@
 'use client';
 // The claims list with state filters (chips): each change asks GET /api/claims?status=a,b again. No chip
-// chosen shows every state.
+// chosen shows every state; a link may choose some (`?status=a,b`).
 import { useState } from 'react';
 import Link from 'next/link';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { CsvLink } from '@/components/csv-link';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
 
 type ClaimRow = {
@@ -22,9 +23,10 @@ type ClaimRow = {
   statusReason?: string | null;
 };
 
-export function ClaimsQueue() {
+/** `initialStatuses`: the states a link asked for (`/claims?status=denied`, from the home screen's counts). */
+export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readonly string[] }) {
   const fmt = useDateFormat();
-  const [statuses, setStatuses] = useState<string[]>([]);
+  const [statuses, setStatuses] = useState<string[]>(() => initialStatuses.filter((s) => CLAIM_STATUSES.includes(s)));
   const query = statuses.length ? `?status=${encodeURIComponent(statuses.join(','))}` : '';
   const { data, error } = useApiRead<{ claims: ClaimRow[] }>(`/api/claims${query}`);
   const claims = data?.claims ?? null;
@@ -50,6 +52,7 @@ export function ClaimsQueue() {
           ? 'Loading…'
           : `${claims.length} claim${claims.length === 1 ? '' : 's'}${statuses.length ? ' in the chosen states' : ''}`}
       </p>
+      <CsvLink apiPath={`/api/claims${query}`} what="these claims" />
       {error ? (
         <p role="alert" className="error">
           {error}

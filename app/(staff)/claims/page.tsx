@@ -7,7 +7,11 @@ import { ClaimsQueue } from './claims-queue';
 
 export const metadata: Metadata = { title: 'Claims · Clinic Revenue Platform' };
 
-export default async function ClaimsPage() {
+export default async function ClaimsPage({ searchParams }: { searchParams: Promise<{ status?: string | string[] }> }) {
+  const { status } = await searchParams;
+  const initialStatuses = (Array.isArray(status) ? status : [status ?? ''])
+    .flatMap((s) => s.split(','))
+    .filter(Boolean);
   const principal = await findPrincipalWith('claims:read');
   if (!principal) return <NoAccess title="Claims" />;
   return (
@@ -21,7 +25,7 @@ export default async function ClaimsPage() {
           </Link>
         </p>
       ) : null}
-      <ClaimsQueue />
+      <ClaimsQueue initialStatuses={initialStatuses} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { CsvLink } from '@/components/csv-link';
 import { adjustmentGroupWords } from '@/components/billing/words';
 
 type Denial = z.infer<typeof DenialList>['denials'][number];
@@ -31,6 +32,7 @@ export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
       <p role="status" className="muted" data-testid="denials-count">
         {denials.length} claim{denials.length === 1 ? '' : 's'} to work
       </p>
+      <CsvLink apiPath="/api/denials" what="the denials" />
       <ul style={{ listStyle: 'none', padding: 0 }}>
         {denials.map((d) => (
           <li key={d.claimId} className="card" data-testid={`denial-${d.claimId}`} data-status={d.status}>

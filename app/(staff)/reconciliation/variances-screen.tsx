@@ -9,6 +9,7 @@ import type { VarianceList } from '@/lib/reconciliation/list-variances';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { CsvLink } from '@/components/csv-link';
 import { varianceKindWords } from '@/components/billing/words';
 
 type Variance = z.infer<typeof VarianceList>['variances'][number];
@@ -38,6 +39,7 @@ export function VariancesScreen() {
   const days = [...new Set([...variances.map((v) => v.day), ...waiting.map((w) => w.day)])].sort().reverse();
   return (
     <>
+      <CsvLink apiPath="/api/reconciliation/variances" what="the variances" />
       {!variances.length ? (
         <p className="card">No variances yet, but not everything is reconciled: some days are waiting (below).</p>
       ) : null}

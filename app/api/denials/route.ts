@@ -1,6 +1,10 @@
-// GET /api/denials: the denial work queue (claims:read).
+// GET /api/denials: the denial work queue, JSON or CSV (claims:read).
 import { route } from '@/lib/http/route';
 import { listDenialsEndpoint } from '@/lib/remittances/endpoints';
-import { listDenials } from '@/lib/remittances/list-denials';
+import { DenialList, listDenials } from '@/lib/remittances/list-denials';
+import { denialsCsv } from '@/lib/remittances/remittance-csv';
+import { csvOrJson } from '@/lib/http/csv-or-json';
 
-export const GET = route(listDenialsEndpoint, ({ actor, deps }) => listDenials(deps, { clinicId: actor.clinicId }));
+export const GET = route({ ...listDenialsEndpoint, render: csvOrJson(DenialList, denialsCsv) }, ({ actor, deps }) =>
+  listDenials(deps, { clinicId: actor.clinicId }),
+);

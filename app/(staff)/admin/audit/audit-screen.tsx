@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { CsvLink } from '@/components/csv-link';
 
 type Entry = {
   id: string;
@@ -125,6 +126,7 @@ export function AuditScreen({ initial }: { initial: Filters }) {
 
   return (
     <>
+      <CsvLink apiPath={`/api/audit${queryOf(filters)}`} what="the audit log with these filters" />
       <form className="card audit-filters" onSubmit={submit} aria-label="Filter the audit log" noValidate>
         <div>
           <label htmlFor="audit-user">User</label>

@@ -7,6 +7,7 @@ import type { RemittanceDetail } from '@/lib/remittances/remittance-view';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { CsvLink } from '@/components/csv-link';
 import { adjustmentGroupWords } from '@/components/billing/words';
 
 type Detail = z.infer<typeof RemittanceDetail>;
@@ -45,6 +46,7 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
       <h1 className="billing-title">
         Remittance from {remittance.payerName || remittance.payerId}, trace {remittance.traceNumber}
       </h1>
+      <CsvLink apiPath={`/api/remittances/${encodeURIComponent(remittanceId)}`} what="this remittance's lines" />
       <section className="card" aria-labelledby="remittance-summary-title">
         <h2 id="remittance-summary-title">Payment</h2>
         <dl className="billing-summary">
