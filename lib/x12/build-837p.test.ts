@@ -35,7 +35,7 @@ const subscriberOneLine: Build837pInput = {
   createdAt: new Date('2025-03-04T14:30:00Z'),
   batchId: 'BATCH101',
   claim: {
-    claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    claimId: 'clm_0a1b2c3d4e5f6071',
     totalChargeCents: 12500,
     placeOfService: '11',
     diagnoses: ['J069'],
@@ -74,7 +74,7 @@ const dependentSeveralLines: Build837pInput = {
   createdAt: new Date('2025-03-04T14:31:00Z'),
   batchId: 'BATCH102',
   claim: {
-    claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+    claimId: 'clm_1b2c3d4e5f607182',
     totalChargeCents: 41075,
     placeOfService: '11',
     diagnoses: ['S93401A', 'J069', 'R509'],
@@ -138,7 +138,7 @@ const renderingProvider: Build837pInput = {
   createdAt: new Date('2025-03-05T09:05:00Z'),
   batchId: 'BATCH103',
   claim: {
-    claimId: 'clm_2c3d4e5f60718293a4b5c6d7e8f90a1b',
+    claimId: 'clm_2c3d4e5f60718293',
     totalChargeCents: 115000,
     placeOfService: '22',
     diagnoses: ['M17.11', 'M25.561', 'E11.9', 'I10', 'Z79.84'],
