@@ -297,6 +297,8 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
     patientResponsibilityCents,
     adjustmentCents,
     ...(outcome ? { statusReason: reason } : {}),
+    // CLP07, the payer's claim control number: REF*F8 of a later replacement or void (DECISIONS "Claim lifecycle").
+    ...(claim.payerClaimId ? { payerClaimId: claim.payerClaimId } : {}),
   };
   const detail = {
     remittanceId,
