@@ -79,9 +79,7 @@ export async function loadPrimaryAdjudication(
     paidCents: Number(posted.paidCents),
     adjustments: adjustments.filter((a) => a.line === null).map(pair),
     lines: lines.map((line, i) => {
-      const at = byPosition
-        ? i
-        : remitted.findIndex((r, k) => !used.has(k) && r.procedureCode === line.procedureCode);
+      const at = byPosition ? i : remitted.findIndex((r, k) => !used.has(k) && r.procedureCode === line.procedureCode);
       const match = at >= 0 ? remitted[at] : undefined;
       if (match) used.add(at);
       return {

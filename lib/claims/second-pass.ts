@@ -8,12 +8,7 @@ import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import type { ClearinghouseTransport } from '../clearinghouse/clearinghouse-transport';
 import { coverageOfRank, type ClaimRecord } from './assemble-professional-claim';
-import {
-  findClaimBodyIssues,
-  type CorrectClaimBody,
-  type SecondaryClaimBody,
-  type VoidClaimBody,
-} from './claim-body';
+import { findClaimBodyIssues, type CorrectClaimBody, type SecondaryClaimBody, type VoidClaimBody } from './claim-body';
 import { getBillingParties, getClinicClaim, normaliseDiagnoses, toLineRows, type ClinicClaim } from './claim-records';
 import { describeStatus, type ClaimStatus } from './claim-states';
 import { newClaimId } from './create-claim';

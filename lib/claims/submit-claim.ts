@@ -91,10 +91,12 @@ export async function submitClaim(
   // A used key is 409 whatever else is wrong: checked first, and again on a refusal, since the request that
   // used it may have committed meanwhile (its claim then makes this one a duplicate, or no longer a draft).
   await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
-  const { claim, patientId, isNew } = await claimToSubmit(deps, input, options.prepared).catch(async (error: unknown) => {
-    await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
-    throw error;
-  });
+  const { claim, patientId, isNew } = await claimToSubmit(deps, input, options.prepared).catch(
+    async (error: unknown) => {
+      await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
+      throw error;
+    },
+  );
   const { clinic, patient } = await getBillingParties(db, clinicId, patientId);
   const { professionalClaim, issues } = await scrubStoredClaim(db, {
     clinicId,
@@ -186,7 +188,8 @@ export async function submitClaim(
     }));
   } catch (error) {
     if (isUniqueViolation(error)) throw keyReused(error);
-    if (isAppError(error) && error.code === 'UNPROCESSABLE') await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
+    if (isAppError(error) && error.code === 'UNPROCESSABLE')
+      await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
     throw error;
   }
 

@@ -62,7 +62,12 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
   const updated = await db.$transaction(async (tx) => {
     const row = await tx.patient.findFirst({
       where: { id: change.patientId, clinicId: change.clinicId },
-      select: { [columns.payerId]: true, [columns.payerName]: true, [columns.memberId]: true, [columns.groupNumber]: true },
+      select: {
+        [columns.payerId]: true,
+        [columns.payerName]: true,
+        [columns.memberId]: true,
+        [columns.groupNumber]: true,
+      },
     });
     if (!row) return null;
     const before = row as unknown as Record<string, string | null>;
