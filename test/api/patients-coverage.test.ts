@@ -60,7 +60,13 @@ describe('PUT /api/patients/{id}/coverage', () => {
         userId: 'user_billing_north',
         orgId: 'org_demo',
         clinicId: 'clinic_north',
-        detail: { patientId: patient.id, rank: 'primary', payerChanged: true, memberIdChanged: true, groupNumberChanged: true },
+        detail: {
+          patientId: patient.id,
+          rank: 'primary',
+          payerChanged: true,
+          memberIdChanged: true,
+          groupNumberChanged: true,
+        },
       }),
     ]);
     expect(JSON.stringify(audit)).not.toMatch(/UHC-998877|DEMO-ACTIVE-P1|GRP-42/);
