@@ -140,6 +140,11 @@ describe('POST /api/claims/submit', () => {
       idempotencyKey,
       submittedAt: expect.any(String),
       createdAt: expect.any(String),
+      frequency: '1',
+      replacesClaimId: null,
+      payerRank: 'primary',
+      primaryClaimId: null,
+      payerClaimId: expect.stringMatching(/^SBXPCN/),
       correlationId,
     });
     expect(res.headers.get('x-correlation-id')).toBe(correlationId);
@@ -587,6 +592,11 @@ describe('GET /api/claims', () => {
       idempotencyKey: null,
       submittedAt: null,
       createdAt: new Date(Date.parse('2026-10-01T00:00:00Z') + 104 * 60_000).toISOString(),
+      frequency: '1',
+      replacesClaimId: null,
+      payerRank: 'primary',
+      primaryClaimId: null,
+      payerClaimId: null,
     });
 
     const byPatient = await client.get(`/api/claims?patientId=${a.id}`);
