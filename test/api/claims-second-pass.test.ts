@@ -352,6 +352,13 @@ describe('corrected, void and secondary claims', () => {
     expect(paid).toMatchObject({ status: 'paid', paidCents: 1_000, patientResponsibilityCents: 1_000 });
     const remitted = await app.db.remittanceClaim.findFirst({ where: { claimId: secondaryId } });
     expect(remitted?.statusCode).toBe('2');
+    // The patient owes what is left of the visit once: the primary's bill drops by what the secondary paid, the
+    // secondary's PR-2 is not billed again, and the visit's charge is booked once.
+    const bills = await app.db.patientBill.findMany({ where: { patientId: patient.id } });
+    expect(bills.map((b) => [b.claimId, Number(b.amountCents)])).toEqual([[claim.claimId, 1_000]]);
+    expect(
+      await app.db.ledgerTransaction.count({ where: { kind: 'claim.charge', reference: `claim:${secondaryId}` } }),
+    ).toBe(0);
     expect((await claimOf(claim.claimId)).relatedClaims).toEqual([
       expect.objectContaining({ claimId: secondaryId, relation: 'secondary' }),
     ]);
