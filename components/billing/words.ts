@@ -51,6 +51,9 @@ const TIMELINE_WORDS: Record<string, string> = {
   appeal: 'Appeal filed',
   closed: 'Claim closed',
   scrub: 'Checked for problems',
+  replaced: 'Closed: the payer accepted its replacement',
+  voided: 'Closed: the payer accepted its void',
+  'void-accepted': 'Void accepted by the payer; closed',
 };
 
 export function timelineWords(kind: string): string {

@@ -2,7 +2,10 @@
 // provider from the clinic's settings, and the payer, subscriber and patient from the patient's coverage on file.
 // Pure. A value the records lack is written as an empty string rather than invented, so the scrubber names the
 // missing field (demographics-complete, provider-details, coverage-on-file) instead of the 837P carrying a guess.
-import type { PersonName, PostalAddress, ProfessionalClaim } from '../x12/professional-claim';
+// The second pass (DECISIONS "Claim lifecycle"): a replacement or void carries the frequency and the payer's claim
+// control number of the claim it acts on; a secondary claim goes to the secondary coverage on file and carries the
+// primary payer's adjudication (read from its 835 by second-pass-facts.ts).
+import type { OtherPayer, PersonName, PostalAddress, ProfessionalClaim } from '../x12/professional-claim';
 
 export type ClaimRecord = {
   id: string;
@@ -11,6 +14,10 @@ export type ClaimRecord = {
   placeOfService: string;
   diagnoses: string[];
   renderingNpi: string | null;
+  /** CLM05-3: "1" original (when absent), "7" replacement, "8" void. */
+  frequency?: string;
+  /** "primary" (when absent) or "secondary": which coverage on file the claim goes to. */
+  payerRank?: string;
   lines: {
     procedureCode: string;
     modifiers: string[];
@@ -44,6 +51,33 @@ export type PatientRecord = {
   coverageRelationship: string;
   /** When not self: the subscriber as the card names them, { firstName, lastName }. */
   coverageSubscriber: unknown;
+  /** The secondary coverage on file, the same fields; null when none. */
+  secondaryMemberId?: string | null;
+  secondaryPayerId?: string | null;
+  secondaryPayerName?: string | null;
+  secondaryGroupNumber?: string | null;
+  secondaryRelationship?: string;
+  secondarySubscriber?: unknown;
+};
+
+/** What the primary payer's 835 said of the claim a secondary follows (its CLP, SVCs and CAS). */
+export type PrimaryAdjudication = {
+  payerId: string;
+  payerName: string;
+  /** The member id the primary claim was sent with. */
+  memberId: string;
+  paidCents: number;
+  adjustments: OtherPayer['adjustments'];
+  /** One per claim line, in the claim's line order. */
+  lines: OtherPayer['lines'];
+};
+
+/** Facts from other claims the second pass needs; absent for an original primary claim. */
+export type SecondPassFacts = {
+  /** The payer's claim control number of the claim a replacement or void acts on. */
+  replacedPayerClaimId?: string | null;
+  /** The primary's adjudication, for a secondary claim. */
+  primary?: PrimaryAdjudication | null;
 };
 
 /** The selects that load exactly what assembleProfessionalClaim reads. */
@@ -68,15 +102,37 @@ export const PATIENT_COVERAGE_SELECT = {
   coverageGroupNumber: true,
   coverageRelationship: true,
   coverageSubscriber: true,
+  secondaryMemberId: true,
+  secondaryPayerId: true,
+  secondaryPayerName: true,
+  secondaryGroupNumber: true,
+  secondaryRelationship: true,
+  secondarySubscriber: true,
 } as const;
+
+/** The patient with the coverage of the given rank in the coverage fields: a secondary claim's own coverage. */
+export function coverageOfRank(patient: PatientRecord, rank: string | undefined): PatientRecord {
+  if (rank !== 'secondary') return patient;
+  return {
+    ...patient,
+    coverageMemberId: patient.secondaryMemberId ?? null,
+    coveragePayerId: patient.secondaryPayerId ?? null,
+    coveragePayerName: patient.secondaryPayerName ?? null,
+    coverageGroupNumber: patient.secondaryGroupNumber ?? null,
+    coverageRelationship: patient.secondaryRelationship ?? SELF,
+    coverageSubscriber: patient.secondarySubscriber ?? null,
+  };
+}
 
 const SELF = '18';
 
 export function assembleProfessionalClaim(
   claim: ClaimRecord,
   clinic: ClinicRecord,
-  patient: PatientRecord,
+  patientOnFile: PatientRecord,
+  facts: SecondPassFacts = {},
 ): ProfessionalClaim {
+  const patient = coverageOfRank(patientOnFile, claim.payerRank);
   const billingNpi = clinic.billingNpi ?? '';
   const patientName: PersonName = { lastName: patient.lastName, firstName: patient.firstName };
   const patientDemographics = {
@@ -86,8 +142,13 @@ export function assembleProfessionalClaim(
   };
   const isSubscriber = patient.coverageRelationship === SELF;
   const subscriberName = isSubscriber ? patientName : cardName(patient.coverageSubscriber);
+  const frequency = claim.frequency === '7' || claim.frequency === '8' ? claim.frequency : undefined;
+  const primary = claim.payerRank === 'secondary' ? facts.primary : undefined;
   return {
     claimId: claim.id,
+    ...(frequency ? { frequency, payerClaimNumber: facts.replacedPayerClaimId ?? '' } : {}),
+    ...(claim.payerRank === 'secondary' ? { payerResponsibility: 'S' as const } : {}),
+    ...(primary ? { otherPayer: otherPayerOf(patientOnFile, primary) } : {}),
     totalChargeCents: Number(claim.totalChargeCents),
     placeOfService: claim.placeOfService,
     diagnoses: claim.diagnoses,
@@ -126,6 +187,26 @@ export function assembleProfessionalClaim(
     patient: isSubscriber
       ? null
       : { relationshipCode: patient.coverageRelationship, name: patientName, demographics: patientDemographics },
+  };
+}
+
+/** 2320/2330A/2330B: the primary coverage on file (relationship, group, subscriber) and what its payer decided. */
+function otherPayerOf(patient: PatientRecord, primary: PrimaryAdjudication): OtherPayer {
+  const isSubscriber = patient.coverageRelationship === SELF;
+  return {
+    responsibility: 'P',
+    relationshipCode: patient.coverageRelationship,
+    ...(patient.coverageGroupNumber ? { groupNumber: patient.coverageGroupNumber } : {}),
+    subscriber: {
+      memberId: primary.memberId,
+      name: isSubscriber
+        ? { lastName: patient.lastName, firstName: patient.firstName }
+        : cardName(patient.coverageSubscriber),
+    },
+    payer: { id: primary.payerId, name: primary.payerName },
+    paidCents: primary.paidCents,
+    adjustments: primary.adjustments,
+    lines: primary.lines,
   };
 }
 

@@ -198,3 +198,34 @@ export function dollarsToCents(value: number | string): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * POST /api/claims/{id}/correct (DECISIONS "Claim lifecycle"): any of the claim's own fields, each replacing the
+ * original's; the total is the lines' sum. Pointers given without diagnoses (or the reverse) are checked against
+ * the original by correctClaim.
+ */
+export const CorrectClaimBody = z
+  .object({
+    serviceDate: claimFields.serviceDate.optional(),
+    placeOfService: claimFields.placeOfService,
+    diagnoses: Diagnoses.optional(),
+    lines: Lines.optional(),
+    renderingNpi: z.string().trim().max(20).nullable().optional(),
+    idempotencyKey: IdempotencyKey.optional(),
+  })
+  .strict()
+  .superRefine(addClaimBodyIssues);
+export type CorrectClaimBody = z.infer<typeof CorrectClaimBody>;
+
+/** POST /api/claims/{id}/void: why the claim is withdrawn, for the timeline. */
+export const VoidClaimBody = z
+  .object({
+    reason: z.string().trim().min(1, 'reason is required').max(500),
+    idempotencyKey: IdempotencyKey.optional(),
+  })
+  .strict();
+export type VoidClaimBody = z.infer<typeof VoidClaimBody>;
+
+/** POST /api/claims/{id}/secondary: nothing but the key; the claim is the primary's, sent to the secondary. */
+export const SecondaryClaimBody = z.object({ idempotencyKey: IdempotencyKey.optional() }).strict();
+export type SecondaryClaimBody = z.infer<typeof SecondaryClaimBody>;

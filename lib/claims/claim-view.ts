@@ -47,6 +47,14 @@ export const ClaimView = z.object({
   idempotencyKey: z.string().nullable(),
   submittedAt: z.string().nullable(),
   createdAt: z.string(),
+  /** CLM05-3 (DECISIONS "Claim lifecycle"): "1" original, "7" replacement, "8" void of replacesClaimId. */
+  frequency: z.enum(['1', '7', '8']),
+  replacesClaimId: z.string().nullable(),
+  /** Which coverage the claim bills; a secondary names its primary claim in primaryClaimId. */
+  payerRank: z.enum(['primary', 'secondary']),
+  primaryClaimId: z.string().nullable(),
+  /** The payer's claim control number (277CA or the 835's CLP07): REF*F8 of a replacement or void. */
+  payerClaimId: z.string().nullable(),
 });
 export type ClaimView = z.infer<typeof ClaimView>;
 
@@ -80,6 +88,11 @@ export type ClaimRow = {
   idempotencyKey: string | null;
   submittedAt: Date | null;
   createdAt: Date;
+  frequency: string;
+  replacesClaimId: string | null;
+  payerRank: string;
+  primaryClaimId: string | null;
+  payerClaimId: string | null;
   lines: ClaimLineRow[];
 };
 
@@ -147,5 +160,10 @@ export function toClaimView(row: ClaimRow, patient: ClaimPatient | null): ClaimV
     idempotencyKey: row.idempotencyKey,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    frequency: row.frequency === '7' || row.frequency === '8' ? row.frequency : '1',
+    replacesClaimId: row.replacesClaimId,
+    payerRank: row.payerRank === 'secondary' ? 'secondary' : 'primary',
+    primaryClaimId: row.primaryClaimId,
+    payerClaimId: row.payerClaimId,
   };
 }

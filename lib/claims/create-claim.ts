@@ -2,7 +2,7 @@
 // rules and amount caps hold already (CreateClaimBody, 400 naming each field); the scrubber runs on the dry run
 // and on submit. An idempotency key is single-use per
 // clinic for creation (its own purpose, so the same key may later submit the draft).
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
@@ -19,8 +19,12 @@ export type CreateDraftBody = z.infer<typeof CreateDraftBody>;
 
 const IDEMPOTENCY_PURPOSE = 'claims.create';
 
+/**
+ * `clm_` and 16 lower-case hex characters (64 random bits): 20 characters, so CLM01 and the 835's CLP01 carry the
+ * id whole (DECISIONS "Claim lifecycle"; many payers keep only 20 characters of CLM01).
+ */
 export function newClaimId(): string {
-  return `clm_${randomUUID().replaceAll('-', '')}`;
+  return `clm_${randomBytes(8).toString('hex')}`;
 }
 
 /**

@@ -1,7 +1,14 @@
 // Claims: drafts, the scrubber, submission through the clearinghouse, status, appeals and what was transmitted.
 import { endpoint } from '../endpoint';
 import { CSV_TYPE, CsvFormat, CsvRecord } from '../csv/csv-table';
-import { ClaimParams, PatchClaimBody, SubmitClaimBody } from './claim-body';
+import {
+  ClaimParams,
+  CorrectClaimBody,
+  PatchClaimBody,
+  SecondaryClaimBody,
+  SubmitClaimBody,
+  VoidClaimBody,
+} from './claim-body';
 import { ClaimView } from './claim-view';
 import { CreateDraftBody } from './create-claim';
 import { ClaimSubmitted } from './submit-claim';
@@ -170,6 +177,78 @@ export const appealClaimEndpoint = endpoint({
   errors: ['NOT_FOUND', 'NOT_EXECUTABLE'],
 });
 
+const SECOND_PASS_ERRORS = [
+  'OUT_OF_SCOPE',
+  'NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
+  'NOT_EXECUTABLE',
+  'UNPROCESSABLE',
+  'SCRUB_BLOCKED',
+  'TRANSPORT_FAILED',
+  'DEPENDENCY_UNAVAILABLE',
+] as const;
+
+export const correctClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims/{id}/correct',
+  tags: ['claims'],
+  summary:
+    'Correct a claim the payer took: creates and submits a replacement (CLM05-3 7, REF*F8 = the payerClaimId, ' +
+    'replacesClaimId set) with any of serviceDate, placeOfService, diagnoses, lines, renderingNpi replacing the ' +
+    "original's; scrubbed and sent like any claim. When the payer accepts it the original is closed. 409 for a draft " +
+    'or rejected claim (edit and submit it as an original) or one with a replacement or void under way; 422 when ' +
+    'the payer gave no claim control number. Nothing is written on any refusal',
+  auth: 'session',
+  scope: 'claims:write',
+  stepUp: true,
+  money: true,
+  params: ClaimParams,
+  body: CorrectClaimBody,
+  response: ClaimSubmitted,
+  successStatus: 201,
+  errors: [...SECOND_PASS_ERRORS],
+});
+
+export const voidClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims/{id}/void',
+  tags: ['claims'],
+  summary:
+    'Void a claim the payer took ({ reason }): creates and submits a void (CLM05-3 8, REF*F8 = the payerClaimId, ' +
+    'replacesClaimId set); when the payer accepts it both it and the original are closed. Money already posted ' +
+    'moves only through 835s (a reversal). Same refusals as correct',
+  auth: 'session',
+  scope: 'claims:write',
+  stepUp: true,
+  money: true,
+  params: ClaimParams,
+  body: VoidClaimBody,
+  response: ClaimSubmitted,
+  successStatus: 201,
+  errors: [...SECOND_PASS_ERRORS],
+});
+
+export const secondaryClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims/{id}/secondary',
+  tags: ['claims'],
+  summary:
+    "Bill the secondary payer for what the primary's 835 left: creates and submits the secondary claim (SBR01 S, " +
+    "2320 with the primary's AMT*D and claim-level CAS, 2330A/2330B, 2430 SVD/CAS/DTP*573 per line; payerRank " +
+    'secondary, primaryClaimId set) to the secondary coverage on file. 409 unless the claim is a primary that a ' +
+    'primary 835 (CLP02 1 or 19) left paid with a balance, partially paid or denied, the patient has a secondary ' +
+    'coverage with an active eligibility check of it within 24 h, and no secondary is already under way',
+  auth: 'session',
+  scope: 'claims:write',
+  stepUp: true,
+  money: true,
+  params: ClaimParams,
+  body: SecondaryClaimBody,
+  response: ClaimSubmitted,
+  successStatus: 201,
+  errors: [...SECOND_PASS_ERRORS],
+});
+
 export const listTransmissionsEndpoint = endpoint({
   method: 'GET',
   path: '/api/claims/{id}/transmissions',
@@ -220,6 +299,9 @@ export const claimEndpoints = [
   findClaimPatientsEndpoint,
   claimStatusEndpoint,
   appealClaimEndpoint,
+  correctClaimEndpoint,
+  voidClaimEndpoint,
+  secondaryClaimEndpoint,
   listTransmissionsEndpoint,
   claimStatusFollowUpEndpoint,
   finishClaimSendsEndpoint,

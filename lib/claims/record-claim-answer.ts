@@ -14,6 +14,7 @@ import { read277 } from '../x12/read-277';
 import { X12ReadError } from '../x12/x12-read-error';
 import { recordClaimEvent, transitionClaim } from './claim-states';
 import { CLAIM_LINES } from './claim-view';
+import { closeReplacedClaim } from './close-replaced-claim';
 import { describe277Status } from './describe-277-status';
 import { enqueueSandboxRemittance } from './sandbox-remittance';
 
@@ -149,7 +150,10 @@ export async function recordClaimAnswer(
           kind: '277CA',
           detail,
           correlationId,
+          // The payer's claim control number: REF*F8 of a later replacement or void.
+          ...(answer.payerClaimId ? { set: { payerClaimId: answer.payerClaimId } } : {}),
         });
+        await closeReplacedClaim(tx, { clinicId, claimId, correlationId });
         // The sandbox payer's remittance arrives later as a real 835 (lib/claims/sandbox-remittance.ts).
         if (deps.mode === 'sandbox') await enqueueSandboxRemittance(tx, { clinicId, claimId, correlationId, now });
       } else {

@@ -8,11 +8,13 @@ import { clinicToday } from '../time/clinic-day';
 import type { ProfessionalClaim } from '../x12/professional-claim';
 import {
   assembleProfessionalClaim,
+  coverageOfRank,
   type ClaimRecord,
   type ClinicRecord,
   type PatientRecord,
 } from './assemble-professional-claim';
 import { scrubClaim, type ScrubIssue } from './scrub/scrub-claim';
+import { loadSecondPassFacts } from './second-pass-facts';
 
 const ELIGIBILITY_WINDOW_MS = 24 * 60 * 60 * 1000;
 // Statuses of a claim that went to the payer: a second claim like it is a duplicate. A draft, a rejected claim
@@ -26,16 +28,18 @@ export async function scrubStoredClaim(
   input: {
     clinicId: string;
     patientId: string;
-    claim: ClaimRecord;
+    claim: ClaimRecord & { replacesClaimId?: string | null; primaryClaimId?: string | null };
     clinic: ClinicRecord & { timeZone: string };
     patient: PatientRecord;
     now: Date;
   },
 ): Promise<ScrubbedClaim> {
   const { clinicId, patientId, claim, clinic, patient, now } = input;
-  const professionalClaim = assembleProfessionalClaim(claim, clinic, patient);
+  const facts = await loadSecondPassFacts(db, clinicId, claim);
+  const professionalClaim = assembleProfessionalClaim(claim, clinic, patient, facts);
   const [hasMatchingActiveCheck, duplicateOf] = await Promise.all([
-    hasActiveCheckOfCoverage(db, { clinicId, patientId, patient, now }),
+    // A secondary claim needs a check of the secondary coverage, the one it is sent to.
+    hasActiveCheckOfCoverage(db, { clinicId, patientId, patient: coverageOfRank(patient, claim.payerRank), now }),
     findDuplicateClaim(db, { clinicId, patientId, claim }),
   ]);
   const issues = scrubClaim({
@@ -51,7 +55,7 @@ export async function scrubStoredClaim(
  * An active check from the last 24 h whose member id and payer equal the coverage on file NOW (DECISIONS "Verify is
  * tied to the patient"): a check of another member id, or one made before the coverage changed, does not count.
  */
-async function hasActiveCheckOfCoverage(
+export async function hasActiveCheckOfCoverage(
   db: Db,
   input: { clinicId: string; patientId: string; patient: PatientRecord; now: Date },
 ): Promise<boolean> {
@@ -76,19 +80,29 @@ async function hasActiveCheckOfCoverage(
   );
 }
 
-/** The id of a claim already sent for this patient and date of service with the same lines, or null. */
-async function findDuplicateClaim(
+/**
+ * The id of a claim already sent to the same rank of payer for this patient and date of service with the same lines,
+ * or null. A replacement or void repeats the lines of the claim it acts on, and a secondary those of its primary, by
+ * design: that claim is not a duplicate of it.
+ */
+export async function findDuplicateClaim(
   db: Db,
-  input: { clinicId: string; patientId: string; claim: ClaimRecord },
+  input: {
+    clinicId: string;
+    patientId: string;
+    claim: ClaimRecord & { replacesClaimId?: string | null; primaryClaimId?: string | null };
+  },
 ): Promise<string | null> {
   const { claim } = input;
+  const related = [claim.id, claim.replacesClaimId, claim.primaryClaimId].filter((id): id is string => !!id);
   const candidates = await db.claim.findMany({
     where: {
       clinicId: input.clinicId,
       patientId: input.patientId,
       serviceDate: claim.serviceDate,
       status: { in: SENT_STATUSES },
-      id: { not: claim.id },
+      id: { notIn: related },
+      payerRank: claim.payerRank ?? 'primary',
     },
     select: { id: true, serviceDate: true, lines: true },
     orderBy: { createdAt: 'asc' },

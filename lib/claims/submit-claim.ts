@@ -47,6 +47,27 @@ const BEING_SENT =
 type SubmitInput = SubmitClaimBody & { clinicId: string; userId: string; orgId: string; correlationId: string };
 
 /**
+ * A claim the second pass made (a replacement, a void or a secondary, DECISIONS "Claim lifecycle"): created as a
+ * draft in the same short transaction that moves it to `sending`, only once it passed the scrubber, so a refusal
+ * leaves nothing behind. `event` is the timeline's words for its creation (which claim it acts on).
+ */
+export type PreparedClaim = ClaimRecord & {
+  patientId: string;
+  frequency: '1' | '7' | '8';
+  replacesClaimId: string | null;
+  payerRank: 'primary' | 'secondary';
+  primaryClaimId: string | null;
+  event: Prisma.InputJsonObject;
+};
+
+type SubmitOptions = {
+  /** Send this new claim instead of the body's draft or inline claim. */
+  prepared?: PreparedClaim;
+  /** The idempotency key's purpose; each second-pass route has its own. */
+  purpose?: string;
+};
+
+/**
  * @returns the claim as the clearinghouse's answer left it: submitted, accepted or rejected; a draft after a 999 R;
  *   `sending` when the clearinghouse confirmed receipt and its 999 is not ready (finishInterruptedSends fetches it).
  * @throws NOT_FOUND (404) for a claimId not in the clinic; UNPROCESSABLE (422) for a claim that is not a draft
@@ -59,19 +80,23 @@ type SubmitInput = SubmitClaimBody & { clinicId: string; userId: string; orgId: 
 export async function submitClaim(
   deps: Pick<Deps, 'db' | 'clock'> & { clearinghouse: ClearinghouseTransport },
   input: SubmitInput,
+  options: SubmitOptions = {},
 ): Promise<ClaimSubmitted> {
   const { db, clearinghouse } = deps;
   const { clinicId, correlationId } = input;
   const idempotencyKey = input.idempotencyKey ?? null;
+  const purpose = options.purpose ?? IDEMPOTENCY_PURPOSE;
   const now = deps.clock();
 
   // A used key is 409 whatever else is wrong: checked first, and again on a refusal, since the request that
   // used it may have committed meanwhile (its claim then makes this one a duplicate, or no longer a draft).
-  await assertKeyUnused(deps, clinicId, idempotencyKey);
-  const { claim, patientId, isNew } = await claimToSubmit(deps, input).catch(async (error: unknown) => {
-    await assertKeyUnused(deps, clinicId, idempotencyKey);
-    throw error;
-  });
+  await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
+  const { claim, patientId, isNew } = await claimToSubmit(deps, input, options.prepared).catch(
+    async (error: unknown) => {
+      await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
+      throw error;
+    },
+  );
   const { clinic, patient } = await getBillingParties(db, clinicId, patientId);
   const { professionalClaim, issues } = await scrubStoredClaim(db, {
     clinicId,
@@ -82,7 +107,7 @@ export async function submitClaim(
     now,
   });
   if (issues.length > 0) {
-    await assertKeyUnused(deps, clinicId, idempotencyKey);
+    await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
     throw new AppError('SCRUB_BLOCKED', 'The claim did not pass the scrubber; nothing was sent', { issues });
   }
 
@@ -101,10 +126,10 @@ export async function submitClaim(
     ({ send, x12 } = await db.$transaction(async (tx) => {
       if (idempotencyKey !== null) {
         await tx.idempotencyKey.create({
-          data: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey, resourceId: claim.id },
+          data: { clinicId, purpose, key: idempotencyKey, resourceId: claim.id },
         });
       }
-      if (isNew) await createDraft(tx, claim, input, patientId);
+      if (isNew) await createDraft(tx, claim, input, patientId, options.prepared);
       const moved = await transitionClaim(tx, {
         clinicId,
         claimId: claim.id,
@@ -163,7 +188,8 @@ export async function submitClaim(
     }));
   } catch (error) {
     if (isUniqueViolation(error)) throw keyReused(error);
-    if (isAppError(error) && error.code === 'UNPROCESSABLE') await assertKeyUnused(deps, clinicId, idempotencyKey);
+    if (isAppError(error) && error.code === 'UNPROCESSABLE')
+      await assertKeyUnused(deps, clinicId, purpose, idempotencyKey);
     throw error;
   }
 
@@ -174,7 +200,7 @@ export async function submitClaim(
   } catch (error) {
     // The clearinghouse never confirmed receipt: the claim is a draft again and the key unused (DECISIONS
     // "Claims out": 502 and the claim as it was); the attempted 837P stays on the transmissions.
-    await returnToDraft(deps, send, idempotencyKey);
+    await returnToDraft(deps, send, purpose, idempotencyKey);
     throw error;
   }
 
@@ -225,7 +251,12 @@ function build(
 }
 
 /** A send the clearinghouse never received: back to draft, the key free again, the attempt on the timeline. */
-async function returnToDraft(deps: Pick<Deps, 'db' | 'clock'>, send: RecordedSend, idempotencyKey: string | null) {
+async function returnToDraft(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  send: RecordedSend,
+  purpose: string,
+  idempotencyKey: string | null,
+) {
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimSend.updateMany({
       where: { id: send.id, state: 'sending' },
@@ -234,7 +265,7 @@ async function returnToDraft(deps: Pick<Deps, 'db' | 'clock'>, send: RecordedSen
     if (count === 0) return;
     if (idempotencyKey !== null)
       await tx.idempotencyKey.deleteMany({
-        where: { clinicId: send.clinicId, purpose: IDEMPOTENCY_PURPOSE, key: idempotencyKey },
+        where: { clinicId: send.clinicId, purpose, key: idempotencyKey },
       });
     await transitionClaim(tx, {
       clinicId: send.clinicId,
@@ -255,10 +286,15 @@ function keyReused(cause?: unknown): AppError {
 }
 
 /** @throws IDEMPOTENCY_KEY_REUSED (409) when the clinic already used the key to submit. */
-async function assertKeyUnused(deps: Pick<Deps, 'db'>, clinicId: string, key: string | null): Promise<void> {
+export async function assertKeyUnused(
+  deps: Pick<Deps, 'db'>,
+  clinicId: string,
+  purpose: string,
+  key: string | null,
+): Promise<void> {
   if (key === null) return;
   const used = await deps.db.idempotencyKey.findUnique({
-    where: { clinicId_purpose_key: { clinicId, purpose: IDEMPOTENCY_PURPOSE, key } },
+    where: { clinicId_purpose_key: { clinicId, purpose, key } },
     select: { id: true },
   });
   if (used) throw keyReused();
@@ -268,7 +304,9 @@ async function assertKeyUnused(deps: Pick<Deps, 'db'>, clinicId: string, key: st
 async function claimToSubmit(
   deps: Pick<Deps, 'db'>,
   input: SubmitInput,
+  prepared: PreparedClaim | undefined,
 ): Promise<{ claim: ClaimRecord & { status: string }; patientId: string; isNew: boolean }> {
+  if (prepared) return { claim: { ...prepared, status: 'draft' }, patientId: prepared.patientId, isNew: true };
   if (input.claimId !== undefined) {
     const claim = await getClinicClaim(deps.db, input.clinicId, input.claimId);
     if (claim.status === 'sending') throw new AppError('UNPROCESSABLE', BEING_SENT);
@@ -300,6 +338,7 @@ async function createDraft(
   claim: ClaimRecord,
   input: SubmitInput,
   patientId: string,
+  prepared: PreparedClaim | undefined,
 ): Promise<void> {
   await tx.claim.create({
     data: {
@@ -313,15 +352,33 @@ async function createDraft(
       diagnoses: claim.diagnoses,
       renderingNpi: claim.renderingNpi,
       correlationId: input.correlationId,
+      ...(prepared && {
+        frequency: prepared.frequency,
+        replacesClaimId: prepared.replacesClaimId,
+        payerRank: prepared.payerRank,
+        primaryClaimId: prepared.primaryClaimId,
+      }),
     },
   });
-  await tx.claimLine.createMany({ data: toLineRows(input.clinicId, claim.id, input.lines ?? []) });
+  await tx.claimLine.createMany({
+    data: claim.lines.map((line, i) => ({
+      claimId: claim.id,
+      clinicId: input.clinicId,
+      position: i + 1,
+      procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      diagnosisPointers: line.diagnosisPointers,
+      units: line.units,
+      chargeCents: line.chargeCents,
+      serviceDate: line.serviceDate,
+    })),
+  });
   await recordClaimEvent(tx, {
     clinicId: input.clinicId,
     claimId: claim.id,
     kind: 'created',
     toStatus: 'draft',
-    detail: { by: input.userId },
+    detail: { ...prepared?.event, by: input.userId },
     correlationId: input.correlationId,
   });
 }

@@ -23,7 +23,7 @@ export const getPatientEndpoint = endpoint({
   path: '/api/patients/{id}',
   tags: ['patients'],
   summary:
-    'One patient of the clinic: demographics, coverage on file, the 20 most recent eligibility checks and up to 50 ' +
+    'One patient of the clinic: demographics, the primary and secondary coverage on file, the 20 most recent eligibility checks and up to 50 ' +
     "appointments, newest first (logged as a PHI read). Another clinic's patient, or none, is 403 OUT_OF_SCOPE",
   auth: 'session',
   scope: 'patients:read',
@@ -37,8 +37,9 @@ export const putPatientCoverageEndpoint = endpoint({
   path: '/api/patients/{id}/coverage',
   tags: ['patients'],
   summary:
-    "Replace a patient's coverage on file ({ payerId, memberId, groupNumber? }; audited). Claims need an active " +
-    'eligibility check of the coverage on file, so checks of the previous coverage no longer count',
+    "Replace a patient's coverage on file ({ payerId, memberId, groupNumber?, rank? }; rank primary (default) or " +
+    'secondary; audited). Claims need an active eligibility check of the coverage they bill, so checks of the ' +
+    'previous coverage no longer count',
   auth: 'session',
   scope: 'claims:write',
   params: PatientParams,

@@ -29,6 +29,8 @@ export const PatientSummary = z.object({
   gender: z.string().nullable(),
   /** Null for a self-pay patient (no member id or payer on file). */
   coverage: CoverageOnFile.nullable(),
+  /** The secondary coverage on file (DECISIONS "Claim lifecycle"); null when none. */
+  secondaryCoverage: CoverageOnFile.nullable(),
 });
 export type PatientSummary = z.infer<typeof PatientSummary>;
 
@@ -43,6 +45,11 @@ type PatientRow = {
   coveragePayerName: string | null;
   coverageGroupNumber: string | null;
   coverageRelationship: string;
+  secondaryMemberId: string | null;
+  secondaryPayerId: string | null;
+  secondaryPayerName: string | null;
+  secondaryGroupNumber: string | null;
+  secondaryRelationship: string;
 };
 
 export const PATIENT_SUMMARY_SELECT = {
@@ -56,6 +63,11 @@ export const PATIENT_SUMMARY_SELECT = {
   coveragePayerName: true,
   coverageGroupNumber: true,
   coverageRelationship: true,
+  secondaryMemberId: true,
+  secondaryPayerId: true,
+  secondaryPayerName: true,
+  secondaryGroupNumber: true,
+  secondaryRelationship: true,
 } as const;
 
 export function patientSummary(row: PatientRow): PatientSummary {
@@ -73,6 +85,16 @@ export function patientSummary(row: PatientRow): PatientSummary {
             memberId: row.coverageMemberId,
             groupNumber: row.coverageGroupNumber,
             relationship: row.coverageRelationship,
+          }
+        : null,
+    secondaryCoverage:
+      row.secondaryMemberId && row.secondaryPayerId
+        ? {
+            payerId: row.secondaryPayerId,
+            payerName: row.secondaryPayerName,
+            memberId: row.secondaryMemberId,
+            groupNumber: row.secondaryGroupNumber,
+            relationship: row.secondaryRelationship,
           }
         : null,
   };

@@ -1,5 +1,5 @@
-// PUT /api/patients/{id}/coverage's domain: staff replace a patient's coverage on file (payer, member id,
-// group number), typically after a verify answered `coverageOnFile: mismatch`. The claims precondition compares
+// PUT /api/patients/{id}/coverage's domain: staff replace a patient's primary or secondary coverage on file (payer,
+// member id, group number), typically after a verify answered `coverageOnFile: mismatch`. The claims precondition compares
 // checks with the coverage on file as it is at submit time, so a change here invalidates earlier checks of the
 // old coverage. The change and its audit row are one transaction; the audit names no member id (PHI).
 import { z } from 'zod';
@@ -19,11 +19,14 @@ export const CoverageBody = z.object({
   memberId: MemberId,
   // 2100C REF*6P: REF02 is 1..50 characters.
   groupNumber: x12Text('groupNumber', 50).optional(),
+  /** Which coverage this is (DECISIONS "Claim lifecycle"): the primary (default) or the secondary on file. */
+  rank: z.enum(['primary', 'secondary']).default('primary'),
 });
 export type CoverageBody = z.infer<typeof CoverageBody>;
 
 export const CoverageView = z.object({
   patientId: z.string(),
+  rank: z.enum(['primary', 'secondary']),
   payerId: z.string(),
   /** The payer's name: kept when the payer id is unchanged, else the directory's name (null when not listed). */
   payerName: z.string().nullable(),
@@ -33,7 +36,7 @@ export const CoverageView = z.object({
 });
 export type CoverageView = z.infer<typeof CoverageView>;
 
-export type CoverageChange = CoverageBody & {
+export type CoverageChange = z.input<typeof CoverageBody> & {
   patientId: string;
   clinicId: string;
   orgId: string;
@@ -54,34 +57,35 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
     orgId: change.orgId,
     clinicId: change.clinicId,
   };
+  const rank = change.rank ?? 'primary';
+  const columns = COLUMNS[rank];
   const updated = await db.$transaction(async (tx) => {
-    const before = await tx.patient.findFirst({
+    const row = await tx.patient.findFirst({
       where: { id: change.patientId, clinicId: change.clinicId },
-      select: { coverageMemberId: true, coveragePayerId: true, coveragePayerName: true, coverageGroupNumber: true },
+      select: {
+        [columns.payerId]: true,
+        [columns.payerName]: true,
+        [columns.memberId]: true,
+        [columns.groupNumber]: true,
+      },
     });
-    if (!before) return null;
-    const samePayer =
-      before.coveragePayerId !== null && canonicalId(before.coveragePayerId) === canonicalId(change.payerId);
+    if (!row) return null;
+    const before = row as unknown as Record<string, string | null>;
+    const beforePayerId = before[columns.payerId] ?? null;
+    const samePayer = beforePayerId !== null && canonicalId(beforePayerId) === canonicalId(change.payerId);
     const payerName = samePayer
-      ? before.coveragePayerName
+      ? (before[columns.payerName] ?? null)
       : (PAYER_DIRECTORY.find((p) => p.payerId === change.payerId)?.name ?? null);
     const groupNumber = change.groupNumber ?? null;
     const patient = await tx.patient.update({
       where: { id: change.patientId },
       data: {
-        coveragePayerId: change.payerId,
-        coveragePayerName: payerName,
-        coverageMemberId: change.memberId,
-        coverageGroupNumber: groupNumber,
+        [columns.payerId]: change.payerId,
+        [columns.payerName]: payerName,
+        [columns.memberId]: change.memberId,
+        [columns.groupNumber]: groupNumber,
       },
-      select: {
-        id: true,
-        coveragePayerId: true,
-        coveragePayerName: true,
-        coverageMemberId: true,
-        coverageGroupNumber: true,
-        updatedAt: true,
-      },
+      select: { id: true, updatedAt: true },
     });
     await recordAudit(tx, {
       ...who,
@@ -89,13 +93,14 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
       outcome: 'success',
       detail: {
         patientId: change.patientId,
+        rank,
         // Which parts changed, never their values: member and group numbers are PHI.
         payerChanged: !samePayer,
-        memberIdChanged: before.coverageMemberId !== change.memberId,
-        groupNumberChanged: before.coverageGroupNumber !== groupNumber,
+        memberIdChanged: before[columns.memberId] !== change.memberId,
+        groupNumberChanged: before[columns.groupNumber] !== groupNumber,
       },
     });
-    return patient;
+    return { ...patient, payerName, groupNumber };
   });
   if (!updated) {
     await recordAudit(db, {
@@ -108,10 +113,27 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
   }
   return {
     patientId: updated.id,
-    payerId: updated.coveragePayerId!,
-    payerName: updated.coveragePayerName,
-    memberId: updated.coverageMemberId!,
-    groupNumber: updated.coverageGroupNumber,
+    rank,
+    payerId: change.payerId,
+    payerName: updated.payerName,
+    memberId: change.memberId,
+    groupNumber: updated.groupNumber,
     updatedAt: updated.updatedAt.toISOString(),
   };
 }
+
+/** The Patient columns of each rank's coverage. */
+const COLUMNS = {
+  primary: {
+    payerId: 'coveragePayerId',
+    payerName: 'coveragePayerName',
+    memberId: 'coverageMemberId',
+    groupNumber: 'coverageGroupNumber',
+  },
+  secondary: {
+    payerId: 'secondaryPayerId',
+    payerName: 'secondaryPayerName',
+    memberId: 'secondaryMemberId',
+    groupNumber: 'secondaryGroupNumber',
+  },
+} as const;

@@ -23,7 +23,12 @@ import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME } from './claim-outcome
 import type { ClaimRemarks } from './read-remarks';
 import { reassociate } from './reassociate';
 import { matchClaims, nothingToPost } from './resolve-claims';
-import { adjustmentTotals, claimLedgerLines, providerLedgerLines } from './remittance-ledger-lines';
+import {
+  adjustmentTotals,
+  claimLedgerLines,
+  providerLedgerLines,
+  secondaryLedgerLines,
+} from './remittance-ledger-lines';
 import type { RemittanceSource } from './ingest-remittance';
 
 export type PostedRemittance = {
@@ -179,7 +184,9 @@ export async function postRemittance(
       unmatched++;
       continue;
     }
-    if (!charged.has(row.id)) {
+    // A secondary claim bills the same visit again: its charge was booked with its primary's (DECISIONS "Claim
+    // lifecycle"), so it is not booked twice.
+    if (!charged.has(row.id) && !isSecondary(row)) {
       const charge = await bookClaimCharge(tx, { claim: row, correlationId, now, known: false });
       if (charge) ledgerTransactionIds.push(charge);
       charged.add(row.id);
@@ -239,7 +246,7 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
   const { clinicId, claim, correlationId, now, remittanceId, position, row } = input;
   const ledgerTransactionIds: string[] = [];
 
-  const lines = claimLedgerLines(claim);
+  const lines = isSecondary(row) ? secondaryLedgerLines(claim) : claimLedgerLines(claim);
   if (lines.length > 0) {
     ledgerTransactionIds.push(
       await postLedgerTransaction(tx, {
@@ -269,7 +276,17 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
       );
     }
   }
-  if (patientCents !== 0n)
+  if (isSecondary(row)) {
+    // What the secondary pays comes off the patient's bill for the visit (the primary's); its PR only repeats the
+    // part of that bill the patient still owes, so it is not billed again.
+    if (claim.paidCents !== 0)
+      await movePatientResponsibility(tx, {
+        clinicId,
+        claimId: row.primaryClaimId!,
+        patientId: row.patientId,
+        patientCents: -BigInt(claim.paidCents),
+      });
+  } else if (patientCents !== 0n)
     await movePatientResponsibility(tx, { clinicId, claimId: row.id, patientId: row.patientId, patientCents });
 
   // Service lines pay the claim line with the same procedure code and modifiers, first unmatched first.
@@ -297,6 +314,8 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
     patientResponsibilityCents,
     adjustmentCents,
     ...(outcome ? { statusReason: reason } : {}),
+    // CLP07, the payer's claim control number: REF*F8 of a later replacement or void (DECISIONS "Claim lifecycle").
+    ...(claim.payerClaimId ? { payerClaimId: claim.payerClaimId } : {}),
   };
   const detail = {
     remittanceId,
@@ -347,6 +366,11 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
     remittanceClaimRow({ remittanceId, clinicId, claim, position, remarks: input.remarks }),
   );
   return ledgerTransactionIds;
+}
+
+/** A secondary claim (DECISIONS "Claim lifecycle"): it bills what its primary's 835 left to the patient. */
+function isSecondary(row: { payerRank: string; primaryClaimId: string | null }): boolean {
+  return row.payerRank === 'secondary' && row.primaryClaimId !== null;
 }
 
 /** The CLP as read, as the remittance keeps it (posted or unmatched alike). */

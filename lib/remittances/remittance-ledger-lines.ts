@@ -52,6 +52,20 @@ export function claimLedgerLines(claim: ClaimPayment): LedgerLine[] {
   return collect(entries);
 }
 
+/**
+ * A secondary payer's payment settles part of the patient's share the primary's posting moved to the patient
+ * receivable: Dr era-clearing, Cr patient-receivable, by CLP04. The charge, the primary's settlement (OA-23) and
+ * the share left to the patient (PR) were booked with the primary, so they post nothing again.
+ */
+export function secondaryLedgerLines(claim: ClaimPayment): LedgerLine[] {
+  const paid = BigInt(claim.paidCents);
+  if (paid === 0n) return [];
+  return [
+    { account: LEDGER_ACCOUNTS.eraClearing, amountCents: paid },
+    { account: LEDGER_ACCOUNTS.patientReceivable, amountCents: -paid },
+  ];
+}
+
 const PLB_INTEREST = new Set(['L6', 'L3']);
 // Reductions that take back earlier money or carry a balance: overpayment recovery, forward balance, authorized
 // return, non-reimbursable (TR3 PLB03-1 codes).

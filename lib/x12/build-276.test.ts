@@ -30,7 +30,7 @@ const request: Build276Input = {
     sex: 'M',
   },
   claim: {
-    claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+    claimId: 'clm_1b2c3d4e5f607182',
     payerClaimId: 'PCN2025030500002',
     totalChargeCents: 41075,
     serviceDates: { from: '2025-03-03', to: '2025-03-04' },
@@ -106,7 +106,7 @@ describe('build276', () => {
       'HL*4*3*22*1~\nNM1*IL*1*DOE*JOHN*Q***MI*W987654321~\nHL*5*4*23~\nNM1*QC*1*DOE*TIMMY~\nTRN*2*',
     );
     expect(read277(answer).claims.map((claim) => [claim.claimId, claim.statusCategory])).toEqual([
-      ['clm_1b2c3d4e5f60718293a4b5c6d7e8f90a', 'F1'],
+      ['clm_1b2c3d4e5f607182', 'F1'],
     ]);
   });
 
@@ -157,7 +157,7 @@ describe('build277 (the sandbox payer answering a 276)', () => {
       interchangeControlNumber: '000000601',
       claims: [
         {
-          claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+          claimId: 'clm_1b2c3d4e5f607182',
           payerClaimId: 'PCN2025030500002',
           statusCategory: 'F1',
           statusCode: '65',

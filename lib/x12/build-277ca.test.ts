@@ -26,7 +26,7 @@ const acceptedAndRejected: Build277caInput = {
   billingProvider: { npi: '1234567893', name: 'NORTHSIDE CLINIC' },
   claims: [
     {
-      claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+      claimId: 'clm_0a1b2c3d4e5f6071',
       patient: { lastName: 'DOE', firstName: 'JANE', memberId: 'W123456789' },
       status: { category: 'A2', code: '20', entity: 'PR' },
       statusDate: '2025-03-05',
@@ -35,7 +35,7 @@ const acceptedAndRejected: Build277caInput = {
       serviceDates: { from: '2025-03-03' },
     },
     {
-      claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+      claimId: 'clm_1b2c3d4e5f607182',
       patient: { lastName: 'DOE', firstName: 'TIMMY', memberId: 'W987654321' },
       status: { category: 'A7', code: '562', entity: '85' },
       statusDate: '2025-03-05',
@@ -64,8 +64,8 @@ describe('build277ca', () => {
   it('reads back what it writes', () => {
     const report = read277(build277ca(acceptedAndRejected));
     expect(report.claims.map((claim) => [claim.claimId, claim.statusCategory, claim.accepted])).toEqual([
-      ['clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9', 'A2', true],
-      ['clm_1b2c3d4e5f60718293a4b5c6d7e8f90a', 'A7', false],
+      ['clm_0a1b2c3d4e5f6071', 'A2', true],
+      ['clm_1b2c3d4e5f607182', 'A7', false],
     ]);
   });
 
@@ -101,7 +101,7 @@ describe('read277 on a 277CA', () => {
       interchangeControlNumber: '000000401',
       claims: [
         {
-          claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+          claimId: 'clm_0a1b2c3d4e5f6071',
           payerClaimId: 'PCN2025030500001',
           statusCategory: 'A2',
           statusCode: '20',
@@ -113,7 +113,7 @@ describe('read277 on a 277CA', () => {
           accepted: true,
         },
         {
-          claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+          claimId: 'clm_1b2c3d4e5f607182',
           payerClaimId: null,
           statusCategory: 'A7',
           statusCode: '562',

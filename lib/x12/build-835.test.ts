@@ -9,7 +9,7 @@ import { read835 } from './read-835';
 const golden = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
 
 const paid: Claim835 = {
-  claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+  claimId: 'clm_0a1b2c3d4e5f6071',
   statusCode: '1',
   chargeCents: 14500,
   paidCents: 9600,
@@ -43,7 +43,7 @@ const paid: Claim835 = {
 };
 
 const denied: Claim835 = {
-  claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+  claimId: 'clm_1b2c3d4e5f607182',
   statusCode: '4',
   chargeCents: 20000,
   paidCents: 0,
@@ -177,7 +177,7 @@ describe('build835', () => {
       })),
     };
     const text = build835({ ...remittance, claims: [paid, reversal], providerAdjustments: [] });
-    expect(text).toContain('CLP*clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9*22*-145*-96*-20*12*');
+    expect(text).toContain('CLP*clm_0a1b2c3d4e5f6071*22*-145*-96*-20*12*');
     expect(text).toContain('CAS*CO*45*-25~');
     expect(read835(text).paymentCents).toBe(0);
   });

@@ -35,7 +35,7 @@ const subscriberOneLine: Build837pInput = {
   createdAt: new Date('2025-03-04T14:30:00Z'),
   batchId: 'BATCH101',
   claim: {
-    claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    claimId: 'clm_0a1b2c3d4e5f6071',
     totalChargeCents: 12500,
     placeOfService: '11',
     diagnoses: ['J069'],
@@ -74,7 +74,7 @@ const dependentSeveralLines: Build837pInput = {
   createdAt: new Date('2025-03-04T14:31:00Z'),
   batchId: 'BATCH102',
   claim: {
-    claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+    claimId: 'clm_1b2c3d4e5f607182',
     totalChargeCents: 41075,
     placeOfService: '11',
     diagnoses: ['S93401A', 'J069', 'R509'],
@@ -138,7 +138,7 @@ const renderingProvider: Build837pInput = {
   createdAt: new Date('2025-03-05T09:05:00Z'),
   batchId: 'BATCH103',
   claim: {
-    claimId: 'clm_2c3d4e5f60718293a4b5c6d7e8f90a1b',
+    claimId: 'clm_2c3d4e5f60718293',
     totalChargeCents: 115000,
     placeOfService: '22',
     diagnoses: ['M17.11', 'M25.561', 'E11.9', 'I10', 'Z79.84'],
@@ -176,7 +176,85 @@ const renderingProvider: Build837pInput = {
   },
 };
 
+// The second pass (DECISIONS "Claim lifecycle"): a replacement (CLM05-3 7) and a void (8) of the first claim, each
+// naming the payer's claim control number in REF*F8, and a secondary claim to another payer carrying the primary's
+// adjudication (2320 SBR/CAS/AMT*D/OI, 2330A, 2330B, and per line 2430 SVD/CAS/DTP*573).
+const secondPass = (
+  n: number,
+  at: string,
+): Pick<
+  Build837pInput,
+  'interchangeControlNumber' | 'groupControlNumber' | 'transactionControlNumber' | 'createdAt' | 'batchId'
+> => ({
+  interchangeControlNumber: n,
+  groupControlNumber: n,
+  transactionControlNumber: String(n - 100).padStart(4, '0'),
+  createdAt: new Date(at),
+  batchId: `BATCH${n}`,
+});
+
+const replacement: Build837pInput = {
+  ...subscriberOneLine,
+  ...secondPass(104, '2025-03-10T09:00:00Z'),
+  claim: {
+    ...subscriberOneLine.claim,
+    claimId: 'clm_3d4e5f6071829304',
+    frequency: '7',
+    payerClaimNumber: 'PCN20250305001',
+    totalChargeCents: 15000,
+    lines: [{ ...subscriberOneLine.claim.lines[0]!, procedureCode: '99214', chargeCents: 15000 }],
+  },
+};
+
+const voidClaim: Build837pInput = {
+  ...subscriberOneLine,
+  ...secondPass(105, '2025-03-10T09:00:00Z'),
+  claim: {
+    ...subscriberOneLine.claim,
+    claimId: 'clm_4e5f607182930415',
+    frequency: '8',
+    payerClaimNumber: 'PCN20250305001',
+  },
+};
+
+const secondary: Build837pInput = {
+  ...subscriberOneLine,
+  ...secondPass(106, '2025-03-20T09:00:00Z'),
+  claim: {
+    ...subscriberOneLine.claim,
+    claimId: 'clm_5f60718293041526',
+    payerResponsibility: 'S',
+    payer: { id: '77777', name: 'SECOND PLAN' },
+    subscriber: { ...subscriberOneLine.claim.subscriber, memberId: 'S123456789', groupNumber: 'SEC2002' },
+    otherPayer: {
+      responsibility: 'P',
+      relationshipCode: '18',
+      groupNumber: 'GRP1001',
+      subscriber: { memberId: 'W123456789', name: { lastName: 'DOE', firstName: 'JANE' } },
+      payer,
+      paidCents: 7000,
+      adjustments: [{ group: 'PR', reason: '1', amountCents: 1000 }],
+      lines: [
+        {
+          procedureCode: '99213',
+          modifiers: [],
+          paidCents: 7000,
+          units: 1,
+          adjustments: [
+            { group: 'CO', reason: '45', amountCents: 2500 },
+            { group: 'PR', reason: '3', amountCents: 2000 },
+          ],
+          adjudicationDate: '2025-03-15',
+        },
+      ],
+    },
+  },
+};
+
 const cases: [string, Build837pInput][] = [
+  ['837p-replacement.x12', replacement],
+  ['837p-void.x12', voidClaim],
+  ['837p-secondary.x12', secondary],
   ['837p-subscriber-one-line.x12', subscriberOneLine],
   ['837p-dependent-several-lines.x12', dependentSeveralLines],
   ['837p-rendering-provider.x12', renderingProvider],
@@ -192,6 +270,29 @@ describe('build837p', () => {
     // The 837P carries ICD-10-CM codes without the dot (TR3 2300 HI note), so that is how they read back.
     expected.claim.diagnoses = expected.claim.diagnoses.map((code) => code.replace('.', ''));
     expect(read837p(golden(file))).toEqual(expected);
+  });
+
+  it('never writes a CLM01 over 20 characters for the ids the platform makes', () => {
+    for (const [, input] of cases) expect(input.claim.claimId.length).toBeLessThanOrEqual(20);
+  });
+
+  it('refuses a replacement or void without REF*F8, an original with one, and a secondary without the primary', () => {
+    const write = (claim: Partial<Build837pInput['claim']>) => () =>
+      build837p({ ...subscriberOneLine, claim: { ...subscriberOneLine.claim, ...claim } });
+    expect(write({ frequency: '7' })).toThrow(RangeError);
+    expect(write({ payerClaimNumber: 'PCN1' })).toThrow(RangeError);
+    expect(write({ payerResponsibility: 'S' })).toThrow(RangeError);
+    expect(write({ frequency: '8', payerClaimNumber: 'PCN1' })).not.toThrow();
+  });
+
+  it('writes more than six reasons of one group as two CAS segments', () => {
+    const reasons = ['1', '2', '3', '4', '5', '6', '7'].map((reason) => ({ group: 'PR', reason, amountCents: 100 }));
+    const text = build837p({
+      ...secondary,
+      claim: { ...secondary.claim, otherPayer: { ...secondary.claim.otherPayer!, adjustments: reasons } },
+    });
+    expect(text).toContain('CAS*PR*1*1**2*1**3*1**4*1**5*1**6*1~\nCAS*PR*7*1~');
+    expect(read837p(text).claim.otherPayer!.adjustments).toEqual(reasons);
   });
 
   it('reads nothing but its own shape: a segment out of place is an unreadable 837P', () => {

@@ -4,7 +4,14 @@
 import { buildInterchange, type ElementValue, type InterchangeEnvelope } from './build-interchange';
 import { fitName, NAME_FIRST_MAX, NAME_LAST_OR_ORGANIZATION_MAX } from './fit-name';
 import { formatAmount } from './format-amount';
-import type { Demographics, PersonName, PostalAddress, ProfessionalClaim } from './professional-claim';
+import type {
+  Demographics,
+  OtherPayer,
+  OtherPayerAdjustment,
+  PersonName,
+  PostalAddress,
+  ProfessionalClaim,
+} from './professional-claim';
 import { toD8 } from './to-d8';
 
 export type Build837pInput = InterchangeEnvelope & {
@@ -79,10 +86,21 @@ export function build837p(input: Build837pInput): string {
     ['NM1', '85', '2', organization(billing.name), '', '', '', '', 'XX', billing.npi],
     ...address(billing.address),
     ['REF', 'EI', billing.taxId],
-    // 2000B subscriber: HL04 1 when a patient HL (2000C) follows. SBR01 P primary; SBR02 18 only when the
-    // patient is the subscriber; SBR09 CI commercial insurance.
+    // 2000B subscriber: HL04 1 when a patient HL (2000C) follows. SBR01 P primary, S secondary (the destination
+    // payer's rank); SBR02 18 only when the patient is the subscriber; SBR09 CI commercial insurance.
     ['HL', '2', '1', '22', patient ? '1' : '0'],
-    ['SBR', 'P', patient ? '' : '18', subscriber.groupNumber ?? '', '', '', '', '', '', 'CI'],
+    [
+      'SBR',
+      claim.payerResponsibility ?? 'P',
+      patient ? '' : '18',
+      subscriber.groupNumber ?? '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'CI',
+    ],
     // 2010BA: address and DMG only when the patient is the subscriber ("if not required, do not send").
     ['NM1', 'IL', '1', ...person(subscriber.name), '', '', 'MI', subscriber.memberId],
     ...(patient ? [] : demographics(subscriber.demographics!)),
@@ -99,20 +117,24 @@ export function build837p(input: Build837pInput): string {
     body.push(...demographics(patient.demographics));
   }
   body.push(
-    // 2300: CLM05 place of service : B (place-of-service codes) : 1 (original claim); CLM06 Y provider signature
-    // on file; CLM07 A assigned; CLM08 Y benefits assigned; CLM09 Y release of information signed.
+    // 2300: CLM05 place of service : B (place-of-service codes) : frequency (1 original, 7 replacement, 8 void);
+    // CLM06 Y provider signature on file; CLM07 A assigned; CLM08 Y benefits assigned; CLM09 Y release signed.
     [
       'CLM',
       claim.claimId,
       formatAmount(claim.totalChargeCents),
       '',
       '',
-      [claim.placeOfService, 'B', '1'],
+      [claim.placeOfService, 'B', claim.frequency ?? '1'],
       'Y',
       'A',
       'Y',
       'Y',
     ],
+  );
+  // 2300 REF*F8 (payer claim control number), before HI as the TR3 orders 2300: the claim a 7 or 8 acts on.
+  if (claim.payerClaimNumber) body.push(['REF', 'F8', claim.payerClaimNumber]);
+  body.push(
     // HI: ABK principal diagnosis, then ABF other diagnoses, ICD-10-CM without the dot (TR3: the point is implied).
     ['HI', ...claim.diagnoses.map((code, i) => [i === 0 ? 'ABK' : 'ABF', code.replace('.', '').toUpperCase()])],
   );
@@ -121,6 +143,8 @@ export function build837p(input: Build837pInput): string {
     body.push(['NM1', '82', '1', ...person(rendering.name), '', '', 'XX', rendering.npi]);
     if (rendering.taxonomyCode) body.push(['PRV', 'PE', 'PXC', rendering.taxonomyCode]);
   }
+  const other = claim.otherPayer;
+  if (other) body.push(...otherPayerLoops(other));
   claim.lines.forEach((line, i) => {
     body.push(
       ['LX', String(i + 1)],
@@ -137,12 +161,68 @@ export function build837p(input: Build837pInput): string {
       ],
       ['DTP', '472', 'D8', toD8(line.serviceDate, `lines[${i}].serviceDate`)],
     );
+    if (other) body.push(...lineAdjudication(other, i));
   });
   return buildInterchange(
     input,
     { functionalId: 'HC', transactionSetId: '837', implementationReference: '005010X222A1' },
     body,
   );
+}
+
+/**
+ * 2320 other subscriber information (SBR, CAS, AMT*D, OI), 2330A other subscriber (NM1*IL) and 2330B other payer
+ * (NM1*PR). SBR09 CI; OI03 Y benefits assigned, OI06 Y release of information. 2330B DTP*573 is left out: the TR3
+ * requires it only when 2430 is not sent, and every line carries its own.
+ */
+function otherPayerLoops(other: OtherPayer): Segment[] {
+  return [
+    ['SBR', other.responsibility, other.relationshipCode, other.groupNumber ?? '', '', '', '', '', '', 'CI'],
+    ...casSegments(other.adjustments),
+    ['AMT', 'D', formatAmount(other.paidCents)],
+    ['OI', '', '', 'Y', '', '', 'Y'],
+    ['NM1', 'IL', '1', ...person(other.subscriber.name), '', '', 'MI', other.subscriber.memberId],
+    ['NM1', 'PR', '2', organization(other.payer.name), '', '', '', '', 'PI', other.payer.id],
+  ];
+}
+
+/** 2430 for the claim's line i: SVD (payer id, paid, procedure, units paid), its CAS, DTP*573. */
+function lineAdjudication(other: OtherPayer, i: number): Segment[] {
+  const line = other.lines[i]!;
+  return [
+    [
+      'SVD',
+      other.payer.id,
+      formatAmount(line.paidCents),
+      ['HC', line.procedureCode, ...line.modifiers],
+      '',
+      String(line.units),
+    ],
+    ...casSegments(line.adjustments),
+    ['DTP', '573', 'D8', toD8(line.adjudicationDate, `otherPayer.lines[${i}].adjudicationDate`)],
+  ];
+}
+
+/** CAS segments: one per group, in the order the groups first appear, up to six reason/amount pairs each. */
+function casSegments(adjustments: readonly OtherPayerAdjustment[]): Segment[] {
+  const groups = new Map<string, OtherPayerAdjustment[]>();
+  for (const adjustment of adjustments)
+    groups.set(adjustment.group, [...(groups.get(adjustment.group) ?? []), adjustment]);
+  const segments: Segment[] = [];
+  for (const [group, list] of groups) {
+    for (let at = 0; at < list.length; at += 6) {
+      segments.push([
+        'CAS',
+        group,
+        ...list.slice(at, at + 6).flatMap((a, k, chunk) => {
+          // CAS04/07/..: the quantity, never sent; trailing empties are trimmed by the interchange writer.
+          const pair = [a.reason, formatAmount(a.amountCents)];
+          return k < chunk.length - 1 ? [...pair, ''] : pair;
+        }),
+      ]);
+    }
+  }
+  return segments;
 }
 
 function organization(name: string): string {
@@ -175,6 +255,15 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   if (submitter.phone !== undefined) require(/^\d{10}$/.test(submitter.phone), 'submitter.phone must be 10 digits');
   else require(/^[^\s@]{1,64}@[^\s@]{1,190}$/.test(submitter.email ?? ''), 'submitter needs a phone or an email');
   require(claim.claimId.length >= 1 && claim.claimId.length <= CLAIM_ID_MAX, 'claimId must be 1..38 characters');
+  const frequency = claim.frequency ?? '1';
+  require(['1', '7', '8'].includes(frequency), 'frequency must be 1, 7 or 8');
+  // TR3 2300 REF*F8: required when CLM05-3 is 7 or 8, and only then.
+  require((frequency === '1') ===
+    !claim.payerClaimNumber, 'payerClaimNumber (REF*F8) is required for a replacement or void, and only then');
+  require((claim.payerResponsibility === 'S') ===
+    (claim.otherPayer !==
+      undefined), 'a secondary claim (SBR01 S) carries the primary payer (otherPayer), and only it does');
+  if (claim.otherPayer) assertOtherPayer(claim.otherPayer, lines.length);
   require(/^\d{2}$/.test(claim.placeOfService), 'placeOfService must be 2 digits');
   require(diagnoses.length >= 1 && diagnoses.length <= 12, 'diagnoses must hold 1..12 codes');
   require(lines.length >= 1 && lines.length <= 50, 'lines must hold 1..50 service lines');
@@ -206,6 +295,19 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   } else {
     require(subscriber.demographics !== null, 'subscriber.demographics is required when the patient is the subscriber');
     assertDemographics(subscriber.demographics!, 'subscriber.demographics');
+  }
+}
+
+function assertOtherPayer(other: OtherPayer, lineCount: number): void {
+  require(other.lines.length === lineCount, 'otherPayer.lines must hold one entry per claim line');
+  require(PATIENT_RELATIONSHIP_CODES.has(other.relationshipCode) ||
+    other.relationshipCode === '18', 'otherPayer.relationshipCode is not an SBR02 code');
+  require(Number.isSafeInteger(other.paidCents) && other.paidCents >= 0, 'otherPayer.paidCents must be cents >= 0');
+  const adjustments = [...other.adjustments, ...other.lines.flatMap((line) => line.adjustments)];
+  for (const a of adjustments) {
+    require(['CO', 'PR', 'OA', 'PI', 'CR'].includes(a.group), 'an adjustment group must be CO, PR, OA, PI or CR');
+    require(/^[0-9A-Z]{1,5}$/.test(a.reason), 'an adjustment reason must be a CARC');
+    require(Number.isSafeInteger(a.amountCents), 'an adjustment amount must be integer cents');
   }
 }
 

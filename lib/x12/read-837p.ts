@@ -4,7 +4,15 @@
 import { decimalToCents, readDecimal } from '../money/decimal';
 import type { Build837pInput } from './build-837p';
 import { element } from './element';
-import type { Demographics, PersonName, PostalAddress, ProfessionalClaim, ServiceLine } from './professional-claim';
+import type {
+  Demographics,
+  OtherPayer,
+  OtherPayerAdjustment,
+  PersonName,
+  PostalAddress,
+  ProfessionalClaim,
+  ServiceLine,
+} from './professional-claim';
 import { readInterchange, type Segment } from './read-interchange';
 import { X12ReadError } from './x12-read-error';
 
@@ -61,7 +69,7 @@ export function read837p(text: string): Build837pInput {
   const billingAddress = takeAddress();
   const billingTaxId = take('REF', 'EI');
   const hasPatientLevel = element(take('HL'), 4) === '1';
-  const sbr = take('SBR', 'P');
+  const sbr = isNext('SBR', 'S') ? take('SBR', 'S') : take('SBR', 'P');
   const subscriberName = take('NM1', 'IL');
   const subscriberDemographics = hasPatientLevel ? null : takeDemographics();
   const payerName = take('NM1', 'PR');
@@ -73,6 +81,7 @@ export function read837p(text: string): Build837pInput {
     patient = { relationshipCode, name, demographics: takeDemographics() };
   }
   const clm = take('CLM');
+  const payerClaimNumber = isNext('REF', 'F8') ? element(take('REF', 'F8'), 2) : '';
   const diagnoses = take('HI')
     .elements.slice(1)
     .map((value) => value.split(component)[1] ?? '');
@@ -81,6 +90,39 @@ export function read837p(text: string): Build837pInput {
     const nm1 = take('NM1', '82');
     const taxonomyCode = isNext('PRV', 'PE') ? element(take('PRV', 'PE'), 3) : '';
     renderingProvider = { npi: element(nm1, 9), name: personName(nm1), ...optional('taxonomyCode', taxonomyCode) };
+  }
+  /** CAS segments in a row, one pair per reason/amount (CAS02/03, 05/06, ...). */
+  const takeAdjustments = (): OtherPayerAdjustment[] => {
+    const adjustments: OtherPayerAdjustment[] = [];
+    while (isNext('CAS')) {
+      const cas = take('CAS');
+      for (let at = 2; element(cas, at) !== ''; at += 3)
+        adjustments.push({
+          group: element(cas, 1),
+          reason: element(cas, at),
+          amountCents: readCents(element(cas, at + 1)),
+        });
+    }
+    return adjustments;
+  };
+  let otherPayer: OtherPayer | undefined;
+  if (isNext('SBR')) {
+    const otherSbr = take('SBR');
+    const adjustments = takeAdjustments();
+    const paidCents = readCents(element(take('AMT', 'D'), 2));
+    take('OI');
+    const otherSubscriber = take('NM1', 'IL');
+    const otherPayerName = take('NM1', 'PR');
+    otherPayer = {
+      responsibility: element(otherSbr, 1),
+      relationshipCode: element(otherSbr, 2),
+      ...optional('groupNumber', element(otherSbr, 3)),
+      subscriber: { memberId: element(otherSubscriber, 9), name: personName(otherSubscriber) },
+      payer: { id: element(otherPayerName, 9), name: element(otherPayerName, 3) },
+      paidCents,
+      adjustments,
+      lines: [],
+    };
   }
   const lines: ServiceLine[] = [];
   while (isNext('LX')) {
@@ -95,6 +137,20 @@ export function read837p(text: string): Build837pInput {
       chargeCents: readCents(element(sv1, 2)),
       serviceDate: fromD8(element(take('DTP', '472'), 3)),
     });
+    if (otherPayer) {
+      const svd = take('SVD');
+      const procedure = components(svd, 3);
+      const paidCents = readCents(element(svd, 2));
+      const adjustments = takeAdjustments();
+      otherPayer.lines.push({
+        procedureCode: procedure[1] ?? '',
+        modifiers: procedure.slice(2, 6),
+        paidCents,
+        units: Number(element(svd, 5)),
+        adjustments,
+        adjudicationDate: fromD8(element(take('DTP', '573'), 3)),
+      });
+    }
   }
   take('SE');
 
@@ -118,6 +174,13 @@ export function read837p(text: string): Build837pInput {
     claim: {
       claimId: element(clm, 1),
       totalChargeCents: readCents(element(clm, 2)),
+      // The second pass (frequency, REF*F8, SBR01 S, 2320...) only when sent, so an original reads as it always did.
+      ...(components(clm, 5)[2] && components(clm, 5)[2] !== '1'
+        ? { frequency: components(clm, 5)[2] as '7' | '8' }
+        : {}),
+      ...optional('payerClaimNumber', payerClaimNumber),
+      ...(element(sbr, 1) === 'S' ? { payerResponsibility: 'S' as const } : {}),
+      ...(otherPayer ? { otherPayer } : {}),
       placeOfService: components(clm, 5)[0] ?? '',
       diagnoses,
       lines,

@@ -342,9 +342,53 @@ describe('claims with the sandbox clearinghouse', () => {
     expect((await client.post(`/api/claims/${claimId}/scrub`)).body).toEqual({ issues: [] });
   });
 
-  it('the table above and provider-details cover every edit the scrubber has', async () => {
+  it('edit patient-control-number refuses a stored claim whose id is over 20 characters, and sends nothing', async () => {
+    const patient = await readyPatient(app);
+    // Ids made before the 20-character rule were clm_ and 32 hex characters.
+    const claimId = `clm_${'0a1b2c3d'.repeat(4)}`;
+    await app.db.claim.create({
+      data: {
+        id: claimId,
+        clinicId: 'clinic_north',
+        patientId: patient.id,
+        status: 'draft',
+        totalChargeCents: 12_500n,
+        serviceDate: SERVICE_DATE,
+        diagnoses: ['J02.9'],
+        correlationId: 'test-setup',
+        lines: {
+          create: [
+            {
+              clinicId: 'clinic_north',
+              position: 1,
+              procedureCode: '99213',
+              diagnosisPointers: [1],
+              units: 1,
+              chargeCents: 12_500n,
+            },
+          ],
+        },
+      },
+    });
+    const dry = await billing.post(`/api/claims/${claimId}/scrub`);
+    expect(dry.body.issues).toEqual([
+      {
+        path: 'claimId',
+        message: 'The claim id (CLM01, the patient control number) must be at most 20 characters',
+        edit: 'patient-control-number',
+      },
+    ]);
+    const res = await submit({ claimId });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('SCRUB_BLOCKED');
+    expect(await transmissions(claimId)).toEqual([]);
+  });
+
+  it('the table above, provider-details and patient-control-number cover every edit the scrubber has', async () => {
     const edits = (await billing.get('/api/claims/scrub-edits')).body.edits.map((e: { id: string }) => e.id);
-    expect([...CASES.map((c) => c.edit), 'provider-details'].sort()).toEqual([...edits].sort());
+    expect([...CASES.map((c) => c.edit), 'provider-details', 'patient-control-number'].sort()).toEqual(
+      [...edits].sort(),
+    );
   });
 
   it('a claim breaking one rule gets exactly that issue, with its path, message and edit', async () => {

@@ -2,7 +2,7 @@
 // eligibility precondition, single-use idempotency keys under a 50-way race, step-up, scopes and tenancy, and
 // the clinic's list (newest first, at most 100). A claim now carries lines and diagnoses and is sent through the
 // sandbox clearinghouse (DECISIONS "Claims out"): test/api/claims-out.test.ts covers that part.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app';
 import { stepUpHeader } from '../support/step-up-claim';
@@ -106,7 +106,7 @@ describe('POST /api/claims/submit', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      claimId: expect.stringMatching(/^clm_[0-9a-f]{32}$/),
+      claimId: expect.stringMatching(/^clm_[0-9a-f]{16}$/),
       patientId,
       // The factory's patient, named (issue 28: billing sees people, not ids).
       patientName: expect.stringMatching(/^Test Patient/),
@@ -140,6 +140,11 @@ describe('POST /api/claims/submit', () => {
       idempotencyKey,
       submittedAt: expect.any(String),
       createdAt: expect.any(String),
+      frequency: '1',
+      replacesClaimId: null,
+      payerRank: 'primary',
+      primaryClaimId: null,
+      payerClaimId: expect.stringMatching(/^SBXPCN/),
       correlationId,
     });
     expect(res.headers.get('x-correlation-id')).toBe(correlationId);
@@ -536,7 +541,7 @@ describe('GET /api/claims', () => {
     const start = Date.parse('2026-10-01T00:00:00Z');
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const id = `clm_${String(i).padStart(4, '0')}_${uid('x')}`;
+      const id = `clm_${String(i).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
       ids.push(id);
       await app.db.claim.create({
         data: {
@@ -587,6 +592,11 @@ describe('GET /api/claims', () => {
       idempotencyKey: null,
       submittedAt: null,
       createdAt: new Date(Date.parse('2026-10-01T00:00:00Z') + 104 * 60_000).toISOString(),
+      frequency: '1',
+      replacesClaimId: null,
+      payerRank: 'primary',
+      primaryClaimId: null,
+      payerClaimId: null,
     });
 
     const byPatient = await client.get(`/api/claims?patientId=${a.id}`);

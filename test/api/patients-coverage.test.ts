@@ -39,6 +39,7 @@ describe('PUT /api/patients/{id}/coverage', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       patientId: patient.id,
+      rank: 'primary',
       payerId: '87726',
       payerName: 'UnitedHealthcare',
       memberId: 'UHC-998877',
@@ -59,7 +60,13 @@ describe('PUT /api/patients/{id}/coverage', () => {
         userId: 'user_billing_north',
         orgId: 'org_demo',
         clinicId: 'clinic_north',
-        detail: { patientId: patient.id, payerChanged: true, memberIdChanged: true, groupNumberChanged: true },
+        detail: {
+          patientId: patient.id,
+          rank: 'primary',
+          payerChanged: true,
+          memberIdChanged: true,
+          groupNumberChanged: true,
+        },
       }),
     ]);
     expect(JSON.stringify(audit)).not.toMatch(/UHC-998877|DEMO-ACTIVE-P1|GRP-42/);
@@ -82,6 +89,7 @@ describe('PUT /api/patients/{id}/coverage', () => {
     });
     expect(audit.detail).toEqual({
       patientId: patient.id,
+      rank: 'primary',
       payerChanged: true,
       memberIdChanged: false,
       groupNumberChanged: false,

@@ -41,6 +41,7 @@ describe('GET /api/patients', () => {
         groupNumber: null,
         relationship: '18',
       },
+      secondaryCoverage: null,
     });
     expect(res.body.patients[9]).toMatchObject({ id: 'pat_n_010', coverage: null });
     const logged = await app.db.phiAccessLog.findMany({ where: { correlationId } });

@@ -18,7 +18,7 @@ const sent: Build837pInput = {
   submitter: { id: 'CLINICSUBMIT', name: 'NORTHSIDE CLINIC', contactName: 'BILLING OFFICE', phone: '5555550100' },
   receiver: { id: 'SANDBOXCH', name: 'SANDBOX CLEARINGHOUSE' },
   claim: {
-    claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    claimId: 'clm_0a1b2c3d4e5f6071',
     totalChargeCents: 21005,
     placeOfService: '11',
     diagnoses: ['J069'],

@@ -141,29 +141,88 @@ export function answerClaim(input: AnswerClaimInput): SandboxClaimAnswer {
     ],
   });
 
-  if (isRejected) return { scenario, ack999, ack277ca };
+  // A void asks the payer for nothing to pay: its answer is the acceptance (the payer's reversal of what it paid
+  // the original, if any, is its own 835).
+  if (isRejected || claim.frequency === '8') return { scenario, ack999, ack277ca };
   return {
     scenario,
     ack999,
     ack277ca,
     remittance835: (paymentDate: string) =>
-      remittanceFor(sent, scenario === 'deny-later' ? 'deny' : 'pay', paymentDate, payerClaimId),
+      remittanceFor(
+        sent,
+        scenario === 'deny-later' ? 'deny' : claim.otherPayer ? 'pay-secondary' : 'pay',
+        paymentDate,
+        payerClaimId,
+      ),
   };
+}
+
+/**
+ * A secondary payer's lines (DECISIONS "Claim lifecycle"): it pays half of the balance the primary left (the
+ * charge less what the primary paid and adjusted other than PR), rounded down to the cent, the rest PR-2
+ * (coinsurance); what the primary settled is OA-23 (the impact of prior payer adjudication). Half of each line's
+ * balance, rounded down, and the cents the rounding left go to the first lines with room, so the claim's payment is
+ * exactly half of its balance rounded down.
+ */
+function secondaryLines(claim: Build837pInput['claim']): Line835[] {
+  const other = claim.otherPayer!;
+  const balances = claim.lines.map((line, i) => {
+    const adjudicated = other.lines[i]!;
+    const settled =
+      adjudicated.paidCents +
+      adjudicated.adjustments.filter((a) => a.group !== 'PR').reduce((sum, a) => sum + a.amountCents, 0);
+    return Math.max(0, line.chargeCents - settled);
+  });
+  // Claim-level CAS of the primary (other than PR) lower the balance too: taken from the first lines.
+  let claimLevel = other.adjustments.filter((a) => a.group !== 'PR').reduce((sum, a) => sum + a.amountCents, 0);
+  for (let i = 0; i < balances.length && claimLevel > 0; i++) {
+    const taken = Math.min(balances[i]!, claimLevel);
+    balances[i]! -= taken;
+    claimLevel -= taken;
+  }
+  const total = balances.reduce((sum, b) => sum + b, 0);
+  const paid = balances.map((b) => Math.floor(b / 2));
+  let left = Math.floor(total / 2) - paid.reduce((sum, p) => sum + p, 0);
+  for (let i = 0; i < paid.length && left > 0; i++) {
+    if (paid[i]! < balances[i]!) {
+      paid[i]! += 1;
+      left -= 1;
+    }
+  }
+  return claim.lines.map((line, i) => {
+    const adjustments = [
+      { group: 'OA', reason: '23', amountCents: line.chargeCents - balances[i]! },
+      { group: 'PR', reason: '2', amountCents: balances[i]! - paid[i]! },
+    ].filter((a) => a.amountCents > 0);
+    return {
+      procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      chargeCents: line.chargeCents,
+      units: line.units,
+      serviceDate: line.serviceDate,
+      paidCents: paid[i]!,
+      adjustments,
+    };
+  });
 }
 
 /** The 835 the sandbox payer sends for the claim: deterministic in the claim and the payment date. */
 function remittanceFor(
   sent: Build837pInput,
-  outcome: 'pay' | 'deny',
+  outcome: 'pay' | 'pay-secondary' | 'deny',
   paymentDate: string,
   payerClaimId: string,
 ): string {
   const { claim } = sent;
   const digest = hashOf(claim.claimId);
-  const lines: Line835[] = [];
+  const lines: Line835[] = outcome === 'pay-secondary' ? secondaryLines(claim) : [];
   let copayLeft = COPAY_CENTS;
-  let patientResponsibilityCents = 0;
-  for (const line of claim.lines) {
+  let patientResponsibilityCents = lines.reduce(
+    (sum, line) => sum + line.adjustments.filter((a) => a.group === 'PR').reduce((s, a) => s + a.amountCents, 0),
+    0,
+  );
+  for (const line of outcome === 'pay-secondary' ? [] : claim.lines) {
     const base = {
       procedureCode: line.procedureCode,
       modifiers: line.modifiers,
@@ -193,8 +252,8 @@ function remittanceFor(
   const dates = serviceDatesOf(sent);
   const payment: Claim835 = {
     claimId: claim.claimId,
-    // CLP02 1 processed as primary; 4 denied.
-    statusCode: outcome === 'deny' ? '4' : '1',
+    // CLP02 1 processed as primary, 2 as secondary; 4 denied.
+    statusCode: outcome === 'deny' ? '4' : outcome === 'pay-secondary' ? '2' : '1',
     chargeCents: claim.totalChargeCents,
     paidCents,
     patientResponsibilityCents,

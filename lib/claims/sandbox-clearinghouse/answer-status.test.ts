@@ -17,7 +17,7 @@ const request: Build276Input = {
   provider: { npi: '1234567893', name: 'NORTHSIDE CLINIC' },
   subscriber: { memberId: 'W123456789', lastName: 'DOE', firstName: 'JANE', birthDate: '1980-01-15', sex: 'F' },
   claim: {
-    claimId: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    claimId: 'clm_0a1b2c3d4e5f6071',
     totalChargeCents: 21005,
     serviceDates: { from: '2025-03-03', to: '2025-03-04' },
   },

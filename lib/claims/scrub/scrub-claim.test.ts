@@ -11,7 +11,7 @@ const clean: ScrubInput = {
   hasMatchingActiveCheck: true,
   duplicateOf: null,
   claim: {
-    claimId: 'clm_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+    claimId: 'clm_1b2c3d4e5f607182',
     totalChargeCents: 41075,
     placeOfService: '11',
     diagnoses: ['S93.401A', 'J069', 'R50.9'],
@@ -97,7 +97,14 @@ const fires: [string, ScrubInput, string[]][] = [
     ['payer.id', 'payer.name', 'subscriber.memberId'],
   ],
   ['eligibility-verified', withClaim(() => {}, { hasMatchingActiveCheck: false }), ['coverage']],
-  ['duplicate-claim', withClaim(() => {}, { duplicateOf: 'clm_0a1b2c3d4e5f60718293a4b5c6d7e8f9' }), ['lines']],
+  ['duplicate-claim', withClaim(() => {}, { duplicateOf: 'clm_0a1b2c3d4e5f6071' }), ['lines']],
+  [
+    'patient-control-number',
+    withClaim((c) => {
+      c.claimId = 'clm_0a1b2c3d4e5f60718';
+    }),
+    ['claimId'],
+  ],
   [
     'npi-check-digit',
     withClaim((c) => {

@@ -44,6 +44,8 @@ const PROCEDURE_CODE = /^(?:\d{4}[0-9FTU]|[A-Z]\d{4})$/;
 const MODIFIER = /^[0-9A-Z]{2}$/;
 // NUCC health care provider taxonomy: ten characters ending in X ("207Q00000X").
 const TAXONOMY = /^\d{3}[0-9A-Z]{6}X$/;
+// CLM01 as payers keep it (DECISIONS "Claim lifecycle").
+export const PATIENT_CONTROL_NUMBER_MAX = 20;
 const X12_DELIMITERS = /[*~:^\r\n]/;
 
 export const SCRUB_EDITS: readonly ScrubEdit[] = [
@@ -67,6 +69,13 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
     id: 'duplicate-claim',
     message: 'A claim for the same patient, date of service and lines was already submitted',
     check: ({ duplicateOf }) => (duplicateOf === null ? [] : ['lines']),
+  },
+  {
+    // DECISIONS "Claim lifecycle": payers keep 20 characters of CLM01 and echo them in the 277CA and the 835's
+    // CLP01; a longer id comes back cut and finds no claim.
+    id: 'patient-control-number',
+    message: 'The claim id (CLM01, the patient control number) must be at most 20 characters',
+    check: ({ claim }) => (claim.claimId.length > PATIENT_CONTROL_NUMBER_MAX ? ['claimId'] : []),
   },
   {
     id: 'npi-check-digit',

@@ -4,7 +4,7 @@
 // same editor: saving reopens it as a draft (PATCH) and submitting sends it again as an original (frequency 1,
 // DECISIONS "Claim lifecycle"); otherwise the claim's summary, lines, timeline in words, the X12 documents (raw, collapsed), "Check
 // status" (GET /status?refresh=true: a 276 to the payer) and the appeal form (POST /appeal, step-up) for a
-// denied or partly paid claim.
+// denied or partly paid claim; the linked claims and Correct / Void / Bill secondary are second-pass.tsx's.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
@@ -15,6 +15,7 @@ import { detailWords } from '@/components/billing/detail-words';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { claimStatusWords, DOCUMENT_WORDS, timelineWords } from '@/components/billing/words';
+import { RelatedClaims, SecondPassActions, type RelatedClaim } from './second-pass';
 
 type TimelineEvent = {
   kind: string;
@@ -41,6 +42,10 @@ type ClaimDetail = Omit<ClaimDraftView, 'lines'> & {
   lines: (NonNullable<ClaimDraftView['lines']>[number] & { paidCents?: number })[];
   timeline?: TimelineEvent[];
   appeals?: Appeal[];
+  frequency?: string;
+  payerRank?: string;
+  payerClaimId?: string | null;
+  relatedClaims?: RelatedClaim[];
 };
 
 type Transmission = { direction: 'out' | 'in'; kind: string; at: string; controlNumber: string; x12: string };
@@ -154,7 +159,17 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
           )}
         </section>
       ) : null}
+      <RelatedClaims claim={claim} />
       <Lines claim={claim} />
+      {canWrite ? (
+        <SecondPassActions
+          claim={claim}
+          onDone={(message) => {
+            setNotice(message);
+            load();
+          }}
+        />
+      ) : null}
       <StatusCheck
         path={path}
         onDone={(message) => {

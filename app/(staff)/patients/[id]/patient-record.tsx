@@ -1,6 +1,6 @@
 'use client';
-// One patient's record for the front desk: who they are, the coverage on file (and, for a user with
-// claims:write, a form to change it), the eligibility checks already stored, newest first, and appointments.
+// One patient's record for the front desk: who they are, the primary and secondary coverage on file (and, for a
+// user with claims:write, a form to change each; the secondary is what a secondary claim bills), the eligibility checks already stored, newest first, and appointments.
 // Dates of birth and dates of service are calendar dates; times are the clinic's.
 import Link from 'next/link';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -31,7 +31,7 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
   // When it was read, to split appointments into upcoming and past.
   const [patient, setPatient] = useState<(PatientDetail & { readAt: number }) | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditing] = useState<'primary' | 'secondary' | null>(null);
 
   const load = useCallback(
     () =>
@@ -126,23 +126,60 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
           <p>No coverage on file: the patient is self-pay until a card is added.</p>
         )}
         {canEditCoverage ? (
-          editing ? (
+          editing === 'primary' ? (
             <CoverageForm
               patient={patient}
-              onCancel={() => setEditing(false)}
+              rank="primary"
+              onCancel={() => setEditing(null)}
               onSaved={() => {
-                setEditing(false);
+                setEditing(null);
                 void load();
               }}
             />
           ) : (
-            <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            <button type="button" className="secondary" onClick={() => setEditing('primary')}>
               {patient.coverage ? 'Change coverage on file' : 'Add coverage on file'}
             </button>
           )
         ) : (
           <p className="muted">Billing staff or an admin can change the coverage on file.</p>
         )}
+      </section>
+
+      <section className="card" aria-labelledby="patient-secondary-coverage" data-testid="secondary-coverage-on-file">
+        <h2 id="patient-secondary-coverage">Secondary coverage</h2>
+        {patient.secondaryCoverage ? (
+          <dl className="fd-facts">
+            <dt>Payer</dt>
+            <dd>
+              {patient.secondaryCoverage.payerName ?? '—'}{' '}
+              <span className="muted mono">({patient.secondaryCoverage.payerId})</span>
+            </dd>
+            <dt>Member id</dt>
+            <dd className="mono">{patient.secondaryCoverage.memberId}</dd>
+            <dt>Group number</dt>
+            <dd className="mono">{patient.secondaryCoverage.groupNumber ?? '—'}</dd>
+          </dl>
+        ) : (
+          <p>No secondary coverage on file: what the primary leaves is the patient&apos;s.</p>
+        )}
+        {canEditCoverage ? (
+          editing === 'secondary' ? (
+            <CoverageForm
+              patient={patient}
+              rank="secondary"
+              onCancel={() => setEditing(null)}
+              onSaved={() => {
+                setEditing(null);
+                void load();
+              }}
+            />
+          ) : (
+            <button type="button" className="secondary" onClick={() => setEditing('secondary')}>
+              {patient.secondaryCoverage ? 'Change secondary coverage' : 'Add secondary coverage'}
+            </button>
+          )
+        ) : null}
       </section>
 
       <section className="card" aria-labelledby="patient-checks">
@@ -236,19 +273,24 @@ function AppointmentList({
   );
 }
 
-/** Replaces the coverage on file (payer from the directory or typed, member id, group number). */
+/** Replaces the primary or secondary coverage on file (payer from the directory or typed, member id, group number). */
 function CoverageForm({
   patient,
+  rank,
   onCancel,
   onSaved,
 }: {
   patient: PatientDetail;
+  rank: 'primary' | 'secondary';
   onCancel: () => void;
   onSaved: () => void;
 }) {
-  const [payerId, setPayerId] = useState(patient.coverage?.payerId ?? '');
-  const [memberId, setMemberId] = useState(patient.coverage?.memberId ?? '');
-  const [groupNumber, setGroupNumber] = useState(patient.coverage?.groupNumber ?? '');
+  const onFile = rank === 'secondary' ? patient.secondaryCoverage : patient.coverage;
+  // Ids of their own per rank: both forms' labels stay tied to their inputs.
+  const id = (name: string) => (rank === 'secondary' ? `secondary-coverage-${name}` : `coverage-${name}`);
+  const [payerId, setPayerId] = useState(onFile?.payerId ?? '');
+  const [memberId, setMemberId] = useState(onFile?.memberId ?? '');
+  const [groupNumber, setGroupNumber] = useState(onFile?.groupNumber ?? '');
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -263,7 +305,7 @@ function CoverageForm({
     try {
       await apiFetch(`/api/patients/${encodeURIComponent(patient.id)}/coverage`, {
         method: 'PUT',
-        json: { payerId, memberId, ...(groupNumber.trim() ? { groupNumber } : {}) },
+        json: { payerId, memberId, rank, ...(groupNumber.trim() ? { groupNumber } : {}) },
       });
       onSaved();
     } catch (failure) {
@@ -280,16 +322,20 @@ function CoverageForm({
 
   const fieldError = (name: string) =>
     issues[name] ? (
-      <div id={`coverage-${name}-error`} className="error">
+      <div id={id(`${name}-error`)} className="error">
         {issues[name]}
       </div>
     ) : null;
 
   return (
-    <form onSubmit={save} noValidate aria-label="Change coverage on file">
-      <label htmlFor="coverage-payer">Payer</label>
+    <form
+      onSubmit={save}
+      noValidate
+      aria-label={rank === 'secondary' ? 'Change secondary coverage' : 'Change coverage on file'}
+    >
+      <label htmlFor={id('payer')}>Payer</label>
       <select
-        id="coverage-payer"
+        id={id('payer')}
         value={other ? '__other' : payerId}
         onChange={(e) => {
           const value = e.target.value;
@@ -309,35 +355,35 @@ function CoverageForm({
       </select>
       {other ? (
         <>
-          <label htmlFor="coverage-payerId">Payer id</label>
+          <label htmlFor={id('payerId')}>Payer id</label>
           <input
-            id="coverage-payerId"
+            id={id('payerId')}
             value={payerId}
             onChange={(e) => setPayerId(e.target.value)}
             aria-invalid={issues.payerId ? true : undefined}
-            aria-describedby={issues.payerId ? 'coverage-payerId-error' : undefined}
+            aria-describedby={issues.payerId ? id('payerId-error') : undefined}
           />
         </>
       ) : null}
       {fieldError('payerId')}
-      <label htmlFor="coverage-memberId">Member id</label>
+      <label htmlFor={id('memberId')}>Member id</label>
       <input
-        id="coverage-memberId"
+        id={id('memberId')}
         value={memberId}
         autoComplete="off"
         onChange={(e) => setMemberId(e.target.value)}
         aria-invalid={issues.memberId ? true : undefined}
-        aria-describedby={issues.memberId ? 'coverage-memberId-error' : undefined}
+        aria-describedby={issues.memberId ? id('memberId-error') : undefined}
       />
       {fieldError('memberId')}
-      <label htmlFor="coverage-groupNumber">Group number (optional)</label>
+      <label htmlFor={id('groupNumber')}>Group number (optional)</label>
       <input
-        id="coverage-groupNumber"
+        id={id('groupNumber')}
         value={groupNumber}
         autoComplete="off"
         onChange={(e) => setGroupNumber(e.target.value)}
         aria-invalid={issues.groupNumber ? true : undefined}
-        aria-describedby={issues.groupNumber ? 'coverage-groupNumber-error' : undefined}
+        aria-describedby={issues.groupNumber ? id('groupNumber-error') : undefined}
       />
       {fieldError('groupNumber')}
       <p className="muted">Claims need an active eligibility check of the new coverage: check it again after saving.</p>
