@@ -21,6 +21,8 @@ import { sandboxEhrEndpoints } from '../sandbox-ehr/endpoints';
 import { clinicEndpoints } from '../clinics/endpoints';
 import { jobEndpoints } from '../background/endpoints';
 import { cdsHooksEndpoints } from '../cds-hooks/endpoints';
+import { eventEndpoints } from '../events/endpoints';
+import { changelogEndpoints } from '../changelog/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -42,4 +44,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...clinicEndpoints,
   ...jobEndpoints,
   ...cdsHooksEndpoints,
+  ...eventEndpoints,
+  ...changelogEndpoints,
 ];
