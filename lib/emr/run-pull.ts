@@ -10,10 +10,11 @@
 // run's progress keeps no EHR progress text.
 import { z } from 'zod';
 import type { Clock } from '../clock';
-import type { Db } from '../db';
+import type { Db, Prisma } from '../db';
 import { AppError, isAppError } from '../errors';
 import type { FhirStore, SourceDeletion, UpsertCounts } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
+import { recordEvent } from '../events/record-event';
 import { openPullSink } from './stage-resources';
 import type { RunProgress } from './sync-run-view';
 
@@ -172,9 +173,12 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
     progress.phase = 'done';
     delete progress.serverProgress;
     await written;
-    await deps.db.syncRun.update({
-      where: { id: syncRunId },
-      data: { status: 'succeeded', cursor: nextSince, counts, progress, finishedAt: deps.clock() },
+    await deps.db.$transaction(async (tx) => {
+      await tx.syncRun.update({
+        where: { id: syncRunId },
+        data: { status: 'succeeded', cursor: nextSince, counts, progress, finishedAt: deps.clock() },
+      });
+      await recordPullEvent(tx, run, syncRunId, { counts: upserted }, deps.clock());
     });
     return { ok: true, upserted, deleted, fhirStore: deps.fhirStore.name, syncRunId, nextSince };
   } catch (error) {
@@ -182,18 +186,42 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
     await written;
     const code = isAppError(error) ? error.code : 'INTERNAL';
     // For the record only; the error is what the caller gets. A database that is down cannot take this either.
-    await deps.db.syncRun
-      .update({
-        where: { id: syncRunId },
-        data: {
-          status: 'failed',
-          counts: { error: code },
-          error: isAppError(error) ? error.message : 'The pull failed; nothing was saved',
-          progress: { ...progress, phase: 'failed', serverProgress: undefined },
-          finishedAt: deps.clock(),
-        },
+    const message = isAppError(error) ? error.message : 'The pull failed; nothing was saved';
+    await deps.db
+      .$transaction(async (tx) => {
+        await tx.syncRun.update({
+          where: { id: syncRunId },
+          data: {
+            status: 'failed',
+            counts: { error: code },
+            error: message,
+            progress: { ...progress, phase: 'failed', serverProgress: undefined },
+            finishedAt: deps.clock(),
+          },
+        });
+        await recordPullEvent(tx, run, syncRunId, { error: { code, message } }, deps.clock());
       })
       .catch(() => undefined);
     throw error;
   }
+}
+
+/** emr.pull.completed or emr.pull.failed (DECISIONS "Events out"), in the transaction that finishes the run. */
+function recordPullEvent(
+  tx: Prisma.TransactionClient,
+  run: PullRun,
+  runId: string,
+  outcome: { counts: Record<string, number> } | { error: { code: string; message: string } },
+  at: Date,
+) {
+  const about = { runId, connectionId: run.connectionId ?? null, kind: run.kind };
+  const common = {
+    clinicId: run.clinicId,
+    objectId: run.connectionId ?? `${run.kind}:${run.clinicId}`,
+    correlationId: run.correlationId,
+    at,
+  };
+  return 'counts' in outcome
+    ? recordEvent(tx, { ...common, type: 'emr.pull.completed', data: { ...about, counts: outcome.counts } })
+    : recordEvent(tx, { ...common, type: 'emr.pull.failed', data: about, errors: [outcome.error] });
 }

@@ -29,7 +29,14 @@ export type EventData = {
   'claim.partially_paid': ClaimPaymentData;
   'claim.denied': ClaimPaymentData;
   'remittance.posted': { remittanceId: string; paymentCents: number; claimCount: number; traceNumber: string | null };
-  'eligibility.status_changed': { patientId: string; appointmentId: string; date: string; status: string };
+  'eligibility.status_changed': {
+    patientId: string;
+    checkId: string;
+    /** The clinic day pre-verified. */
+    date: string;
+    previousStatus: string;
+    status: string;
+  };
   'emr.pull.completed': { runId: string; connectionId: string | null; kind: string; counts: Record<string, number> };
   'emr.pull.failed': { runId: string; connectionId: string | null; kind: string };
   'payout.disbursed': { instructionId: string; amountCents: number; railReference: string };

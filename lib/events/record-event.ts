@@ -17,6 +17,8 @@ export type EventToRecord<T extends EventType = EventType> = {
   correlationId?: string;
   /** The change's time (the domain's clock); default now. */
   at?: Date;
+  /** A stable id, for a caller that may record the same event twice (a retried job): the second is skipped. */
+  id?: string;
   /** Only this endpoint (a test event), whatever it subscribes to. */
   onlyEndpointId?: string;
 };
@@ -30,7 +32,9 @@ export async function recordEvent<T extends EventType>(
   event: EventToRecord<T>,
 ): Promise<{ eventId: string; deliveryIds: string[] }> {
   const at = event.at ?? new Date();
-  const eventId = newEventId();
+  const eventId = event.id ?? newEventId();
+  if (event.id && (await tx.outboundEvent.findUnique({ where: { id: event.id }, select: { id: true } })))
+    return { eventId, deliveryIds: [] };
   await tx.outboundEvent.create({
     data: {
       id: eventId,
