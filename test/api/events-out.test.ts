@@ -11,7 +11,7 @@ import { verifySignature } from '@/lib/webhooks/verify-signature';
 import { startApp, type TestApp } from '../support/app';
 import { signIn, type HttpClient } from '../support/http';
 import { holdStepUp } from '../support/step-up-claim';
-import { createTenant, createUser, uid } from '../support/factories';
+import { createTenant, createUser } from '../support/factories';
 import { claimPayment, createClaim, remittanceOf, x12Of, type LineSpec } from '../support/remittances';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 

@@ -142,8 +142,9 @@ function Changelog({ entries }: { entries: ChangelogEntry[] }) {
     <section aria-labelledby="changelog" className="docs-tag">
       <h2 id="changelog">Changelog</h2>
       <p>
-        Machine-readable: <a href="/api/changelog">/api/changelog</a>. Every change of this API&apos;s surface is
-        written here first.
+        Machine-readable: {/* An API route (JSON), not a page: a plain link, no client-side navigation. */}
+        {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
+        <a href="/api/changelog">/api/changelog</a>. Every change of this API&apos;s surface is written here first.
       </p>
       {entries.map((entry) => (
         <article key={entry.version} className="card" aria-labelledby={`changelog-${entry.version}`}>

@@ -40,22 +40,43 @@ const STATUS_WORDS: Record<Delivery['status'], string> = {
 };
 const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== 'webhook.test');
 
+async function fetchEndpoints(): Promise<Endpoint[] | { error: string }> {
+  try {
+    return (await apiFetch<{ endpoints: Endpoint[] }>('/api/webhook-endpoints')).endpoints;
+  } catch (e) {
+    return { error: describeApiError(e, { withReference: true }) };
+  }
+}
+
+/** An endpoint's deliveries; none shown when they cannot be read (the endpoint's own errors are on the page). */
+async function fetchDeliveries(base: string): Promise<Delivery[]> {
+  try {
+    return (await apiFetch<{ deliveries: Delivery[] }>(`${base}/deliveries`)).deliveries;
+  } catch {
+    return [];
+  }
+}
+
 export function WebhooksScreen() {
   const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ endpointId: string; value: string } | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setEndpoints((await apiFetch<{ endpoints: Endpoint[] }>('/api/webhook-endpoints')).endpoints);
-    } catch (e) {
-      setError(describeApiError(e, { withReference: true }));
-    }
+  const apply = useCallback((loaded: Endpoint[] | { error: string }) => {
+    if ('error' in loaded) setError(loaded.error);
+    else setEndpoints(loaded);
   }, []);
+  const load = useCallback(async () => apply(await fetchEndpoints()), [apply]);
   useEffect(() => {
-    void load();
-  }, [load]);
+    let current = true;
+    void fetchEndpoints().then((loaded) => {
+      if (current) apply(loaded);
+    });
+    return () => {
+      current = false;
+    };
+  }, [apply]);
 
   /** Runs a change; reports it, or its error (nothing for a cancelled step-up), and reloads the list. */
   async function act(done: string, call: () => Promise<void>) {
@@ -190,16 +211,16 @@ function EndpointCard({
   const when = useClinicTime();
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const base = `/api/webhook-endpoints/${encodeURIComponent(endpoint.id)}`;
-  const loadDeliveries = useCallback(async () => {
-    try {
-      setDeliveries((await apiFetch<{ deliveries: Delivery[] }>(`${base}/deliveries`)).deliveries);
-    } catch {
-      setDeliveries([]);
-    }
-  }, [base]);
+  const loadDeliveries = useCallback(async () => setDeliveries(await fetchDeliveries(base)), [base]);
   useEffect(() => {
-    void loadDeliveries();
-  }, [loadDeliveries]);
+    let current = true;
+    void fetchDeliveries(base).then((loaded) => {
+      if (current) setDeliveries(loaded);
+    });
+    return () => {
+      current = false;
+    };
+  }, [base]);
 
   const change = (done: string, call: () => Promise<void>) =>
     act(done, async () => {
