@@ -249,6 +249,21 @@ describe('deliveries', () => {
   });
 });
 
+describe('the changelog and the OpenAPI document', () => {
+  it('serves CHANGELOG.md as JSON without a session, naming the new operations; OpenAPI describes the event', async () => {
+    const res = await fetch(`${app.url}/api/changelog`);
+    expect(res.status).toBe(200);
+    const { entries } = (await res.json()) as { entries: { version: string; date: string | null; added: string[] }[] };
+    expect(entries[0]).toMatchObject({ version: 'Unreleased', date: null });
+    expect(entries[0]!.added.join('\n')).toContain('`POST /api/webhook-endpoints/{id}/rotate-secret`');
+    expect(entries.at(-1)).toMatchObject({ version: '0.1.0', date: '2026-11-28' });
+    const openapi = (await (await fetch(`${app.url}/api/openapi.json`)).json()) as any;
+    expect(openapi.webhooks.event.post.requestBody.content['application/json'].schema.properties.type.enum).toContain(
+      'claim.denied',
+    );
+  });
+});
+
 describe('production', () => {
   let prod: TestApp;
   let client: HttpClient;
