@@ -21,7 +21,7 @@ export async function recordStatusChanges(
       select: { id: true, status: true },
     });
     if (!newest || !before || newest.status === before.status) continue;
-    await db.$transaction((tx) =>
+    const { duplicate } = await db.$transaction((tx) =>
       recordEvent(tx, {
         id: `evt_elig_${newest.id}`,
         clinicId: input.clinicId,
@@ -32,7 +32,7 @@ export async function recordStatusChanges(
         at: input.now,
       }),
     );
-    recorded += 1;
+    if (!duplicate) recorded += 1;
   }
   return recorded;
 }

@@ -26,15 +26,15 @@ export type EventToRecord<T extends EventType = EventType> = {
 export const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`;
 export const newDeliveryId = () => `dlv_${randomBytes(12).toString('base64url')}`;
 
-/** @returns the event's id and the deliveries it queued. */
+/** @returns the event's id and the deliveries it queued; `duplicate` when an event with the given id exists. */
 export async function recordEvent<T extends EventType>(
   tx: Prisma.TransactionClient,
   event: EventToRecord<T>,
-): Promise<{ eventId: string; deliveryIds: string[] }> {
+): Promise<{ eventId: string; deliveryIds: string[]; duplicate: boolean }> {
   const at = event.at ?? new Date();
   const eventId = event.id ?? newEventId();
   if (event.id && (await tx.outboundEvent.findUnique({ where: { id: event.id }, select: { id: true } })))
-    return { eventId, deliveryIds: [] };
+    return { eventId, deliveryIds: [], duplicate: true };
   await tx.outboundEvent.create({
     data: {
       id: eventId,
@@ -66,5 +66,5 @@ export async function recordEvent<T extends EventType>(
     createdAt: at,
   }));
   if (deliveries.length) await tx.outboundDelivery.createMany({ data: deliveries });
-  return { eventId, deliveryIds: deliveries.map((d) => d.id) };
+  return { eventId, deliveryIds: deliveries.map((d) => d.id), duplicate: false };
 }
