@@ -27,6 +27,7 @@ export const STAFF_NAV: readonly NavItem[] = [
   { href: '/admin/audit', label: 'Audit log', anyOf: ['users:admin'] },
   { href: '/settings/clinic', label: 'Clinic settings', anyOf: ['users:admin'] },
   { href: '/settings/background', label: 'Background work', anyOf: ['users:admin'] },
+  { href: '/settings/webhooks', label: 'Webhooks', anyOf: ['webhooks:admin'] },
   { href: '/settings/security', label: 'Security', anyOf: [] },
   { href: '/docs', label: 'API docs', anyOf: [] },
 ];

@@ -1,6 +1,7 @@
 // Start-up's background side (APP_ROLE, DECISIONS "Fleet operations"): every role starts the job engine and declares
 // every queue, because every role sends jobs; `all` and `worker` also work every queue, supervise (a killed worker's
-// job is retried elsewhere) and keep the cron schedules; `web` works no job and runs no schedule.
+// job is retried elsewhere), keep the cron schedules and dispatch outbound webhook deliveries; `web` works no job
+// and runs no schedule.
 import type { PgBoss } from 'pg-boss';
 import { startBoss } from './background/boss';
 import { declareQueues, startWorkers } from './background/start-workers';
@@ -11,6 +12,7 @@ import type { Deps } from './deps';
 import type { PayerTransport } from './eligibility/payer-transport';
 import type { FhirStore } from './fhir/fhir-store';
 import { preVerificationHandler } from './eligibility/pre-verify-appointments';
+import { startEventDispatcher } from './events/start-event-dispatcher';
 import { bulkExportHandler } from './fhir/bulk-export/run-bulk-export-job';
 import { emrPullHandler } from './emr/pull-job';
 import { reconcileHandler } from './reconciliation/reconcile-day';
@@ -48,6 +50,7 @@ export async function startBackgroundWork(
   }
   await startWorkers(boss, handlers, log.child({ worker: 'jobs' }));
   await syncSchedules(boss, db, SCHEDULES);
+  startEventDispatcher(deps);
   const timer = setInterval(() => {
     syncSchedules(boss, db, SCHEDULES).catch((error: unknown) =>
       log.error({ err: error instanceof Error ? error.message : String(error) }, 'schedule sync failed'),

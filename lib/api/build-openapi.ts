@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Endpoint } from '../endpoint';
 import { ENDPOINTS } from './registry';
+import { EVENT_WEBHOOK } from '../events/event-webhook-doc';
 import { OperationOutcomeSchema } from '../fhir/operation-outcome';
 import { FHIR_JSON } from '../fhir/fhir-json';
 
@@ -217,12 +218,13 @@ export function buildOpenApi(serverUrl: string): Json {
       title: 'Clinic Revenue Platform API',
       version: 'unversioned',
       description:
-        'Eligibility (X12 270/271), authentication and step-up, signed partner webhooks, EMR sync and FHIR R4, claims and settlement, clinic users and the audit log. ' +
+        'Eligibility (X12 270/271), authentication and step-up, signed partner webhooks, signed events out to registered endpoints, EMR sync and FHIR R4, claims and settlement, clinic users and the audit log. ' +
         'Money is integer cents in every body, with one exception: totalCharge on claim inline-create (POST /api/claims/submit) is dollars, converted exactly and stored as totalChargeCents. ' +
-        'Each route names the scope it needs (x-scope): eligibility:read, patients:read, appointments:read, claims:read, claims:write, svcpay:read, svcpay:write, integrations:read, and users:admin (user management and the audit log).',
+        'Each route names the scope it needs (x-scope): eligibility:read, patients:read, appointments:read, claims:read, claims:write, svcpay:read, svcpay:write, integrations:read, users:admin (user management and the audit log), and webhooks:admin (outbound webhook endpoints, events out).',
     },
     servers: [{ url: serverUrl }],
     paths,
+    webhooks: { event: EVENT_WEBHOOK },
     components: {
       schemas: { Error: ErrorSchema, OAuthError: OAUTH_ERROR_SCHEMA },
       securitySchemes: {

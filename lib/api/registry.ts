@@ -23,6 +23,8 @@ import { jobEndpoints } from '../background/endpoints';
 import { cdsHooksEndpoints } from '../cds-hooks/endpoints';
 import { dashboardEndpoints } from '../dashboard/endpoints';
 import { homeEndpoints } from '../home/endpoints';
+import { eventEndpoints } from '../events/endpoints';
+import { changelogEndpoints } from '../changelog/endpoints';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
@@ -46,4 +48,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...cdsHooksEndpoints,
   ...dashboardEndpoints,
   ...homeEndpoints,
+  ...eventEndpoints,
+  ...changelogEndpoints,
 ];

@@ -10,6 +10,8 @@ export const SCOPES = [
   'appointments:read',
   // Managing the clinic's users and reading its audit log (DECISIONS "Staff app").
   'users:admin',
+  // Registering the clinic's outbound webhook endpoints and re-sending deliveries (DECISIONS "Events out").
+  'webhooks:admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -12,6 +12,7 @@ import type { ClaimAcknowledgments, ClearinghouseMode } from '../clearinghouse/c
 import { read999, type Ack999 } from '../x12/read-999';
 import { read277 } from '../x12/read-277';
 import { X12ReadError } from '../x12/x12-read-error';
+import { recordEvent } from '../events/record-event';
 import { recordClaimEvent, transitionClaim } from './claim-states';
 import { CLAIM_LINES } from './claim-view';
 import { closeReplacedClaim } from './close-replaced-claim';
@@ -154,6 +155,14 @@ export async function recordClaimAnswer(
           ...(answer.payerClaimId ? { set: { payerClaimId: answer.payerClaimId } } : {}),
         });
         await closeReplacedClaim(tx, { clinicId, claimId, correlationId });
+        await recordEvent(tx, {
+          clinicId,
+          type: 'claim.accepted',
+          objectId: claimId,
+          data: { claimId, status: 'accepted' },
+          correlationId,
+          at: now,
+        });
         // The sandbox payer's remittance arrives later as a real 835 (lib/claims/sandbox-remittance.ts).
         if (deps.mode === 'sandbox') await enqueueSandboxRemittance(tx, { clinicId, claimId, correlationId, now });
       } else {
@@ -166,6 +175,15 @@ export async function recordClaimAnswer(
           detail,
           correlationId,
           set: { statusReason: `Rejected by the payer (277CA): ${describe277Status(answer)}` },
+        });
+        await recordEvent(tx, {
+          clinicId,
+          type: 'claim.rejected',
+          objectId: claimId,
+          data: { claimId, status: 'rejected', reasons: [detail.words] },
+          errors: [{ code: `277CA:${answer.statusCategory}:${answer.statusCode}`, message: detail.words }],
+          correlationId,
+          at: now,
         });
       }
     }

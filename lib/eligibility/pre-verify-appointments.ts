@@ -10,6 +10,7 @@ import type { Logger } from '../log';
 import { clinicDayBounds } from '../time/clinic-day';
 import { prepareRoster, RosterBody, type RosterSummary } from './check-roster';
 import type { PayerTransport } from './payer-transport';
+import { recordStatusChanges } from './record-status-changes';
 
 export const PRE_VERIFICATION_QUEUE = 'eligibility.pre-verification';
 /** The user id a scheduled check is recorded under (no person asked). */
@@ -62,6 +63,7 @@ export async function preVerifyAppointments(
       body,
     );
     const run = await roster.run({ signal: input.signal });
+    await recordStatusChanges(deps.db, { ...input, now: deps.clock(), results: run.results });
     for (const key of Object.keys(summary) as Array<keyof RosterSummary>) summary[key] += run.summary[key];
   }
   return { clinicId: input.clinicId, date: input.date, summary };

@@ -11,10 +11,11 @@
 // run's progress keeps no EHR progress text.
 import { z } from 'zod';
 import type { Clock } from '../clock';
-import type { Db } from '../db';
+import type { Db, Prisma } from '../db';
 import { AppError, isAppError } from '../errors';
 import type { FhirStore, SourceDeletion, UpsertCounts } from '../fhir/fhir-store';
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
+import { recordEvent } from '../events/record-event';
 import { openPullSink } from './stage-resources';
 import type { RunProgress } from './sync-run-view';
 
@@ -160,9 +161,12 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
     progress.phase = 'done';
     delete progress.serverProgress;
     await written;
-    await deps.db.syncRun.update({
-      where: { id: syncRunId },
-      data: { status: 'succeeded', cursor: nextSince, counts, progress, finishedAt: deps.clock() },
+    await deps.db.$transaction(async (tx) => {
+      await tx.syncRun.update({
+        where: { id: syncRunId },
+        data: { status: 'succeeded', cursor: nextSince, counts, progress, finishedAt: deps.clock() },
+      });
+      await recordPullEvent(tx, run, syncRunId, { counts: upserted }, deps.clock());
     });
     return { ok: true, upserted, deleted, fhirStore: deps.fhirStore.name, syncRunId, nextSince };
   } catch (error) {
@@ -171,16 +175,21 @@ export async function runPull(deps: PullDeps, run: PullRun, read: Read): Promise
     const code = isAppError(error) ? error.code : 'INTERNAL';
     const cancelled = run.cancelled?.aborted === true;
     // For the record only; the error is what the caller gets. A database that is down cannot take this either.
-    await deps.db.syncRun
-      .update({
-        where: { id: syncRunId },
-        data: {
-          status: cancelled ? 'cancelled' : 'failed',
-          counts: { error: code },
-          error: isAppError(error) ? error.message : 'The pull failed; nothing was saved',
-          progress: { ...progress, phase: cancelled ? 'cancelled' : 'failed', serverProgress: undefined },
-          finishedAt: deps.clock(),
-        },
+    const message = isAppError(error) ? error.message : 'The pull failed; nothing was saved';
+    await deps.db
+      .$transaction(async (tx) => {
+        await tx.syncRun.update({
+          where: { id: syncRunId },
+          data: {
+            status: cancelled ? 'cancelled' : 'failed',
+            counts: { error: code },
+            error: message,
+            progress: { ...progress, phase: cancelled ? 'cancelled' : 'failed', serverProgress: undefined },
+            finishedAt: deps.clock(),
+          },
+        });
+        // A pull the user cancelled did not fail: no event.
+        if (!cancelled) await recordPullEvent(tx, run, syncRunId, { error: { code, message } }, deps.clock());
       })
       .catch(() => undefined);
     throw error;
@@ -215,4 +224,24 @@ async function openRun(deps: PullDeps, run: PullRun, startedAt: Date, progress: 
   }
   if (taken === 0) throw new AppError('UNPROCESSABLE', 'The pull was cancelled; nothing was saved');
   return run.syncRunId;
+}
+
+/** emr.pull.completed or emr.pull.failed (DECISIONS "Events out"), in the transaction that finishes the run. */
+function recordPullEvent(
+  tx: Prisma.TransactionClient,
+  run: PullRun,
+  runId: string,
+  outcome: { counts: Record<string, number> } | { error: { code: string; message: string } },
+  at: Date,
+) {
+  const about = { runId, connectionId: run.connectionId ?? null, kind: run.kind };
+  const common = {
+    clinicId: run.clinicId,
+    objectId: run.connectionId ?? `${run.kind}:${run.clinicId}`,
+    correlationId: run.correlationId,
+    at,
+  };
+  return 'counts' in outcome
+    ? recordEvent(tx, { ...common, type: 'emr.pull.completed', data: { ...about, counts: outcome.counts } })
+    : recordEvent(tx, { ...common, type: 'emr.pull.failed', data: about, errors: [outcome.error] });
 }

@@ -6,6 +6,7 @@ const PUBLIC_API = [
   /^\/api\/jobs\/[^/]+$/,
   /^\/api\/health$/,
   /^\/api\/openapi\.json$/,
+  /^\/api\/changelog$/,
   /^\/api\/fhir\/metadata$/,
   // The sandbox EHR: its own bearer tokens (sandbox only); its authorize decision and CDS call tokens need our session.
   /^\/api\/sandbox-ehr\/(?!authorize$|cds-token$).+$/,

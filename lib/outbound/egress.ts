@@ -1,5 +1,6 @@
 // The outbound edge: every call this server makes to another server (EMR discovery, token and FHIR endpoints,
-// the partner API, the CAQH CORE payer, the external FHIR store, the clearinghouse) goes through `Egress`.
+// the partner API, the CAQH CORE payer, the external FHIR store, the clearinghouse, a clinic's webhook endpoints)
+// goes through `Egress`.
 // `lib/http` is the inbound edge; this is its mirror. One policy (DECISIONS "Trust boundaries"):
 // - no redirects (a 3xx is a failure: it would carry codes, assertions, tokens or PHI to an address we did not
 //   choose), a streaming cap on every response body, one timeout over connect, headers and body;
@@ -31,7 +32,7 @@ export const MIB = 1024 * 1024;
 
 export type EgressTarget = 'operator' | 'tenant';
 export type EgressPurpose =
-  'emr' | 'partner' | 'payer' | 'fhir-store' | 'clearinghouse' | 'cds-client' | 'knowledge-base';
+  'emr' | 'partner' | 'payer' | 'fhir-store' | 'clearinghouse' | 'cds-client' | 'knowledge-base' | 'webhook';
 
 /** What the caller of a failed call is told: one sentence per purpose, never upstream status or text. */
 export const EGRESS_FAILURES: Record<EgressPurpose, { code: ErrorCode; message: string }> = {
@@ -43,6 +44,8 @@ export const EGRESS_FAILURES: Record<EgressPurpose, { code: ErrorCode; message: 
   // A CDS client's JWKS: without its keys no signature can be trusted.
   'cds-client': { code: 'UNAUTHENTICATED', message: 'The EHR signature could not be verified' },
   'knowledge-base': { code: 'TRANSPORT_FAILED', message: 'The coverage rules could not be read; try again later' },
+  // A clinic's webhook endpoint (lib/events): the dispatcher records the attempt and retries, nobody waits on it.
+  webhook: { code: 'TRANSPORT_FAILED', message: 'The webhook endpoint could not be reached' },
 };
 
 export type EgressRequest = {

@@ -22,6 +22,8 @@ import { bookClaimCharge, CLAIM_CHARGE_KIND } from './book-claim-charge';
 import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME } from './claim-outcome';
 import type { ClaimRemarks } from './read-remarks';
 import { reassociate } from './reassociate';
+import { recordEvent } from '../events/record-event';
+import { recordClaimOutcomeEvent } from './record-claim-outcome-event';
 import { matchClaims, nothingToPost } from './resolve-claims';
 import {
   adjustmentTotals,
@@ -217,6 +219,20 @@ export async function postRemittance(
   }
   await tx.remittance.update({ where: { id: remittanceId }, data: { ledgerTransactionIds } });
   await reassociate(tx, { clinicId, traceNumber: remittance.traceNumber, correlationId });
+  const claimsPosted = remittance.claims.length - unmatched;
+  await recordEvent(tx, {
+    clinicId,
+    type: 'remittance.posted',
+    objectId: remittanceId,
+    data: {
+      remittanceId,
+      paymentCents: remittance.paymentCents,
+      claimCount: claimsPosted,
+      traceNumber: remittance.traceNumber,
+    },
+    correlationId,
+    at: now,
+  });
   return {
     ...summary,
     remittanceId,
@@ -335,6 +351,7 @@ async function postClaim(tx: Prisma.TransactionClient, input: ClaimPostingInput,
     isClaimStatus(to) &&
     canTransition(from, to) &&
     (await transitionClaim(tx, { clinicId, claimId: row.id, from, to, kind, detail, correlationId, set, at: now }));
+  await recordClaimOutcomeEvent(tx, { clinicId, claimId: row.id, remittanceId, claim, correlationId, now });
   row.paidCents = paidCents;
   row.patientResponsibilityCents = patientResponsibilityCents;
   row.adjustmentCents = adjustmentCents;

@@ -13,6 +13,7 @@ import type { Deps } from '../deps';
 import type { Prisma } from '../db';
 import { AppError } from '../errors';
 import { credit, debit, type LedgerLine } from '../ledger/build-posting';
+import { recordEvent } from '../events/record-event';
 import { recordAudit } from '../audit/record-audit';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
@@ -120,6 +121,14 @@ export async function executeInstruction(
       correlationId,
       postedAt: now,
       lines,
+    });
+    await recordEvent(tx, {
+      clinicId,
+      type: 'payout.disbursed',
+      objectId: instructionId,
+      data: { instructionId, amountCents: Number(disbursed.advanceAmountCents), railReference: input.railReference },
+      correlationId,
+      at: now,
     });
     await recordAudit(tx, {
       action: 'settlement.instruction.execute',

@@ -43,6 +43,7 @@ describe('sign-in', () => {
         'patients:read',
         'appointments:read',
         'users:admin',
+        'webhooks:admin',
       ],
     });
     expect(session.text).not.toMatch(/passwordHash|mfaSecret|scrypt/);

@@ -27,6 +27,8 @@ const N = {
   job: 'job_north_probe',
   file: 'file_north_probe',
   passkey: 'cred-north-probe',
+  webhookEndpoint: 'we_north_probe',
+  delivery: 'dlv_north_probe',
 };
 
 const PROBES: Record<string, Probe[]> = {
@@ -232,6 +234,31 @@ const PROBES: Record<string, Probe[]> = {
   'GET /api/jobs': [{ path: '/api/jobs', expect: 'own-data-only' }],
   'POST /api/jobs/{id}/retry': [{ path: `/api/jobs/${keyedJobId('bulk-export', N.job)}/retry`, expect: 'denied' }],
   'DELETE /api/emr-sync/connections/{id}': [{ path: `/api/emr-sync/connections/${N.connection}`, expect: 'denied' }],
+  'GET /api/webhook-endpoints': [{ path: '/api/webhook-endpoints', expect: 'own-data-only' }],
+  'POST /api/webhook-endpoints': [
+    {
+      path: '/api/webhook-endpoints',
+      json: { url: 'http://127.0.0.1:9/hooks', events: ['*'] },
+      expect: 'own-data-only',
+    },
+  ],
+  'GET /api/webhook-endpoints/{id}': [{ path: `/api/webhook-endpoints/${N.webhookEndpoint}`, expect: 'denied' }],
+  'PATCH /api/webhook-endpoints/{id}': [
+    { path: `/api/webhook-endpoints/${N.webhookEndpoint}`, json: { status: 'disabled' }, expect: 'denied' },
+  ],
+  'DELETE /api/webhook-endpoints/{id}': [{ path: `/api/webhook-endpoints/${N.webhookEndpoint}`, expect: 'denied' }],
+  'POST /api/webhook-endpoints/{id}/rotate-secret': [
+    { path: `/api/webhook-endpoints/${N.webhookEndpoint}/rotate-secret`, expect: 'denied' },
+  ],
+  'POST /api/webhook-endpoints/{id}/test': [
+    { path: `/api/webhook-endpoints/${N.webhookEndpoint}/test`, expect: 'denied' },
+  ],
+  'GET /api/webhook-endpoints/{id}/deliveries': [
+    { path: `/api/webhook-endpoints/${N.webhookEndpoint}/deliveries`, expect: 'denied' },
+  ],
+  'POST /api/webhook-endpoints/{id}/deliveries/{deliveryId}/resend': [
+    { path: `/api/webhook-endpoints/${N.webhookEndpoint}/deliveries/${N.delivery}/resend`, expect: 'denied' },
+  ],
 };
 
 const MARKERS = [
@@ -249,6 +276,30 @@ const MARKERS = [
 
 async function seedNorthside(app: TestApp) {
   const db = app.db;
+  await db.webhookEndpoint.create({
+    data: {
+      id: N.webhookEndpoint,
+      clinicId: 'clinic_north',
+      // Disabled: the probe's delivery row is never sent.
+      url: 'https://north.example/hooks',
+      events: ['*'],
+      status: 'disabled',
+      secretSealed: 'v1.x.y.z',
+    },
+  });
+  await db.outboundDelivery.create({
+    data: {
+      id: N.delivery,
+      eventId: 'evt_north_probe',
+      endpointId: N.webhookEndpoint,
+      clinicId: 'clinic_north',
+      objectId: N.webhookEndpoint,
+      type: 'webhook.test',
+      status: 'delivered',
+      nextAttemptAt: new Date(),
+      createdAt: new Date(),
+    },
+  });
   await db.webAuthnCredential.create({
     data: {
       id: N.passkey,
@@ -411,6 +462,11 @@ describe('cross-clinic access', () => {
 
   it("left Northside's resources untouched", async () => {
     expect(await app.db.webAuthnCredential.count({ where: { id: N.passkey } })).toBe(1);
+    expect(await app.db.webhookEndpoint.findUniqueOrThrow({ where: { id: N.webhookEndpoint } })).toMatchObject({
+      status: 'disabled',
+      secretSealed: 'v1.x.y.z',
+    });
+    expect(await app.db.outboundDelivery.count({ where: { endpointId: N.webhookEndpoint } })).toBe(1);
     expect((await app.db.settlementInstruction.findUniqueOrThrow({ where: { id: N.instruction } })).status).toBe(
       'SIGNED',
     );

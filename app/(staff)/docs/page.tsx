@@ -2,6 +2,7 @@
 // /api/openapi.json (no CDN, no client script), with a table of contents by tag so a reader jumps to one area
 // instead of scrolling one long page. The machine-readable document itself stays public.
 import { buildOpenApi } from '@/lib/api/build-openapi';
+import { readChangelog, type ChangelogEntry } from '@/lib/changelog/read-changelog';
 import { getDeps } from '@/lib/deps';
 
 export const dynamic = 'force-dynamic';
@@ -54,6 +55,7 @@ const TAG_TITLES: Record<string, string> = {
   'emr-sync': 'EMR sync',
   fhir: 'FHIR R4',
   webhooks: 'Webhooks',
+  'webhook-endpoints': 'Webhook endpoints (events out, webhooks:admin)',
   jobs: 'Scheduled jobs',
   users: 'Users (users:admin)',
   audit: 'Audit log (users:admin)',
@@ -83,6 +85,7 @@ export default async function DocsPage() {
     paths: Record<string, Record<string, Operation>>;
   };
   const groups = groupByTag(doc.paths);
+  const { entries: changelog } = await readChangelog();
   return (
     <div className="docs">
       <h1>{doc.info.title}</h1>
@@ -99,6 +102,9 @@ export default async function DocsPage() {
               <a href={`#tag-${tag}`}>{TAG_TITLES[tag] ?? tag}</a> <span className="muted">({entries.length})</span>
             </li>
           ))}
+          <li>
+            <a href="#changelog">Changelog</a>
+          </li>
         </ul>
       </nav>
       {groups.map(([tag, entries]) => (
@@ -123,7 +129,45 @@ export default async function DocsPage() {
           </p>
         </section>
       ))}
+      <Changelog entries={changelog} />
     </div>
+  );
+}
+
+const CHANGE_KINDS = ['added', 'changed', 'deprecated', 'removed', 'fixed', 'security'] as const;
+
+/** CHANGELOG.md, the API's living contract (also GET /api/changelog), newest first as written. */
+function Changelog({ entries }: { entries: ChangelogEntry[] }) {
+  return (
+    <section aria-labelledby="changelog" className="docs-tag">
+      <h2 id="changelog">Changelog</h2>
+      <p>
+        Machine-readable: {/* An API route (JSON), not a page: a plain link, no client-side navigation. */}
+        {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
+        <a href="/api/changelog">/api/changelog</a>. Every change of this API&apos;s surface is written here first.
+      </p>
+      {entries.map((entry) => (
+        <article key={entry.version} className="card" aria-labelledby={`changelog-${entry.version}`}>
+          <h3 id={`changelog-${entry.version}`}>
+            {entry.version}
+            {entry.date ? ` (${entry.date})` : ''}
+          </h3>
+          {CHANGE_KINDS.filter((kind) => entry[kind].length > 0).map((kind) => (
+            <div key={kind}>
+              <h4>{kind[0]!.toUpperCase() + kind.slice(1)}</h4>
+              <ul>
+                {entry[kind].map((item, i) => (
+                  <li key={i}>{item}</li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </article>
+      ))}
+      <p>
+        <a href="#docs-toc-title">Back to contents</a>
+      </p>
+    </section>
   );
 }
 

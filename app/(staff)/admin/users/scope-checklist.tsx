@@ -15,6 +15,7 @@ export const SCOPE_LABELS: Record<string, string> = {
   'svcpay:write': 'Post remittances, move money',
   'integrations:read': 'Manage EMR integrations',
   'users:admin': 'Manage users, read the audit log',
+  'webhooks:admin': 'Manage webhook endpoints and their deliveries',
 };
 
 export function ScopeChecklist({
