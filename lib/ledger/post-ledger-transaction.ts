@@ -58,3 +58,45 @@ export async function postLedgerTransaction(tx: Prisma.TransactionClient, postin
   await tx.$executeRawUnsafe(ledgerInsertSql(lines.length), ...params);
   return transactionId;
 }
+
+/** One posting of a batch, its id chosen by the caller (a remittance lists its transactions in its own order). */
+export type BatchedLedgerPosting = { id: string; kind: string; reference: string; lines: readonly LedgerLine[] };
+
+// A batch in two statements whatever its size: every column travels as one array parameter and `unnest` turns the
+// arrays back into rows, so the statement text and its parameter count stay constant (no 65,535-parameter limit).
+const INSERT_TRANSACTIONS = `INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt")
+  SELECT t.id, $1, t.kind, t.reference, $2, $3 FROM unnest($4::text[], $5::text[], $6::text[]) AS t(id, kind, reference)`;
+const INSERT_ENTRIES = `INSERT INTO "LedgerEntry" ("id", "transactionId", "account", "amountCents")
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])`;
+
+/**
+ * Writes many postings of one clinic, correlation and date in two statements (the set-based form of
+ * postLedgerTransaction, for an 835 of thousands of claims). Each posting is checked by buildPosting first.
+ * @throws RangeError for an unbalanced or malformed posting; nothing is written.
+ */
+export async function postLedgerTransactions(
+  tx: Prisma.TransactionClient,
+  common: { clinicId: string; correlationId: string; postedAt: Date },
+  postings: readonly BatchedLedgerPosting[],
+): Promise<void> {
+  if (postings.length === 0) return;
+  const entries: [string[], string[], string[], string[]] = [[], [], [], []];
+  for (const posting of postings) {
+    buildPosting(posting.lines).forEach((line, index) => {
+      entries[0].push(`${posting.id}_${index + 1}`);
+      entries[1].push(posting.id);
+      entries[2].push(line.account);
+      entries[3].push(line.amountCents.toString());
+    });
+  }
+  await tx.$executeRawUnsafe(
+    INSERT_TRANSACTIONS,
+    common.clinicId,
+    common.correlationId,
+    common.postedAt,
+    postings.map((p) => p.id),
+    postings.map((p) => p.kind),
+    postings.map((p) => p.reference),
+  );
+  await tx.$executeRawUnsafe(INSERT_ENTRIES, ...entries);
+}
