@@ -62,13 +62,13 @@ export async function postLedgerTransaction(tx: Prisma.TransactionClient, postin
 /** One posting of a batch, its id chosen by the caller (a remittance lists its transactions in its own order). */
 export type BatchedLedgerPosting = { id: string; kind: string; reference: string; lines: readonly LedgerLine[] };
 
-// A batch in two statements whatever its size: every column travels as one array parameter and `unnest` turns the
-// arrays back into rows, so the statement text and its parameter count stay constant (no 65,535-parameter limit).
+// A batch in two statements whatever its size: the rows travel as one JSON text parameter each (one string crosses
+// the ORM's query layer at once, where array elements or per-row parameters each cost CPU), and json_to_recordset
+// turns them back into rows. The entries' bigint cents go as decimal strings, read exactly as bigint.
 const INSERT_TRANSACTIONS = `INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt")
-  SELECT t.id, $1, t.kind, t.reference, $2, $3 FROM unnest($4::text[], $5::text[], $6::text[]) AS t(id, kind, reference)`;
+  SELECT t.id, $1, t.kind, t.reference, $2, $3 FROM json_to_recordset($4::json) AS t(id text, kind text, reference text)`;
 const INSERT_ENTRIES = `INSERT INTO "LedgerEntry" ("id", "transactionId", "account", "amountCents")
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])`;
-
+  SELECT e.id, e.t, e.a, e.c FROM json_to_recordset($1::json) AS e(id text, t text, a text, c bigint)`;
 /**
  * Writes many postings of one clinic, correlation and date in two statements (the set-based form of
  * postLedgerTransaction, for an 835 of thousands of claims). Each posting is checked by buildPosting first.
@@ -80,23 +80,24 @@ export async function postLedgerTransactions(
   postings: readonly BatchedLedgerPosting[],
 ): Promise<void> {
   if (postings.length === 0) return;
-  const entries: [string[], string[], string[], string[]] = [[], [], [], []];
+  const entries: { id: string; t: string; a: string; c: string }[] = [];
   for (const posting of postings) {
     buildPosting(posting.lines).forEach((line, index) => {
-      entries[0].push(`${posting.id}_${index + 1}`);
-      entries[1].push(posting.id);
-      entries[2].push(line.account);
-      entries[3].push(line.amountCents.toString());
+      entries.push({
+        id: `${posting.id}_${index + 1}`,
+        t: posting.id,
+        a: line.account,
+        c: line.amountCents.toString(),
+      });
     });
   }
+  const transactions = postings.map(({ id, kind, reference }) => ({ id, kind, reference }));
   await tx.$executeRawUnsafe(
     INSERT_TRANSACTIONS,
     common.clinicId,
     common.correlationId,
     common.postedAt,
-    postings.map((p) => p.id),
-    postings.map((p) => p.kind),
-    postings.map((p) => p.reference),
+    JSON.stringify(transactions),
   );
-  await tx.$executeRawUnsafe(INSERT_ENTRIES, ...entries);
+  await tx.$executeRawUnsafe(INSERT_ENTRIES, JSON.stringify(entries));
 }

@@ -5,11 +5,10 @@
 // before left, exactly as when each CLP was written on its own. write-posting.ts then writes the plan in a handful of
 // set-based statements. Every rule of DECISIONS "Money in" lives here; the writer only copies rows.
 import { randomUUID } from 'node:crypto';
-import type { Prisma } from '../db';
 import { AppError } from '../errors';
 import { buildPosting, type LedgerLine } from '../ledger/build-posting';
 import { MAX_AMOUNT_CENTS } from '../money/cents';
-import { canTransition, isClaimStatus, type ClaimStatus } from '../claims/claim-states';
+import { canTransition, isClaimStatus } from '../claims/claim-states';
 import { describeCarc } from '../x12/carc';
 import { describeRarc } from '../x12/rarc';
 import type { ClaimPayment, Remittance } from '../x12/read-remittance';
@@ -60,20 +59,19 @@ export type PostingPlan = {
   }[];
   /** Claim line id to the cents this 835 adds to its paidCents. */
   linePayments: Map<string, bigint>;
-  newBills: Prisma.PatientBillCreateManyInput[];
+  newBills: { id: string; patientId: string; claimId: string; amountCents: number; status: string }[];
   changedBills: { id: string; amountCents: number; status: string }[];
-  events: Prisma.ClaimEventCreateManyInput[];
-  transmissions: Prisma.ClaimTransmissionCreateManyInput[];
-  remittanceClaims: Prisma.RemittanceClaimCreateManyInput[];
+  /** Timeline entries, one per posted CLP, in file order (all at the posting's time, for its correlation id). */
+  events: { claimId: string; kind: string; fromStatus: string | null; toStatus: string | null; detail: object }[];
+  /** The 835 as each posted claim's timeline keeps it (an incoming `835` transmission, control number TRN02). */
+  transmissions: { claimId: string; x12: string }[];
+  remittanceClaims: RemittanceClaimRow[];
   outcomes: ClaimPostingOutcome[];
 };
 
 export type PlanInput = {
-  clinicId: string;
   remittanceId: string;
   x12: string;
-  correlationId: string;
-  now: Date;
   remittance: Remittance;
   remarks: ClaimRemarks[];
   /** Per claim id the 835 names: null when it may post, else why not (resolve-claims.ts, under the locks). */
@@ -88,7 +86,7 @@ const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}
 
 /** @throws UNPROCESSABLE (422) when a claim's running totals or the patient's bill would leave their bounds. */
 export function planPosting(input: PlanInput): PostingPlan {
-  const { clinicId, remittanceId, correlationId, now, remittance } = input;
+  const { remittanceId, remittance } = input;
   const rows = new Map(input.claims.map((row) => [row.id, { ...row, reason: undefined as string | null | undefined }]));
   const bills = new Map(input.bills.map((bill) => [bill.claimId, { ...bill, isNew: false, changed: false }]));
   const charged = new Set(input.charged);
@@ -110,7 +108,7 @@ export function planPosting(input: PlanInput): PostingPlan {
     const remarks = input.remarks[index];
     const row = rows.get(claim.claimId);
     const reason = input.reasons.get(claim.claimId) ?? null;
-    const kept = remittanceClaimRow({ remittanceId, clinicId, claim, position, remarks });
+    const kept = remittanceClaimRow({ claim, position, remarks });
     if (!row || reason !== null) {
       plan.remittanceClaims.push({
         ...kept,
@@ -167,7 +165,7 @@ export function planPosting(input: PlanInput): PostingPlan {
         );
       }
     }
-    if (patientCents !== 0n) movePatientResponsibility(bills, { clinicId, row, patientCents });
+    if (patientCents !== 0n) movePatientResponsibility(bills, { row, patientCents });
     payLines(plan.linePayments, row, claim);
 
     const outcome = claimOutcome(claim);
@@ -191,26 +189,14 @@ export function planPosting(input: PlanInput): PostingPlan {
     if (outcome) row.reason = outcomeReason(claim, outcome);
     if (moved) row.status = to;
     plan.events.push({
-      clinicId,
       claimId: row.id,
       kind,
       // Same state (a second payment), or a state the table does not leave this way (closed): the money still posts.
-      fromStatus: moved ? (from as ClaimStatus) : null,
+      fromStatus: moved ? from : null,
       toStatus: moved ? to : null,
       detail: !moved && to && to !== from ? { ...detail, note: `status stays ${from}` } : detail,
-      correlationId,
-      at: now,
     });
-    plan.transmissions.push({
-      clinicId,
-      claimId: row.id,
-      direction: 'in',
-      kind: '835',
-      controlNumber: remittance.traceNumber,
-      x12: transmissionX12(remarks),
-      correlationId,
-      at: now,
-    });
+    plan.transmissions.push({ claimId: row.id, x12: transmissionX12(remarks) });
     plan.remittanceClaims.push(kept);
     plan.outcomes.push({
       position,
@@ -248,7 +234,6 @@ export function planPosting(input: PlanInput): PostingPlan {
     if (bill.isNew) {
       plan.newBills.push({
         id: bill.id,
-        clinicId,
         patientId: rows.get(bill.claimId)!.patientId,
         claimId: bill.claimId,
         amountCents: bill.amountCents,
@@ -292,7 +277,7 @@ type BillState = PostingBill & { isNew: boolean; changed: boolean };
  */
 function movePatientResponsibility(
   bills: Map<string, BillState>,
-  input: { clinicId: string; row: PostingClaim; patientCents: bigint },
+  input: { row: PostingClaim; patientCents: bigint },
 ): void {
   const bill = bills.get(input.row.id);
   const amount = BigInt(bill?.amountCents ?? 0) + input.patientCents;
@@ -347,25 +332,35 @@ function storedAdjustments(claim: ClaimPayment, remarks: ClaimRemarks | undefine
   ];
 }
 
-/** The CLP as read, as the remittance keeps it (posted or unmatched alike). */
+export type RemittanceClaimRow = {
+  claimId: string;
+  position: number;
+  payerClaimId: string | null;
+  statusCode: string;
+  chargeCents: number;
+  paidCents: number;
+  patientResponsibilityCents: number;
+  adjustments: StoredAdjustment[];
+  lines: object[];
+  posting: 'posted' | 'unmatched';
+  unmatchedReason: string | null;
+};
+
+/** The CLP as read, as the remittance keeps it (posted unless the caller says otherwise). */
 function remittanceClaimRow(input: {
-  remittanceId: string;
-  clinicId: string;
   claim: ClaimPayment;
   position: number;
   remarks: ClaimRemarks | undefined;
-}): Prisma.RemittanceClaimCreateManyInput {
+}): RemittanceClaimRow {
   const { claim } = input;
   return {
-    remittanceId: input.remittanceId,
-    clinicId: input.clinicId,
     claimId: claim.claimId,
     position: input.position,
     payerClaimId: claim.payerClaimId,
     statusCode: claim.statusCode,
-    chargeCents: BigInt(claim.chargeCents),
-    paidCents: BigInt(claim.paidCents),
-    patientResponsibilityCents: BigInt(claim.patientResponsibilityCents),
+    chargeCents: claim.chargeCents,
+    paidCents: claim.paidCents,
+    patientResponsibilityCents: claim.patientResponsibilityCents,
     adjustments: storedAdjustments(claim, input.remarks),
     lines: claim.lines.map((line) => ({
       procedureCode: line.procedureCode,
@@ -374,6 +369,8 @@ function remittanceClaimRow(input: {
       paidCents: line.paidCents,
       units: line.units,
     })),
+    posting: 'posted',
+    unmatchedReason: null,
   };
 }
 

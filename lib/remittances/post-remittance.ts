@@ -141,11 +141,9 @@ export async function postRemittance(
     charged: new Set(charged.map((t) => t.reference.slice('claim:'.length))),
     bills,
   });
-  await writePosting(tx, plan, { clinicId, correlationId, now });
+  await writePosting(tx, plan, { clinicId, remittanceId, traceNumber: remittance.traceNumber, correlationId, now });
   // plan.outcomes says what each CLP did (posted or unmatched, the claim's move): the events outbox reads it here.
-  const ledgerTransactionIds = plan.ledger.map((t) => t.id);
   const unmatched = plan.outcomes.filter((o) => o.posting === 'unmatched').length;
-  await tx.remittance.update({ where: { id: remittanceId }, data: { ledgerTransactionIds } });
   await reassociate(tx, { clinicId, traceNumber: remittance.traceNumber, correlationId });
   return {
     ...summary,

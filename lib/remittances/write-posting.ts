@@ -1,67 +1,103 @@
 // Writes a posting plan (plan-posting.ts) in a handful of set-based statements inside the caller's transaction,
-// whatever the number of claims: the ledger in two, the claims in one update, the claim lines in one, the bills in
-// two, and the events, transmissions and remittance rows as multi-row inserts. Columns travel as array parameters
-// turned back into rows by `unnest`, so a statement's text and parameter count do not grow with the 835.
+// whatever the number of claims: the ledger in two, the remittance's list of its transactions, the claims in one
+// update, the claim lines in one, the bills in two, and the timeline events, transmissions and remittance rows in one
+// insert each. Each statement's rows travel as ONE JSON text parameter, turned back into rows by
+// `json_to_recordset`: measured on a 5,000-claim 835, the ORM's multi-row inserts, and even array parameters (each
+// element crosses the ORM's query layer), cost seconds of CPU, where one string crosses it at once
+// (docs/decisions.md, issue #26).
+import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
 import { postLedgerTransactions } from '../ledger/post-ledger-transaction';
 import type { PostingPlan } from './plan-posting';
 
-// statusReason is written only where a CLP decided it (the flag); the claim keeps its reason otherwise.
+// statusReason is written only where a CLP decided it (set_reason); the claim keeps its reason otherwise.
 const UPDATE_CLAIMS = `UPDATE "Claim" AS c SET "paidCents" = u.paid, "patientResponsibilityCents" = u.patient,
     "adjustmentCents" = u.adjustment, "status" = u.status,
     "statusReason" = CASE WHEN u.set_reason THEN u.reason ELSE c."statusReason" END, "updatedAt" = $2
-  FROM unnest($3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::boolean[], $9::text[])
-    AS u(id, paid, patient, adjustment, status, set_reason, reason)
+  FROM json_to_recordset($3::json)
+    AS u(id text, paid bigint, patient bigint, adjustment bigint, status text, set_reason boolean, reason text)
   WHERE c."id" = u.id AND c."clinicId" = $1`;
 const PAY_LINES = `UPDATE "ClaimLine" AS l SET "paidCents" = l."paidCents" + u.paid
-  FROM unnest($2::text[], $3::bigint[]) AS u(id, paid) WHERE l."id" = u.id AND l."clinicId" = $1`;
-const CHANGE_BILLS = `UPDATE "PatientBill" AS b SET "amountCents" = u.amount, "status" = u.status, "updatedAt" = $2
-  FROM unnest($3::text[], $4::int[], $5::text[]) AS u(id, amount, status) WHERE b."id" = u.id AND b."clinicId" = $1`;
+  FROM json_to_recordset($2::json) AS u(id text, paid bigint) WHERE l."id" = u.id AND l."clinicId" = $1`;
+const NEW_BILLS = `INSERT INTO "PatientBill" ("id", "clinicId", "patientId", "claimId", "amountCents", "status", "createdAt", "updatedAt")
+  SELECT u.id, $1, u."patientId", u."claimId", u."amountCents", u.status, $2, $2
+  FROM json_to_recordset($3::json) AS u(id text, "patientId" text, "claimId" text, "amountCents" int, status text)`;
+const CHANGE_BILLS = `UPDATE "PatientBill" AS b SET "amountCents" = u."amountCents", "status" = u.status, "updatedAt" = $2
+  FROM json_to_recordset($3::json) AS u(id text, "amountCents" int, status text) WHERE b."id" = u.id AND b."clinicId" = $1`;
+// Row ids are the batch's id and the row's position, zero-padded: unique, and in file order when sorted (a claim's
+// reversal and its corrected payment share a timestamp, so a tie-break on id keeps their order).
+const rowId = (batchParameter: string) => `${batchParameter} || lpad(u.n::text, 7, '0')`;
+const INSERT_EVENTS = `INSERT INTO "ClaimEvent" ("id", "clinicId", "claimId", "kind", "fromStatus", "toStatus", "detail", "correlationId", "at")
+  SELECT ${rowId('$4')}, $1, u."claimId", u.kind, u."fromStatus", u."toStatus", u.detail, $2, $3
+  FROM ROWS FROM (json_to_recordset($5::json) AS ("claimId" text, kind text, "fromStatus" text, "toStatus" text, detail jsonb)) WITH ORDINALITY
+    AS u("claimId", kind, "fromStatus", "toStatus", detail, n)`;
+const INSERT_TRANSMISSIONS = `INSERT INTO "ClaimTransmission" ("id", "clinicId", "claimId", "direction", "kind", "controlNumber", "x12", "correlationId", "at")
+  SELECT ${rowId('$4')}, $1, u."claimId", 'in', '835', $5, u.x12, $2, $3
+  FROM ROWS FROM (json_to_recordset($6::json) AS ("claimId" text, x12 text)) WITH ORDINALITY
+    AS u("claimId", x12, n)`;
+const INSERT_REMITTANCE_CLAIMS = `INSERT INTO "RemittanceClaim" ("id", "remittanceId", "clinicId", "claimId", "position",
+    "payerClaimId", "statusCode", "chargeCents", "paidCents", "patientResponsibilityCents", "adjustments", "lines",
+    "posting", "unmatchedReason")
+  SELECT ${rowId('$3')}, $2, $1, u."claimId", u.position, u."payerClaimId", u."statusCode", u."chargeCents",
+    u."paidCents", u."patientResponsibilityCents", u.adjustments, u.lines, u.posting, u."unmatchedReason"
+  FROM ROWS FROM (json_to_recordset($4::json) AS ("claimId" text, position int, "payerClaimId" text, "statusCode" text, "chargeCents" bigint, "paidCents" bigint, "patientResponsibilityCents" bigint, adjustments jsonb, lines jsonb, posting text, "unmatchedReason" text)) WITH ORDINALITY
+    AS u("claimId", position, "payerClaimId", "statusCode", "chargeCents", "paidCents", "patientResponsibilityCents", adjustments, lines, posting, "unmatchedReason", n)`;
+
+const LIST_LEDGER = `UPDATE "Remittance" SET "ledgerTransactionIds" = ARRAY(SELECT json_array_elements_text($2::json))
+  WHERE "id" = $1`;
+
+const batchId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}_`;
+
+/** Rows as one JSON text; bigint cents as JSON numbers' digits (exact: PostgreSQL reads them as bigint). */
+const rowsJson = (rows: readonly object[]) =>
+  JSON.stringify(rows, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 
 export async function writePosting(
   tx: Prisma.TransactionClient,
   plan: PostingPlan,
-  common: { clinicId: string; correlationId: string; now: Date },
+  common: { clinicId: string; remittanceId: string; traceNumber: string; correlationId: string; now: Date },
 ): Promise<void> {
-  const { clinicId, now } = common;
-  await postLedgerTransactions(tx, { clinicId, correlationId: common.correlationId, postedAt: now }, plan.ledger);
-  if (plan.claims.length > 0) {
-    const { claims } = plan;
-    await tx.$executeRawUnsafe(
-      UPDATE_CLAIMS,
-      clinicId,
-      now,
-      claims.map((c) => c.id),
-      claims.map((c) => c.paidCents.toString()),
-      claims.map((c) => c.patientResponsibilityCents.toString()),
-      claims.map((c) => c.adjustmentCents.toString()),
-      claims.map((c) => c.status),
-      claims.map((c) => c.statusReason !== undefined),
-      claims.map((c) => c.statusReason ?? null),
-    );
+  const { clinicId, correlationId, now } = common;
+  await postLedgerTransactions(tx, { clinicId, correlationId, postedAt: now }, plan.ledger);
+  await tx.$executeRawUnsafe(LIST_LEDGER, common.remittanceId, JSON.stringify(plan.ledger.map((t) => t.id)));
+  const { claims, newBills, changedBills, events, transmissions, remittanceClaims } = plan;
+  if (claims.length > 0) {
+    const rows = claims.map((c) => ({
+      id: c.id,
+      paid: c.paidCents,
+      patient: c.patientResponsibilityCents,
+      adjustment: c.adjustmentCents,
+      status: c.status,
+      set_reason: c.statusReason !== undefined,
+      reason: c.statusReason ?? null,
+    }));
+    await tx.$executeRawUnsafe(UPDATE_CLAIMS, clinicId, now, rowsJson(rows));
   }
   if (plan.linePayments.size > 0) {
-    const payments = [...plan.linePayments];
-    await tx.$executeRawUnsafe(
-      PAY_LINES,
-      clinicId,
-      payments.map(([id]) => id),
-      payments.map(([, cents]) => cents.toString()),
-    );
+    const rows = [...plan.linePayments].map(([id, paid]) => ({ id, paid }));
+    await tx.$executeRawUnsafe(PAY_LINES, clinicId, rowsJson(rows));
   }
-  if (plan.newBills.length > 0) await tx.patientBill.createMany({ data: plan.newBills });
-  if (plan.changedBills.length > 0) {
-    const bills = plan.changedBills;
+  if (newBills.length > 0) await tx.$executeRawUnsafe(NEW_BILLS, clinicId, now, rowsJson(newBills));
+  if (changedBills.length > 0) await tx.$executeRawUnsafe(CHANGE_BILLS, clinicId, now, rowsJson(changedBills));
+  if (events.length > 0) {
+    await tx.$executeRawUnsafe(INSERT_EVENTS, clinicId, correlationId, now, batchId('cev'), rowsJson(events));
+  }
+  if (transmissions.length > 0) {
     await tx.$executeRawUnsafe(
-      CHANGE_BILLS,
+      INSERT_TRANSMISSIONS,
       clinicId,
+      correlationId,
       now,
-      bills.map((b) => b.id),
-      bills.map((b) => b.amountCents),
-      bills.map((b) => b.status),
+      batchId('ctx'),
+      common.traceNumber,
+      rowsJson(transmissions),
     );
   }
-  if (plan.events.length > 0) await tx.claimEvent.createMany({ data: plan.events });
-  if (plan.transmissions.length > 0) await tx.claimTransmission.createMany({ data: plan.transmissions });
-  await tx.remittanceClaim.createMany({ data: plan.remittanceClaims });
+  await tx.$executeRawUnsafe(
+    INSERT_REMITTANCE_CLAIMS,
+    clinicId,
+    common.remittanceId,
+    batchId('rcl'),
+    rowsJson(remittanceClaims),
+  );
 }
