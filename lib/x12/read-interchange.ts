@@ -63,7 +63,8 @@ function isLineBreak(code: number): boolean {
  * length, whatever the text holds.
  */
 export function readInterchange(text: string, maxLength: number = MAX_INTERCHANGE_LENGTH): Interchange {
-  if (text.length > maxLength) fail(`interchange is larger than ${maxLength} characters (${maxLength / 1024 / 1024} MiB)`);
+  if (text.length > maxLength)
+    fail(`interchange is larger than ${maxLength} characters (${maxLength / 1024 / 1024} MiB)`);
   let start = 0;
   // A UTF-8 BOM or leading blank lines are transport noise, not content.
   while (start < text.length && (text.charCodeAt(start) <= 32 || text.charCodeAt(start) === 0xfeff)) start++;
