@@ -38,6 +38,8 @@ export type Endpoint = {
   body?: z.ZodType;
   response?: z.ZodType;
   successStatus?: number;
+  /** When the endpoint may also answer 202 with the same body (accepted, finished later): when, in words. */
+  accepted?: string;
   /** Error codes this endpoint answers beyond the ones its auth implies. */
   errors?: ErrorCode[];
   /** Content type of a non-JSON success body (NDJSON, FHIR, redirects are described in summary). */

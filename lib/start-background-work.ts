@@ -13,6 +13,7 @@ import type { FhirStore } from './fhir/fhir-store';
 import { preVerificationHandler } from './eligibility/pre-verify-appointments';
 import { bulkExportHandler } from './fhir/bulk-export/run-bulk-export-job';
 import { reconcileHandler } from './reconciliation/reconcile-day';
+import { eraPostingHandler } from './remittances/era-post-job';
 import { scheduleHandler } from './schedules/schedule-handler';
 import { SCHEDULES } from './schedules/schedules';
 import { syncSchedules } from './schedules/sync-schedules';
@@ -34,6 +35,7 @@ export async function startBackgroundWork(
     bulkExportHandler({ db, clock, fhirStore: deps.fhirStore, log }),
     sandboxRemittanceHandler(deps),
     reconcileHandler(deps),
+    eraPostingHandler(deps),
     preVerificationHandler(deps),
     ...SCHEDULES.map((schedule) =>
       scheduleHandler({ db, clock, boss, log, clearinghouse: deps.clearinghouse }, schedule),

@@ -80,6 +80,12 @@ function operationOf(e: Endpoint): Json {
             : { [e.produces ?? 'application/json']: { schema: toSchema(e.response, 'output') } },
       }
     : { description: e.produces ? `Success (${e.produces})` : 'Success' };
+  if (e.accepted && e.response) {
+    responses['202'] = {
+      description: e.accepted,
+      content: { 'application/json': { schema: toSchema(e.response, 'output') } },
+    };
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(e))
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
