@@ -38,6 +38,9 @@ function upload(cookie: string, x12: string): Promise<{ ms: number; status: numb
       `${app.url}/api/remittances`,
       {
         method: 'POST',
+        // A fresh connection each time: a kept-alive socket idle past the server's keep-alive timeout (the seeding and
+        // the 50 MiB file take longer) is closed under the next write (EPIPE).
+        agent: false,
         headers: {
           cookie,
           'content-type': 'application/edi-x12',
