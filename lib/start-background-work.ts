@@ -16,6 +16,7 @@ import { startEventDispatcher } from './events/start-event-dispatcher';
 import { bulkExportHandler } from './fhir/bulk-export/run-bulk-export-job';
 import { emrPullHandler } from './emr/pull-job';
 import { reconcileHandler } from './reconciliation/reconcile-day';
+import { eraPostingHandler } from './remittances/era-post-job';
 import { scheduleHandler } from './schedules/schedule-handler';
 import { SCHEDULES } from './schedules/schedules';
 import { syncSchedules } from './schedules/sync-schedules';
@@ -38,6 +39,7 @@ export async function startBackgroundWork(
     emrPullHandler({ db, clock, config, fhirStore: deps.fhirStore, egress: deps.egress, log }),
     sandboxRemittanceHandler(deps),
     reconcileHandler(deps),
+    eraPostingHandler(deps),
     preVerificationHandler(deps),
     ...SCHEDULES.map((schedule) =>
       scheduleHandler({ db, clock, boss, log, clearinghouse: deps.clearinghouse }, schedule),

@@ -58,3 +58,46 @@ export async function postLedgerTransaction(tx: Prisma.TransactionClient, postin
   await tx.$executeRawUnsafe(ledgerInsertSql(lines.length), ...params);
   return transactionId;
 }
+
+/** One posting of a batch, its id chosen by the caller (a remittance lists its transactions in its own order). */
+export type BatchedLedgerPosting = { id: string; kind: string; reference: string; lines: readonly LedgerLine[] };
+
+// A batch in two statements whatever its size: the rows travel as one JSON text parameter each (one string crosses
+// the ORM's query layer at once, where array elements or per-row parameters each cost CPU), and json_to_recordset
+// turns them back into rows. The entries' bigint cents go as decimal strings, read exactly as bigint.
+const INSERT_TRANSACTIONS = `INSERT INTO "LedgerTransaction" ("id", "clinicId", "kind", "reference", "correlationId", "createdAt")
+  SELECT t.id, $1, t.kind, t.reference, $2, $3 FROM json_to_recordset($4::json) AS t(id text, kind text, reference text)`;
+const INSERT_ENTRIES = `INSERT INTO "LedgerEntry" ("id", "transactionId", "account", "amountCents")
+  SELECT e.id, e.t, e.a, e.c FROM json_to_recordset($1::json) AS e(id text, t text, a text, c bigint)`;
+/**
+ * Writes many postings of one clinic, correlation and date in two statements (the set-based form of
+ * postLedgerTransaction, for an 835 of thousands of claims). Each posting is checked by buildPosting first.
+ * @throws RangeError for an unbalanced or malformed posting; nothing is written.
+ */
+export async function postLedgerTransactions(
+  tx: Prisma.TransactionClient,
+  common: { clinicId: string; correlationId: string; postedAt: Date },
+  postings: readonly BatchedLedgerPosting[],
+): Promise<void> {
+  if (postings.length === 0) return;
+  const entries: { id: string; t: string; a: string; c: string }[] = [];
+  for (const posting of postings) {
+    buildPosting(posting.lines).forEach((line, index) => {
+      entries.push({
+        id: `${posting.id}_${index + 1}`,
+        t: posting.id,
+        a: line.account,
+        c: line.amountCents.toString(),
+      });
+    });
+  }
+  const transactions = postings.map(({ id, kind, reference }) => ({ id, kind, reference }));
+  await tx.$executeRawUnsafe(
+    INSERT_TRANSACTIONS,
+    common.clinicId,
+    common.correlationId,
+    common.postedAt,
+    JSON.stringify(transactions),
+  );
+  await tx.$executeRawUnsafe(INSERT_ENTRIES, JSON.stringify(entries));
+}

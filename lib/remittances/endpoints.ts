@@ -31,7 +31,7 @@ export const uploadRemittanceEndpoint = endpoint({
   path: '/api/remittances',
   tags: ['remittances'],
   summary:
-    'Post an X12 835 interchange (one or several 835s): multipart/form-data with the file in field `file`, or JSON `{ "x12": "ISA*..." }`. The request body is capped at 5 MiB and the interchange itself at 1 MiB (413). 422 when an 835 is unreadable, empty, unbalanced, or has no CLP naming a claim of the clinic that was sent: nothing of the interchange is posted. A CLP naming a draft or a claim the clinic does not have is kept as `unmatched` with its amounts and posts nowhere. Idempotent on (payer id, TRN02): a copy answers the first posting with duplicate: true.',
+    'Post an X12 835 interchange (one or several 835s): the file itself as `application/edi-x12` (read while it streams), multipart/form-data with the file in field `file`, or JSON `{ "x12": "ISA*..." }`. The request body and the interchange are capped at 64 MiB (413; a body is cut off at the cap, never read further). Posting is a handful of set-based statements per 835, in one transaction. 422 when an 835 is unreadable, empty, unbalanced, or has no CLP naming a claim of the clinic that was sent: nothing of the interchange is posted. A CLP naming a draft or a claim the clinic does not have is kept as `unmatched` with its amounts and posts nowhere. Idempotent on (payer id, TRN02): a copy answers the first posting with duplicate: true.',
   auth: 'session',
   scope: 'svcpay:write',
   money: true,

@@ -1,40 +1,103 @@
-// The staff upload's body: multipart/form-data (the file in field `file`, or any one file) or JSON `{ x12 }`. Two
-// caps, both answered 413 with a sentence: the request body at 5 MiB, counted while streaming (multipart framing and
-// JSON escaping cost room), and the interchange itself at the X12 reader's 1 MiB (MAX_INTERCHANGE_LENGTH). The
-// reader keeps its cap: each 835 amount is bounded so that every sum over a 1 MiB interchange stays a safe integer
-// (lib/money/cents.ts), and 1 MiB is thousands of claims, more than a clinic's payer sends in one interchange.
+// The staff upload's body: the interchange itself as `application/edi-x12` (RFC 1767), multipart/form-data (the file
+// in field `file`, or any one file) or JSON `{ x12 }`. One cap, 64 MiB (a large group's weekly Medicare 835), on
+// the body and on the interchange, answered 413 with a sentence: a declared Content-Length over it is refused before
+// a byte is read, and a body is counted while it streams and dropped the moment it passes the cap. The raw form is
+// decoded chunk by chunk as it arrives, so a 64 MiB 835 is held as text once (not as bytes, then a copy, then
+// text); multipart and JSON need the whole body before they can be parsed.
 import { AppError } from '../errors';
-import { MAX_INTERCHANGE_LENGTH } from '../x12/read-interchange';
+import { MAX_835_LENGTH } from '../x12/read-835';
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = MAX_835_LENGTH;
+const CAP_MIB = MAX_UPLOAD_BYTES / 1024 / 1024;
 
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
 const invalid = (message: string, path = 'body') =>
   new AppError('VALIDATION_FAILED', message, { issues: [{ path, message }] });
 
-/** The upload's body cap, for the route's body reader: 413 with a sentence. */
-export const UPLOAD_CAP = {
+const UPLOAD_CAP = {
   maxBytes: MAX_UPLOAD_BYTES,
-  tooLarge: () =>
-    tooLarge(`The upload is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB; send one interchange of at most 1 MiB`),
+  tooLarge: () => tooLarge(`The upload is larger than ${CAP_MIB} MiB; ask the payer to split the interchange`),
 };
+
+const notUtf8 = () => invalid('The 835 is not valid UTF-8 text');
 
 function decode(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw invalid('The 835 is not valid UTF-8 text');
+    throw notUtf8();
   }
 }
 
+/** The upload as the route hands it over: its headers and the body stream, not yet read. */
+export type UploadBody = { contentType: string; contentLength: string | null; body: ReadableStream<Uint8Array> | null };
+
+/**
+ * Reads the stream to its end, handing each chunk to `take`, and cancels it the moment it passes the cap: nothing
+ * past the cap is read or kept. @throws PAYLOAD_TOO_LARGE (413).
+ */
+async function readCapped(body: ReadableStream<Uint8Array> | null, take: (chunk: Uint8Array) => void): Promise<void> {
+  if (!body) return;
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+    if (total > MAX_UPLOAD_BYTES) {
+      await reader.cancel();
+      throw UPLOAD_CAP.tooLarge();
+    }
+    take(value);
+  }
+}
+
+/** A raw 835 body as text, decoded while it streams (no byte copy of the whole body is ever held). */
+async function readRawText(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parts: string[] = [];
+  try {
+    await readCapped(body, (chunk) => parts.push(decoder.decode(chunk, { stream: true })));
+    parts.push(decoder.decode());
+  } catch (error) {
+    if (error instanceof TypeError) throw notUtf8();
+    throw error;
+  }
+  return parts.join('');
+}
+
+/** The whole body as bytes, for the forms that need it whole (multipart, JSON). */
+async function readBytes(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  await readCapped(body, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.byteLength;
+  });
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const RAW_TYPES = /^application\/(edi-x12|x12)\b/;
+
 /** The interchange text of the upload. @throws PAYLOAD_TOO_LARGE (413), VALIDATION_FAILED (400), UNPROCESSABLE (422). */
-export async function readUpload({ contentType, bytes }: { contentType: string; bytes: Uint8Array }): Promise<string> {
+export async function readUpload({ contentType, contentLength, body }: UploadBody): Promise<string> {
   const type = contentType.toLowerCase();
+  // A declared length over the cap is refused before a byte is read.
+  if (Number(contentLength) > MAX_UPLOAD_BYTES) throw UPLOAD_CAP.tooLarge();
   let x12: string;
-  if (type.startsWith('multipart/form-data')) {
+  if (RAW_TYPES.test(type)) {
+    x12 = await readRawText(body);
+  } else if (type.startsWith('multipart/form-data')) {
+    const bytes = await readBytes(body);
     let form: FormData;
     try {
-      form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
+      form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
     } catch {
       throw invalid('The multipart body cannot be read');
     }
@@ -43,6 +106,7 @@ export async function readUpload({ contentType, bytes }: { contentType: string; 
     if (value === null) throw invalid('Send the 835 in the form field "file"', 'body.file');
     x12 = typeof value === 'string' ? value : decode(new Uint8Array(await value.arrayBuffer()));
   } else if (/^application\/([a-z0-9.+-]+\+)?json\b/.test(type)) {
+    const bytes = await readBytes(body);
     let parsed: unknown;
     try {
       parsed = JSON.parse(decode(bytes));
@@ -54,10 +118,14 @@ export async function readUpload({ contentType, bytes }: { contentType: string; 
     if (typeof value !== 'string') throw invalid('x12 must be the 835 interchange as a string', 'body.x12');
     x12 = value;
   } else {
-    throw invalid('Send the 835 as multipart/form-data (field "file") or as JSON { "x12": "..." }');
+    throw invalid(
+      'Send the 835 as application/edi-x12, as multipart/form-data (field "file") or as JSON { "x12": "..." }',
+    );
   }
-  if (x12.length > MAX_INTERCHANGE_LENGTH) {
-    throw tooLarge(`The 835 interchange is larger than 1 MiB (${x12.length} characters); ask the payer to split it`);
+  if (x12.length > MAX_835_LENGTH) {
+    throw tooLarge(
+      `The 835 interchange is larger than ${CAP_MIB} MiB (${x12.length} characters); ask the payer to split it`,
+    );
   }
   if (x12.trim() === '') throw new AppError('UNPROCESSABLE', 'The 835 is empty: there is nothing to post');
   const control = findControlCharacter(x12);

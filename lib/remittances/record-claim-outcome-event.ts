@@ -1,27 +1,23 @@
 // The event a CLP reports (DECISIONS "Events out"): claim.paid, claim.partially_paid or claim.denied, recorded in
 // the posting's transaction; a reversal or a code that changes no state reports nothing. A denial's adjustments
 // that a biller must act on are its typed errors (`CARC:<group>-<reason>`).
-import type { Prisma } from '../db';
-import { recordEvent } from '../events/record-event';
+import type { EventToRecord } from '../events/record-event';
 import { describeCarc } from '../x12/carc';
 import type { ClaimPayment } from '../x12/read-remittance';
 import { claimOutcome, denialAdjustments } from './claim-outcome';
 
-export async function recordClaimOutcomeEvent(
-  tx: Prisma.TransactionClient,
-  input: {
-    clinicId: string;
-    claimId: string;
-    remittanceId: string;
-    claim: ClaimPayment;
-    correlationId: string;
-    now: Date;
-  },
-): Promise<void> {
+export function claimOutcomeEvent(input: {
+  clinicId: string;
+  claimId: string;
+  remittanceId: string;
+  claim: ClaimPayment;
+  correlationId: string;
+  now: Date;
+}): EventToRecord | null {
   const outcome = claimOutcome(input.claim);
-  if (outcome !== 'paid' && outcome !== 'partially_paid' && outcome !== 'denied') return;
+  if (outcome !== 'paid' && outcome !== 'partially_paid' && outcome !== 'denied') return null;
   const errors = outcome === 'paid' ? [] : denialAdjustments(input.claim);
-  await recordEvent(tx, {
+  return {
     clinicId: input.clinicId,
     type: `claim.${outcome}`,
     objectId: input.claimId,
@@ -34,5 +30,5 @@ export async function recordClaimOutcomeEvent(
     errors: errors.map((a) => ({ code: `CARC:${a.group}-${a.reason}`, message: describeCarc(a.reason) })),
     correlationId: input.correlationId,
     at: input.now,
-  });
+  };
 }

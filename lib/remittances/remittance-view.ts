@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { centsToNumber } from '../money/cents-to-number';
-import type { StoredAdjustment } from './post-remittance';
+import type { StoredAdjustment } from './plan-posting';
 import { describeClaimStatus, describeProviderAdjustment } from './remittance-words';
 
 const Cents = z.number().int();

@@ -81,9 +81,13 @@ export const eraWebhook = endpoint({
   path: '/api/webhooks/era',
   tags: ['webhooks'],
   summary:
-    'Remittances (X12 835) from a clearinghouse or payer: era.received with data { x12 } posts every 835 of the interchange for the signed clinic (docs/remittances.md). 422 when an 835 is unreadable, empty, unbalanced or has no CLP naming a claim of the clinic that was sent (a CLP naming a draft or an unknown claim is kept unmatched and posts nowhere), 400 when it holds a control character: nothing is posted or recorded. An 835 already posted (same payer id and TRN02) answers outcome recorded. Halted by SVC_HALT.' +
+    'Remittances (X12 835) from a clearinghouse or payer: era.received with data { x12 } posts every 835 of the interchange for the signed clinic (docs/remittances.md). 422 when an 835 is unreadable, empty, unbalanced or has no CLP naming a claim of the clinic that was sent (a CLP naming a draft or an unknown claim is kept unmatched and posts nowhere), 400 when it holds a control character: nothing is posted or recorded. An 835 already posted (same payer id and TRN02) answers outcome recorded. An interchange of more than 500 claims (CLPs) is checked the same way, then answered 202 (outcome recorded, reason "remittance queued for posting") and posted by a background job, exactly once per 835. Halted by SVC_HALT.' +
     HEADERS,
   auth: { signature: 'era' },
+  accepted: {
+    response: WebhookReceipt,
+    description: 'Accepted: an 835 of more than 500 claims, queued for posting in the background',
+  },
   money: true,
   body: EventEnvelope,
   response: WebhookReceipt,

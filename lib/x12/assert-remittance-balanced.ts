@@ -16,7 +16,7 @@ export function assertRemittanceBalanced(remittance: Remittance): void {
   let paidTotal = 0;
   for (const claim of remittance.claims) {
     assertClaimBalanced(claim);
-    paidTotal += claim.paidCents;
+    paidTotal = add(paidTotal, claim.paidCents);
   }
   const providerTotal = sumOf(remittance.providerAdjustments);
   if (paidTotal - providerTotal !== remittance.paymentCents) {
@@ -43,8 +43,8 @@ function assertClaimBalanced(claim: ClaimPayment): void {
         line.paidCents,
       );
     }
-    lineAdjustmentTotal += adjustmentTotal;
-    linePaidTotal += line.paidCents;
+    lineAdjustmentTotal = add(lineAdjustmentTotal, adjustmentTotal);
+    linePaidTotal = add(linePaidTotal, line.paidCents);
   });
   const claimAdjustmentTotal = sumOf(claim.adjustments);
   if (claim.chargeCents - claimAdjustmentTotal - lineAdjustmentTotal !== claim.paidCents) {
@@ -67,8 +67,19 @@ function assertClaimBalanced(claim: ClaimPayment): void {
 
 function sumOf(adjustments: readonly Pick<CasAdjustment, 'amountCents'>[]): number {
   let total = 0;
-  for (const adjustment of adjustments) total += adjustment.amountCents;
+  for (const adjustment of adjustments) total = add(total, adjustment.amountCents);
   return total;
+}
+
+/**
+ * A running sum of cents that must stay a safe integer: each amount is at most MAX_AMOUNT_CENTS, but a 64 MiB 835
+ * holds enough of them to pass 2^53, where a float sum would silently round and a balancing rule could pass or
+ * fail by accident. Checked at every step, the sum is exact whenever the rule is judged.
+ */
+function add(total: number, cents: number): number {
+  const sum = total + cents;
+  if (!Number.isSafeInteger(sum)) throw new X12ReadError('unreadable', 'the amounts add up past what cents can count');
+  return sum;
 }
 
 /** The reason names the rule, where it fails, and its arithmetic: "200.00 - 50.00 = 150.00, not 140.00". */

@@ -3,9 +3,26 @@
 // TR3's three balancing rules. Posting what a remittance says is not this module's business.
 import { assertRemittanceBalanced } from './assert-remittance-balanced';
 import { assertNoControlCharacters } from './control-characters';
-import { readInterchange } from './read-interchange';
+import { readInterchange, type Interchange } from './read-interchange';
 import { readRemittance, type Remittance } from './read-remittance';
 import { X12ReadError } from './x12-read-error';
+
+/**
+ * The largest 835 interchange read: 64 MiB, a large group's weekly Medicare file (tens of thousands of claims).
+ * Every amount is capped at MAX_AMOUNT_CENTS and every sum the balancing rules take is checked to stay a safe
+ * integer (assert-remittance-balanced.ts), so the cap is about memory, not arithmetic.
+ */
+export const MAX_835_LENGTH = 64 * 1024 * 1024;
+
+/** read835s, also handing back the interchange it read, so a caller needing its segments does not read it twice. */
+export function read835Interchange(
+  text: string,
+  maxLength: number = MAX_835_LENGTH,
+): { interchange: Interchange; remittances: Remittance[] } {
+  assertNoControlCharacters(text);
+  const interchange = readInterchange(text, maxLength);
+  return { interchange, remittances: remittancesOf(interchange) };
+}
 
 /**
  * Every 835 of the interchange, in file order: what the webhook and the upload post. All or nothing: throws
@@ -13,9 +30,11 @@ import { X12ReadError } from './x12-read-error';
  * not an interchange of 835s only, or when any 835 has no claim (CLP), has a negative BPR02 or does not balance;
  * X12ControlCharacterError (an X12ReadError) when the text holds a control character (control-characters.ts).
  */
-export function read835s(text: string): Remittance[] {
-  assertNoControlCharacters(text);
-  const interchange = readInterchange(text);
+export function read835s(text: string, maxLength?: number): Remittance[] {
+  return read835Interchange(text, maxLength).remittances;
+}
+
+function remittancesOf(interchange: Interchange): Remittance[] {
   const ta1 = interchange.ta1[0];
   if (ta1) {
     const note = ta1.elements[5] ? ` (TA105 note code ${ta1.elements[5]})` : '';

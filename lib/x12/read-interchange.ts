@@ -58,12 +58,13 @@ function isLineBreak(code: number): boolean {
 }
 
 /**
- * Throws X12ReadError('unreadable') when the text is not a well-formed interchange or is longer than
- * MAX_INTERCHANGE_LENGTH. Work is linear in the text's length, whatever the text holds.
+ * Throws X12ReadError('unreadable') when the text is not a well-formed interchange or is longer than `maxLength`
+ * (MAX_INTERCHANGE_LENGTH unless a reader of large files, the 835's, says otherwise). Work is linear in the text's
+ * length, whatever the text holds.
  */
-export function readInterchange(text: string): Interchange {
-  if (text.length > MAX_INTERCHANGE_LENGTH)
-    fail(`interchange is larger than ${MAX_INTERCHANGE_LENGTH} characters (1 MiB)`);
+export function readInterchange(text: string, maxLength: number = MAX_INTERCHANGE_LENGTH): Interchange {
+  if (text.length > maxLength)
+    fail(`interchange is larger than ${maxLength} characters (${maxLength / 1024 / 1024} MiB)`);
   let start = 0;
   // A UTF-8 BOM or leading blank lines are transport noise, not content.
   while (start < text.length && (text.charCodeAt(start) <= 32 || text.charCodeAt(start) === 0xfeff)) start++;

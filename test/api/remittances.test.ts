@@ -247,23 +247,42 @@ describe('remittance upload and reads', () => {
     expect((await app.db.claim.findUniqueOrThrow({ where: { id: theirs.id } })).status).toBe('accepted');
   });
 
-  it('caps the interchange at 1 MiB and the body at 5 MiB with 413 and a sentence', async () => {
-    const big = await billing.post('/api/remittances', { x12: `ISA${'*'.repeat(1024 * 1024)}` });
-    expect(big.status).toBe(413);
-    expect(big.body).toEqual(
-      error(
-        'PAYLOAD_TOO_LARGE',
-        /^The 835 interchange is larger than 1 MiB \(\d+ characters\); ask the payer to split it$/,
-      ),
+  it('caps the upload at 64 MiB with 413 and a sentence, posting nothing', async () => {
+    const tooLarge = error(
+      'PAYLOAD_TOO_LARGE',
+      'The upload is larger than 64 MiB; ask the payer to split the interchange',
     );
-    const huge = await billing.request('POST', '/api/remittances', {
-      body: JSON.stringify({ x12: 'x'.repeat(5 * 1024 * 1024) }),
-      headers: { 'content-type': 'application/json' },
+    const before = await counts(tenant.clinicId);
+    // 64 MiB + 1 byte, streamed without a length, in 1 MiB chunks: 413, nothing posted.
+    const chunk = new TextEncoder().encode('ISA' + ' '.repeat(1024 * 1024 - 3));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const left = 64 * 1024 * 1024 + 1 - sent;
+        if (left <= 0) return controller.close();
+        const part = left >= chunk.byteLength ? chunk : chunk.subarray(0, left);
+        sent += part.byteLength;
+        controller.enqueue(part);
+      },
     });
-    expect(huge.status).toBe(413);
-    expect(huge.body).toEqual(
-      error('PAYLOAD_TOO_LARGE', 'The upload is larger than 5 MiB; send one interchange of at most 1 MiB'),
-    );
+    const streamed = await billing.request('POST', '/api/remittances', {
+      body,
+      headers: { 'content-type': 'application/edi-x12' },
+    });
+    expect(streamed.status).toBe(413);
+    expect(streamed.body).toEqual(tooLarge);
+    expect(await counts(tenant.clinicId)).toEqual(before);
+  }, 120_000);
+
+  it('posts an 835 sent as application/edi-x12, read while it streams', async () => {
+    const claim = await createClaim(app.db, tenant);
+    const remittance = remittanceOf([claimPayment(claim.id, '1', paidLines)]);
+    const res = await billing.request('POST', '/api/remittances', {
+      body: x12Of(remittance),
+      headers: { 'content-type': 'application/edi-x12' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.remittances[0]).toMatchObject({ traceNumber: remittance.traceNumber, claimsPosted: 1 });
   });
 
   it('refuses a body that is neither multipart nor JSON (400)', async () => {
@@ -273,7 +292,10 @@ describe('remittance upload and reads', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject(
-      error('VALIDATION_FAILED', 'Send the 835 as multipart/form-data (field "file") or as JSON { "x12": "..." }'),
+      error(
+        'VALIDATION_FAILED',
+        'Send the 835 as application/edi-x12, as multipart/form-data (field "file") or as JSON { "x12": "..." }',
+      ),
     );
   });
 

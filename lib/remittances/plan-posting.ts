@@ -1,0 +1,431 @@
+// What one 835 posts, decided in memory before anything is written (pure): per CLP in file order, the claim's charge
+// booking, its ledger transaction, the patient's bill, the claim lines' payments, the claim's totals and state, its
+// timeline event, transmission and RemittanceClaim. The claims' rows (read under their locks) are updated here as
+// each CLP posts, so a reversal and the corrected claim after it (two CLPs of one claim) each start from what the one
+// before left, exactly as when each CLP was written on its own. write-posting.ts then writes the plan in a handful of
+// set-based statements. Every rule of DECISIONS "Money in" lives here; the writer only copies rows.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors';
+import { buildPosting, type LedgerLine } from '../ledger/build-posting';
+import { MAX_AMOUNT_CENTS } from '../money/cents';
+import { canTransition, isClaimStatus } from '../claims/claim-states';
+import { describeCarc } from '../x12/carc';
+import { describeRarc } from '../x12/rarc';
+import type { ClaimPayment, Remittance } from '../x12/read-remittance';
+import { CLAIM_CHARGE_KIND, claimChargeLines, claimChargeReference } from './book-claim-charge';
+import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME, type ClaimOutcome } from './claim-outcome';
+import type { ClaimRemarks } from './read-remarks';
+import {
+  adjustmentTotals,
+  claimLedgerLines,
+  providerLedgerLines,
+  secondaryLedgerLines,
+} from './remittance-ledger-lines';
+
+/** A claim as the posting reads it under its lock: totals, state and lines. */
+export type PostingClaim = {
+  id: string;
+  patientId: string;
+  totalChargeCents: bigint;
+  status: string;
+  paidCents: bigint;
+  patientResponsibilityCents: bigint;
+  adjustmentCents: bigint;
+  /** primary | secondary; a secondary claim names the primary whose 835 it carries (DECISIONS "Claim lifecycle"). */
+  payerRank: string;
+  primaryClaimId: string | null;
+  lines: { id: string; position: number; procedureCode: string; modifiers: string[] }[];
+};
+
+/** The claim's patient bill (the first one raised for it), as read before the posting. */
+export type PostingBill = { id: string; claimId: string; patientId: string; amountCents: number; paidCents: number };
+
+export type PlannedLedgerTransaction = { id: string; kind: string; reference: string; lines: LedgerLine[] };
+
+/** What one CLP did, as data: for the timeline, the events outbox and the screens. */
+export type ClaimPostingOutcome = {
+  position: number;
+  claimId: string;
+  posting: 'posted' | 'unmatched';
+  outcome: ClaimOutcome;
+  fromStatus: string | null;
+  toStatus: string | null;
+  paidCents: number;
+};
+
+export type PostingPlan = {
+  /** In the order the Remittance lists them: per CLP its charge booking then its posting, then the PLB. */
+  ledger: PlannedLedgerTransaction[];
+  /** Each posted claim's final totals and state; statusReason undefined when no CLP set it. */
+  claims: {
+    id: string;
+    paidCents: bigint;
+    patientResponsibilityCents: bigint;
+    adjustmentCents: bigint;
+    status: string;
+    statusReason: string | null | undefined;
+    /** CLP07 of the claim's latest CLP that has one: REF*F8 of a later replacement or void. */
+    payerClaimId: string | null;
+  }[];
+  /** Claim line id to the cents this 835 adds to its paidCents. */
+  linePayments: Map<string, bigint>;
+  newBills: { id: string; patientId: string; claimId: string; amountCents: number; status: string }[];
+  changedBills: { id: string; amountCents: number; status: string }[];
+  /** Timeline entries, one per posted CLP, in file order (all at the posting's time, for its correlation id). */
+  events: { claimId: string; kind: string; fromStatus: string | null; toStatus: string | null; detail: object }[];
+  /** The 835 as each posted claim's timeline keeps it (an incoming `835` transmission, control number TRN02). */
+  transmissions: { claimId: string; x12: string }[];
+  remittanceClaims: RemittanceClaimRow[];
+  outcomes: ClaimPostingOutcome[];
+};
+
+export type PlanInput = {
+  remittanceId: string;
+  x12: string;
+  remittance: Remittance;
+  remarks: ClaimRemarks[];
+  /** Per claim id the 835 names: null when it may post, else why not (resolve-claims.ts, under the locks). */
+  reasons: Map<string, string | null>;
+  claims: PostingClaim[];
+  /** Claim ids whose charge is already booked. */
+  charged: Set<string>;
+  bills: PostingBill[];
+};
+
+const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
+
+/** @throws UNPROCESSABLE (422) when a claim's running totals or the patient's bill would leave their bounds. */
+export function planPosting(input: PlanInput): PostingPlan {
+  const { remittanceId, remittance } = input;
+  const rows = new Map(
+    input.claims.map((row) => [
+      row.id,
+      { ...row, reason: undefined as string | null | undefined, payerClaimId: null as string | null },
+    ]),
+  );
+  const bills = new Map(input.bills.map((bill) => [bill.claimId, { ...bill, isNew: false, changed: false }]));
+  const charged = new Set(input.charged);
+  const plan: PostingPlan = {
+    ledger: [],
+    claims: [],
+    linePayments: new Map(),
+    newBills: [],
+    changedBills: [],
+    events: [],
+    transmissions: [],
+    remittanceClaims: [],
+    outcomes: [],
+  };
+  const transmissionX12 = (remarks: ClaimRemarks | undefined) => transmissionText(input.x12, remarks);
+
+  for (const [index, claim] of remittance.claims.entries()) {
+    const position = index + 1;
+    const remarks = input.remarks[index];
+    const row = rows.get(claim.claimId);
+    const reason = input.reasons.get(claim.claimId) ?? null;
+    const kept = remittanceClaimRow({ claim, position, remarks });
+    if (!row || reason !== null) {
+      plan.remittanceClaims.push({
+        ...kept,
+        posting: 'unmatched',
+        unmatchedReason: reason ?? 'The claim cannot take this payment',
+      });
+      plan.outcomes.push({
+        position,
+        claimId: claim.claimId,
+        posting: 'unmatched',
+        outcome: null,
+        fromStatus: null,
+        toStatus: null,
+        paidCents: claim.paidCents,
+      });
+      continue;
+    }
+    // A claim's billed charge enters the ledger once, booked by its first remittance (book-claim-charge.ts). A
+    // secondary claim bills the same visit again: its charge was booked with its primary's, so not twice.
+    const secondary = isSecondary(row);
+    if (!charged.has(row.id) && !secondary) {
+      const chargeLines = claimChargeLines(row.totalChargeCents);
+      if (chargeLines) {
+        plan.ledger.push({
+          id: newId('ltx'),
+          kind: CLAIM_CHARGE_KIND,
+          reference: claimChargeReference(row.id),
+          lines: chargeLines,
+        });
+      }
+      charged.add(row.id);
+    }
+    const lines = secondary ? secondaryLedgerLines(claim) : claimLedgerLines(claim);
+    if (lines.length > 0) {
+      plan.ledger.push({
+        id: newId('ltx'),
+        kind: claim.statusCode === '22' ? 'remittance.reversal' : 'remittance.claim',
+        reference: `remittance:${remittanceId}:${position}`,
+        lines: buildPosting(lines),
+      });
+    }
+
+    const { patientCents, otherCents } = adjustmentTotals(claim);
+    const paidCents = row.paidCents + BigInt(claim.paidCents);
+    const patientResponsibilityCents = row.patientResponsibilityCents + patientCents;
+    const adjustmentCents = row.adjustmentCents + otherCents;
+    for (const [name, value] of [
+      ['paid', paidCents],
+      ['patient responsibility', patientResponsibilityCents],
+      ['adjustment', adjustmentCents],
+    ] as const) {
+      if (value > BigInt(MAX_AMOUNT_CENTS) || value < -BigInt(MAX_AMOUNT_CENTS)) {
+        throw new AppError(
+          'UNPROCESSABLE',
+          `Claim ${JSON.stringify(claim.claimId)}'s ${name} total would exceed ${MAX_AMOUNT_CENTS} cents; nothing was posted`,
+        );
+      }
+    }
+    if (secondary) {
+      // What the secondary pays comes off the patient's bill for the visit (the primary's); its PR only repeats the
+      // part of that bill the patient still owes, so it is not billed again.
+      if (claim.paidCents !== 0) {
+        movePatientResponsibility(bills, {
+          claimId: row.primaryClaimId!,
+          patientId: row.patientId,
+          patientCents: -BigInt(claim.paidCents),
+        });
+      }
+    } else if (patientCents !== 0n) {
+      movePatientResponsibility(bills, { claimId: row.id, patientId: row.patientId, patientCents });
+    }
+    payLines(plan.linePayments, row, claim);
+
+    const outcome = claimOutcome(claim);
+    const detail = {
+      remittanceId,
+      position,
+      statusCode: claim.statusCode,
+      paidCents: claim.paidCents,
+      patientResponsibilityCents: Number(patientCents),
+      adjustmentCents: Number(otherCents),
+    };
+    const kind = claim.statusCode === '22' ? 'reversal' : 'payment';
+    const from = row.status;
+    const to = outcome ? STATUS_FOR_OUTCOME[outcome] : null;
+    // The claim row is locked and its state tracked here, so the state table's conditional update always finds the
+    // state this CLP starts from: a move the table allows is made.
+    const moved = to !== null && to !== from && isClaimStatus(from) && isClaimStatus(to) && canTransition(from, to);
+    row.paidCents = paidCents;
+    row.patientResponsibilityCents = patientResponsibilityCents;
+    row.adjustmentCents = adjustmentCents;
+    if (outcome) row.reason = outcomeReason(claim, outcome);
+    if (claim.payerClaimId) row.payerClaimId = claim.payerClaimId;
+    if (moved) row.status = to;
+    plan.events.push({
+      claimId: row.id,
+      kind,
+      // Same state (a second payment), or a state the table does not leave this way (closed): the money still posts.
+      fromStatus: moved ? from : null,
+      toStatus: moved ? to : null,
+      detail: !moved && to && to !== from ? { ...detail, note: `status stays ${from}` } : detail,
+    });
+    plan.transmissions.push({ claimId: row.id, x12: transmissionX12(remarks) });
+    plan.remittanceClaims.push(kept);
+    plan.outcomes.push({
+      position,
+      claimId: row.id,
+      posting: 'posted',
+      outcome,
+      fromStatus: from,
+      toStatus: moved ? to : null,
+      paidCents: claim.paidCents,
+    });
+  }
+
+  const providerLines = providerLedgerLines(remittance.providerAdjustments);
+  if (providerLines.length > 0) {
+    plan.ledger.push({
+      id: newId('ltx'),
+      kind: 'remittance.provider-adjustment',
+      reference: `remittance:${remittanceId}`,
+      lines: buildPosting(providerLines),
+    });
+  }
+  const posted = new Set(plan.outcomes.filter((o) => o.posting === 'posted').map((o) => o.claimId));
+  for (const id of posted) {
+    const row = rows.get(id)!;
+    plan.claims.push({
+      id,
+      paidCents: row.paidCents,
+      patientResponsibilityCents: row.patientResponsibilityCents,
+      adjustmentCents: row.adjustmentCents,
+      status: row.status,
+      statusReason: row.reason,
+      payerClaimId: row.payerClaimId,
+    });
+  }
+  for (const bill of bills.values()) {
+    if (bill.isNew) {
+      plan.newBills.push({
+        id: bill.id,
+        patientId: bill.patientId,
+        claimId: bill.claimId,
+        amountCents: bill.amountCents,
+        status: bill.amountCents > 0 ? 'open' : 'paid',
+      });
+    } else if (bill.changed) {
+      plan.changedBills.push({
+        id: bill.id,
+        amountCents: bill.amountCents,
+        status: bill.paidCents >= bill.amountCents ? 'paid' : 'open',
+      });
+    }
+  }
+  return plan;
+}
+
+/** A secondary claim (DECISIONS "Claim lifecycle"): it bills what its primary's 835 left to the patient. */
+function isSecondary(row: { payerRank: string; primaryClaimId: string | null }): boolean {
+  return row.payerRank === 'secondary' && row.primaryClaimId !== null;
+}
+
+/** Service lines pay the claim line with the same procedure code and modifiers, first unmatched first. */
+function payLines(payments: Map<string, bigint>, row: PostingClaim, claim: ClaimPayment): void {
+  const used = new Set<number>();
+  for (const line of claim.lines) {
+    const match =
+      row.lines.find(
+        (l) =>
+          !used.has(l.position) &&
+          l.procedureCode === line.procedureCode &&
+          l.modifiers.join(':') === line.modifiers.join(':'),
+      ) ?? row.lines.find((l) => !used.has(l.position) && l.procedureCode === line.procedureCode);
+    if (!match) continue;
+    used.add(match.position);
+    if (line.paidCents !== 0) payments.set(match.id, (payments.get(match.id) ?? 0n) + BigInt(line.paidCents));
+  }
+}
+
+const MAX_BILL_CENTS = 2_147_483_647n;
+
+type BillState = PostingBill & { isNew: boolean; changed: boolean };
+
+/**
+ * PR moves to the patient's bill for this claim (one bill per claim, created on first need; a reversal lowers it,
+ * never below zero). A new bill is open when it holds money; a changed one is paid once its payments cover it.
+ */
+function movePatientResponsibility(
+  bills: Map<string, BillState>,
+  input: { claimId: string; patientId: string; patientCents: bigint },
+): void {
+  const bill = bills.get(input.claimId);
+  const amount = BigInt(bill?.amountCents ?? 0) + input.patientCents;
+  if (amount > MAX_BILL_CENTS) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `The patient's bill for claim ${JSON.stringify(input.claimId)} would exceed ${MAX_BILL_CENTS} cents; nothing was posted`,
+    );
+  }
+  const amountCents = Number(amount < 0n ? 0n : amount);
+  if (!bill) {
+    const id = newId('bill');
+    bills.set(input.claimId, {
+      id,
+      claimId: input.claimId,
+      patientId: input.patientId,
+      amountCents,
+      paidCents: 0,
+      isNew: true,
+      changed: false,
+    });
+    return;
+  }
+  // A bill this 835 created and changes again is written once, as a new bill with its latest amount (with nothing
+  // paid yet, the creation rule and the change rule give it the same status).
+  bill.amountCents = amountCents;
+  bill.changed = true;
+}
+
+/** The stored CAS and remarks of a claim: CAS claim level then each line's, then the remark codes (group RARC). */
+export type StoredAdjustment = {
+  group: string;
+  reason: string;
+  amountCents: number;
+  description: string;
+  /** 1-based SVC position within the CLP; null at claim level. */
+  line: number | null;
+};
+
+function storedAdjustments(claim: ClaimPayment, remarks: ClaimRemarks | undefined): StoredAdjustment[] {
+  const cas = (line: number | null) => (a: ClaimPayment['adjustments'][number]) => ({
+    group: a.group,
+    reason: a.reason,
+    amountCents: a.amountCents,
+    description: describeCarc(a.reason),
+    line,
+  });
+  const remark = (line: number | null) => (code: string) => ({
+    group: 'RARC',
+    reason: code,
+    amountCents: 0,
+    description: describeRarc(code),
+    line,
+  });
+  return [
+    ...claim.adjustments.map(cas(null)),
+    ...claim.lines.flatMap((l, i) => l.adjustments.map(cas(i + 1))),
+    ...(remarks?.claim ?? []).map(remark(null)),
+    ...(remarks?.lines ?? []).flatMap((codes, i) => codes.map(remark(i + 1))),
+  ];
+}
+
+export type RemittanceClaimRow = {
+  claimId: string;
+  position: number;
+  payerClaimId: string | null;
+  statusCode: string;
+  chargeCents: number;
+  paidCents: number;
+  patientResponsibilityCents: number;
+  adjustments: StoredAdjustment[];
+  lines: object[];
+  posting: 'posted' | 'unmatched';
+  unmatchedReason: string | null;
+};
+
+/** The CLP as read, as the remittance keeps it (posted unless the caller says otherwise). */
+function remittanceClaimRow(input: {
+  claim: ClaimPayment;
+  position: number;
+  remarks: ClaimRemarks | undefined;
+}): RemittanceClaimRow {
+  const { claim } = input;
+  return {
+    claimId: claim.claimId,
+    position: input.position,
+    payerClaimId: claim.payerClaimId,
+    statusCode: claim.statusCode,
+    chargeCents: claim.chargeCents,
+    paidCents: claim.paidCents,
+    patientResponsibilityCents: claim.patientResponsibilityCents,
+    adjustments: storedAdjustments(claim, input.remarks),
+    lines: claim.lines.map((line) => ({
+      procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      chargeCents: line.chargeCents,
+      paidCents: line.paidCents,
+      units: line.units,
+    })),
+    posting: 'posted',
+    unmatchedReason: null,
+  };
+}
+
+/** Up to this size each claim's transmission keeps the whole interchange; beyond it, the claim's own CLP loop. */
+const WHOLE_835_PER_CLAIM_CHARS = 64 * 1024;
+
+/**
+ * What the claim's timeline keeps of the 835: the interchange exactly as received when it is small (what support
+ * staff expect to see), else the claim's CLP loop as written, so a remittance of thousands of claims is not copied
+ * once per claim (the whole text stays on the Remittance, found by the control number, TRN02).
+ */
+function transmissionText(x12: string, remarks: ClaimRemarks | undefined): string {
+  return x12.length <= WHOLE_835_PER_CLAIM_CHARS || !remarks ? x12 : remarks.text;
+}
