@@ -1,18 +1,14 @@
 // Releasing a batch (step-up): the moment the money is committed. One conditional update moves the batch from
 // `created` to `released`, so of any number of racing releases exactly one proceeds; in the same transaction
-// every instruction's pool gives up its advance (conditionally: never below zero) and the ledger posts the
-// disbursement exactly as the console's execute does (lib/settlements/execute-instruction.ts):
-//   debit assets:settlement-advances advance; credit assets:fbo residual (this entry's amount),
-//   credit revenue:platform-fees fee; credit liabilities:reserve reserve.
-// The instructions stay SIGNED until the bank confirms the file (confirm-batch.ts) and then become DISBURSED.
+// every instruction's pool gives up its advance (conditionally: never below zero), so nothing else can spend it
+// while the file is at the bank. The ledger posts each disbursement when the bank confirms the file
+// (confirm-batch.ts), the day the cash leaves the FBO account, so nightly reconciliation finds ledger, FBO
+// position and rail on the same day.
 import type { Deps } from '../deps';
 import type { Actor } from '../http/route';
 import type { Prisma } from '../db';
 import { recordAudit } from '../audit/record-audit';
 import { AppError } from '../errors';
-import { credit, debit, type LedgerLine } from '../ledger/build-posting';
-import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
-import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { readBatch, toBatchView, type PayoutBatchView } from './batch-view';
 
 const RELEASE = `UPDATE "PayoutBatch" SET "status" = 'released', "releasedBy" = $3, "releasedAt" = $4
@@ -21,33 +17,12 @@ const TAKE_FROM_POOL = `UPDATE "SettlementPool" SET "availableCents" = "availabl
   WHERE "id" = $1 AND "clinicId" = $2 AND "status" = 'active' AND "availableCents" >= $3::bigint`;
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 
-/** The ledger reference of an instruction's disbursement, which a return reverses. */
-export const disbursementReference = (instructionId: string) => `settlement:${instructionId}`;
-
-async function postDisbursement(
-  tx: Prisma.TransactionClient,
-  clinicId: string,
-  instructionId: string,
-  correlationId: string,
-  now: Date,
-) {
+async function holdAdvance(tx: Prisma.TransactionClient, clinicId: string, instructionId: string) {
   const row = await tx.settlementInstruction.findFirst({ where: { id: instructionId, clinicId, status: 'SIGNED' } });
   if (!row) throw new AppError('NOT_EXECUTABLE', `Instruction ${instructionId} is no longer SIGNED`);
   const taken = await tx.$executeRawUnsafe(TAKE_FROM_POOL, row.poolId, clinicId, row.advanceAmountCents);
   if (taken !== 1)
     throw new AppError('NOT_EXECUTABLE', `The pool of instruction ${instructionId} does not hold its advance`);
-  const lines: LedgerLine[] = [debit(LEDGER_ACCOUNTS.settlementAdvances, row.advanceAmountCents)];
-  if (row.residualCents > 0n) lines.push(credit(LEDGER_ACCOUNTS.fbo, row.residualCents));
-  if (row.feeCents > 0n) lines.push(credit(LEDGER_ACCOUNTS.feeRevenue, row.feeCents));
-  if (row.reserveCents > 0n) lines.push(credit(LEDGER_ACCOUNTS.reserve, row.reserveCents));
-  return postLedgerTransaction(tx, {
-    clinicId,
-    kind: 'settlement.disbursement',
-    reference: disbursementReference(instructionId),
-    correlationId,
-    postedAt: now,
-    lines,
-  });
 }
 
 /**
@@ -69,9 +44,7 @@ export async function releaseBatch(
       throw new AppError('NOT_EXECUTABLE', `The batch is already ${existing.status}`);
     }
     const entries = await tx.payoutEntry.findMany({ where: { batchId, instructionId: { not: null } } });
-    const ledgerTransactionIds: string[] = [];
-    for (const entry of entries)
-      ledgerTransactionIds.push(await postDisbursement(tx, clinicId, entry.instructionId!, actor.correlationId, now));
+    for (const entry of entries) await holdAdvance(tx, clinicId, entry.instructionId!);
     await recordAudit(tx, {
       action: 'settlement.batch.release',
       outcome: 'success',
@@ -79,7 +52,7 @@ export async function releaseBatch(
       userId: actor.userId,
       orgId: actor.orgId,
       clinicId,
-      detail: { batchId, ledgerTransactionIds },
+      detail: { batchId, instructionIds: entries.map((entry) => entry.instructionId) },
     });
     return toBatchView((await readBatch(tx, clinicId, batchId))!);
   }, TRANSACTION_OPTIONS);

@@ -1,10 +1,10 @@
 // An ACH return (R01 insufficient funds, R03 no account, ...) of one payout entry. One conditional update marks
 // the entry returned (only once, only in a released or confirmed batch); in the same transaction the
-// instruction's disbursement is reversed line for line in the ledger, its advance goes back to its pool and the
+// instruction's disbursement is reversed line for line in the ledger (when the bank confirmed it first), its advance goes back to its pool and the
 // instruction becomes RETURNED. A second delivery of the same return finds the entry already returned.
 import type { Prisma } from '../db';
 import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
-import { disbursementReference } from './release-batch';
+import { disbursementReference } from './confirm-batch';
 
 const MARK_RETURNED = `UPDATE "PayoutEntry" e SET "returnCode" = $3, "returnedAt" = $4
   FROM "PayoutBatch" b
@@ -42,18 +42,19 @@ export async function returnPayout(
     return entry?.returnedAt ? 'already-returned' : 'unknown-entry';
   }
   const instruction = await tx.settlementInstruction.findFirstOrThrow({ where: { id: instructionId, clinicId } });
-  const disbursement = await tx.ledgerTransaction.findFirstOrThrow({
+  const disbursement = await tx.ledgerTransaction.findFirst({
     where: { clinicId, kind: 'settlement.disbursement', reference: disbursementReference(instructionId) },
     include: { entries: true },
   });
-  await postLedgerTransaction(tx, {
-    clinicId,
-    kind: 'settlement.return',
-    reference: `settlement-return:${instructionId}:${input.returnCode}`,
-    correlationId: input.correlationId,
-    postedAt: input.at,
-    lines: disbursement.entries.map((line) => ({ account: line.account, amountCents: -line.amountCents })),
-  });
+  if (disbursement)
+    await postLedgerTransaction(tx, {
+      clinicId,
+      kind: 'settlement.return',
+      reference: `settlement-return:${instructionId}:${input.returnCode}`,
+      correlationId: input.correlationId,
+      postedAt: input.at,
+      lines: disbursement.entries.map((line) => ({ account: line.account, amountCents: -line.amountCents })),
+    });
   await tx.$executeRawUnsafe(GIVE_BACK, instruction.poolId, clinicId, instruction.advanceAmountCents);
   await tx.settlementInstruction.update({
     where: { id: instructionId },

@@ -17,7 +17,8 @@ export const BankingTransactionPostedData = z.object({
   amountCents: z
     .number()
     .int('amountCents must be an integer number of cents')
-    .positive()
+    // Zero is the bank's confirmation of a prenote-only payout batch (DECISIONS "Money out").
+    .nonnegative()
     .max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
   /** credit: money into the FBO account; debit: money out of it. */
   direction: z.enum(['credit', 'debit']),
@@ -85,7 +86,8 @@ export const bankingTransactionPosted = defineEffect({
     if (count !== 1) return recorded('rail posting already recorded');
     if (data.direction === 'credit')
       await reassociate(tx, { clinicId, traceNumber: data.railReference, correlationId });
-    else await confirmPayoutBatch(tx, { clinicId, traceNumber: data.railReference, amountCents, postedAt });
+    else
+      await confirmPayoutBatch(tx, { clinicId, traceNumber: data.railReference, amountCents, postedAt, correlationId });
     return applied();
   },
 });
