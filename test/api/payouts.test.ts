@@ -270,4 +270,43 @@ describe('payouts', () => {
       status: 'DISBURSED',
     });
   });
+
+  it('raises reconciliation variances in words: a return, and a batch the bank has not confirmed in 2 banking days', async () => {
+    const cron = { authorization: `Bearer ${TEST_SECRETS.CRON_SECRET}` };
+    const { id } = await signedInstruction(4_321n);
+    const created = await admin.post('/api/settlement/batches', { instructionIds: [id] }, { headers: stepUp });
+    expect(created.status, created.text).toBe(201);
+    await admin.post(`/api/settlement/batches/${created.body.batchId}/release`, undefined, { headers: stepUp });
+    // Its effective date long past, as if the bank had sat on it.
+    await app.db.payoutBatch.update({ where: { id: created.body.batchId }, data: { effectiveDate: '2026-11-02' } });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const run = await new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${today}`, { headers: cron });
+    expect(run.status, run.text).toBe(200);
+    const { variances } = (await admin.get('/api/reconciliation/variances')).body as {
+      variances: { kind: string; reference: string; note: string | null; ledgerCents: number }[];
+    };
+    expect(variances).toContainEqual(
+      expect.objectContaining({
+        kind: 'payout_unconfirmed',
+        reference: created.body.traceNumber,
+        ledgerCents: 4_321,
+        note: 'The bank has not confirmed this payout batch of 4321 cents 2 banking days after its effective date',
+      }),
+    );
+    expect(variances).toContainEqual(
+      expect.objectContaining({
+        kind: 'payout_returned',
+        ledgerCents: 12_345,
+        note: 'The receiving bank returned this payout entry of 12345 cents',
+      }),
+    );
+    expect(JSON.stringify((await other.get('/api/reconciliation/variances')).body)).not.toContain('payout_');
+
+    // The confirmation arrives late: the next run removes the variance.
+    await posted(app, tenant.clinicId, created.body.traceNumber, 4_321);
+    await new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${today}`, { headers: cron });
+    const after = (await admin.get('/api/reconciliation/variances')).body.variances as { kind: string }[];
+    expect(after.map((v) => v.kind)).not.toContain('payout_unconfirmed');
+  });
 });
