@@ -194,5 +194,13 @@ describe('read back by an independent NACHA reader (@ach/ach)', () => {
       originatingDFIIdentification: '02100002',
       num: 1,
     });
+    expect(ach.file.footer).toMatchObject({
+      batchCount: 1,
+      blockCount: 1,
+      entryAndAddendaCount: 4,
+      entryHash: 1100001 + 2600959,
+      totalDebit: 0,
+      totalCredit: 935000,
+    });
   });
 });

@@ -197,6 +197,17 @@ describe('payouts', () => {
     ).toBe(404);
   });
 
+  it('puts an instruction in one batch only when two batches race for it', async () => {
+    const { id } = await signedInstruction(2_000n);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        admin.post('/api/settlement/batches', { instructionIds: [id] }, { headers: stepUp }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
+    expect(await app.db.payoutEntry.count({ where: { instructionId: id } })).toBe(1);
+  });
+
   it('serves the exact file, releases once under a race, disburses once on confirmation and reverses a return once', async () => {
     const a = await signedInstruction(12_345n);
     const b = await signedInstruction(67_890n);
