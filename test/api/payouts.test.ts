@@ -206,6 +206,14 @@ describe('payouts', () => {
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
     expect(await app.db.payoutEntry.count({ where: { instructionId: id } })).toBe(1);
+    // Nor can the console's execute pay it a second time beside the file.
+    const executed = await admin.post(
+      `/api/settlement/console/${id}/execute`,
+      { railReference: 'ACH-TRACE-X' },
+      { headers: stepUp },
+    );
+    expect(executed.status).toBe(409);
+    expect(executed.body.message).toBe('The instruction is in a payout batch: the bank file pays it');
   });
 
   it('serves the exact file, releases once under a race, disburses once on confirmation and reverses a return once', async () => {
