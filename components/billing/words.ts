@@ -91,6 +91,7 @@ const INSTRUCTION_STATUS: Record<string, string> = {
   DISBURSED: 'Disbursed',
   CANCELLED: 'Cancelled',
   EXPIRED: 'Expired',
+  RETURNED: 'Returned by the bank',
 };
 
 export function instructionStatusWords(status: string): string {

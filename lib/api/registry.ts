@@ -11,6 +11,7 @@ import { fhirEndpoints } from '../fhir/endpoints';
 import { webhookEndpoints } from '../webhooks/endpoints';
 import { claimEndpoints } from '../claims/endpoints';
 import { settlementEndpoints } from '../settlements/endpoints';
+import { payoutEndpoints } from '../payouts/endpoints';
 import { billEndpoints } from '../bills/endpoints';
 import { reconciliationEndpoints } from '../reconciliation/endpoints';
 import { patientEndpoints } from '../patients/endpoints';
@@ -36,6 +37,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...webhookEndpoints,
   ...claimEndpoints,
   ...settlementEndpoints,
+  ...payoutEndpoints,
   ...billEndpoints,
   ...reconciliationEndpoints,
   ...patientEndpoints,

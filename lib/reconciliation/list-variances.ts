@@ -10,6 +10,7 @@ import type { Db } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
 import { addBusinessDays } from './business-days';
 import { findReassociationVariances, REASSOCIATION_WAIT_BUSINESS_DAYS } from './reassociation-variances';
+import { PAYOUT_VARIANCE_KINDS, payoutVarianceNote } from './payout-variances';
 
 const Cents = z.number().int();
 
@@ -23,6 +24,7 @@ export const VARIANCE_KINDS = [
   'deposit_without_era',
   'amount_mismatch',
   'unmatched_claim',
+  ...PAYOUT_VARIANCE_KINDS,
 ] as const;
 
 export const VarianceList = z.object({
@@ -44,7 +46,7 @@ export const VarianceList = z.object({
       depositCents: Cents.nullable(),
       /** unmatched_claim: the CLP01 as the payer wrote it; else null. */
       claimId: z.string().nullable(),
-      /** unmatched_claim: why it posted nowhere, in words; else null. */
+      /** unmatched_claim: why it posted nowhere; payout_*: what the bank did or did not do; in words, else null. */
       note: z.string().nullable(),
       /** unmatched_claim: the remittance that holds the CLP; else null. */
       remittanceId: z.string().nullable(),
@@ -113,7 +115,7 @@ export async function listVariances(
     eraCents: v.eraCents === null ? null : centsToNumber(v.eraCents),
     depositCents: v.depositCents === null ? null : centsToNumber(v.depositCents),
     claimId: null,
-    note: null,
+    note: payoutVarianceNote(v.kind, v.ledgerCents, v.railCents),
     remittanceId: null,
     correlationId: v.correlationId,
     detectedAt: v.createdAt.toISOString(),

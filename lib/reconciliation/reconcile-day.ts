@@ -20,6 +20,7 @@ import type { PgBoss } from 'pg-boss';
 import type { JobHandler } from '../background/job-handler';
 import { runQueuedJob } from '../background/run-queued-job';
 import { findReassociationVariances, REASSOCIATION_KINDS } from './reassociation-variances';
+import { findPayoutVariances, PAYOUT_VARIANCE_KINDS } from './payout-variances';
 
 export const ReconcileQuery = z.object({
   /** The UTC day to reconcile; defaults to yesterday (the nightly run). */
@@ -174,6 +175,19 @@ export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input:
         await tx.reconciliationVariance.deleteMany({ where: { id: { in: resolved.map((v) => v.id) } } });
       }
       for (const v of reassociation.due) await record(v);
+
+      // Payout batches against the bank's confirmations and returns: rows no longer found (a late confirmation
+      // arrived) are removed, the current ones recorded.
+      const payouts = await findPayoutVariances(tx, day);
+      const payoutKeys = new Set(payouts.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
+      const payoutRows = await tx.reconciliationVariance.findMany({
+        where: { kind: { in: [...PAYOUT_VARIANCE_KINDS] } },
+        select: { id: true, clinicId: true, kind: true, reference: true },
+      });
+      const settled = payoutRows.filter((v) => !payoutKeys.has(`${v.clinicId} ${v.kind} ${v.reference}`));
+      if (settled.length > 0)
+        await tx.reconciliationVariance.deleteMany({ where: { id: { in: settled.map((v) => v.id) } } });
+      for (const v of payouts) await record(v);
       return { clinicsChecked: clinics.length, found, reassociation: reassociation.due };
     },
     { isolationLevel: 'RepeatableRead', maxWait: 15_000, timeout: 60_000 },

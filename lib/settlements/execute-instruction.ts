@@ -1,9 +1,9 @@
 // Executing a settlement instruction: the disbursement. One conditional update moves the instruction from
 // SIGNED to DISBURSED only while it is unexpired, its advance is positive, its pool (of the same clinic) is
-// active and holds the advance, and its encounter, if any, is cleared at the gate. Under PostgreSQL's row
-// lock any number of racing calls find at most one instruction still SIGNED, so it disburses once. In the
-// same transaction the pool gives up the advance (conditionally again: it cannot go below zero) and the
-// ledger posts it:
+// active and holds the advance, its encounter, if any, is cleared at the gate, and it is in no payout batch (that
+// file pays it: lib/payouts). Under PostgreSQL's row lock any number of racing calls find at most one
+// instruction still SIGNED, so it disburses once. In the same transaction the pool gives up the advance
+// (conditionally again: it cannot go below zero) and the ledger posts it:
 //   debit  assets:settlement-advances   advance   (owed back by the clinic from later claim payments)
 //   credit assets:fbo                   residual  (paid out of the FBO account to the clinic on the rail)
 //   credit revenue:platform-fees        fee
@@ -30,6 +30,7 @@ export const ExecuteInstructionBody = z.object({
 const DISBURSE = `UPDATE "SettlementInstruction" i
   SET "status" = 'DISBURSED', "railReference" = $3, "disbursedAt" = $4, "paidAmountCents" = i."advanceAmountCents", "updatedAt" = $4
   WHERE i."id" = $1 AND i."clinicId" = $2 AND i."status" = 'SIGNED' AND i."expiresAt" > $4 AND i."advanceAmountCents" > 0
+    AND NOT EXISTS (SELECT 1 FROM "PayoutEntry" e WHERE e."instructionId" = i."id")
     AND EXISTS (SELECT 1 FROM "SettlementPool" p
                 WHERE p."id" = i."poolId" AND p."clinicId" = i."clinicId" AND p."status" = 'active' AND p."availableCents" >= i."advanceAmountCents")
     AND (i."encounterId" IS NULL OR EXISTS (SELECT 1 FROM "SettlementGate" g
@@ -62,6 +63,8 @@ async function refusalOf(
   const status = effectiveStatus(row, now);
   if (status === 'DRAFT') return new AppError('UNPROCESSABLE', 'The instruction is not signed');
   if (status !== 'SIGNED') return new AppError('NOT_EXECUTABLE', `The instruction is ${status} and cannot be executed`);
+  if (await tx.payoutEntry.findUnique({ where: { instructionId } }))
+    return new AppError('NOT_EXECUTABLE', 'The instruction is in a payout batch: the bank file pays it');
   if (row.advanceAmountCents <= 0n)
     return new AppError('NOT_EXECUTABLE', 'The instruction has no positive advance to disburse');
   const pool = await tx.settlementPool.findFirst({ where: { id: row.poolId, clinicId } });

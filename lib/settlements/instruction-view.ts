@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { centsToNumber } from '../money/cents-to-number';
 
-export const INSTRUCTION_STATUSES = ['DRAFT', 'SIGNED', 'DISBURSED', 'CANCELLED', 'EXPIRED'] as const;
+// RETURNED: disbursed in a payout batch, then returned by the receiving bank (an ACH return; lib/payouts).
+export const INSTRUCTION_STATUSES = ['DRAFT', 'SIGNED', 'DISBURSED', 'CANCELLED', 'EXPIRED', 'RETURNED'] as const;
 export type InstructionStatus = (typeof INSTRUCTION_STATUSES)[number];
 
 const Cents = z.number().int();

@@ -1,12 +1,15 @@
 // banking.transaction.posted: the bank reports a movement on the FBO account's rail. Records the RailPosting
 // (keyed by the bank's transactionId) that nightly reconciliation compares with the ledger. A credit whose
 // railReference is a posted 835's TRN02 is that remittance's deposit: when the amounts agree it is reassociated
-// in the same transaction (lib/remittances/reassociate.ts); otherwise reconciliation raises the variance.
+// in the same transaction (lib/remittances/reassociate.ts); otherwise reconciliation raises the variance. A debit
+// whose railReference is a released payout batch's trace number is the bank's confirmation of that batch
+// (lib/payouts/confirm-batch.ts).
 // A clinic's postings of one UTC day are capped in total so reconciliation's rail figure stays a safe integer.
 import { z } from 'zod';
 import type { Prisma } from '../db';
 import { amountTooLargeMessage, MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS } from '../money/cents';
 import { reassociate } from '../remittances/reassociate';
+import { confirmPayoutBatch } from '../payouts/confirm-batch';
 import { applied, defineEffect, recorded, rejected } from './event-effect';
 
 export const BankingTransactionPostedData = z.object({
@@ -14,7 +17,8 @@ export const BankingTransactionPostedData = z.object({
   amountCents: z
     .number()
     .int('amountCents must be an integer number of cents')
-    .positive()
+    // Zero is the bank's confirmation of a prenote-only payout batch (DECISIONS "Money out").
+    .nonnegative()
     .max(MAX_AMOUNT_CENTS, amountTooLargeMessage('amountCents')),
   /** credit: money into the FBO account; debit: money out of it. */
   direction: z.enum(['credit', 'debit']),
@@ -82,6 +86,8 @@ export const bankingTransactionPosted = defineEffect({
     if (count !== 1) return recorded('rail posting already recorded');
     if (data.direction === 'credit')
       await reassociate(tx, { clinicId, traceNumber: data.railReference, correlationId });
+    else
+      await confirmPayoutBatch(tx, { clinicId, traceNumber: data.railReference, amountCents, postedAt, correlationId });
     return applied();
   },
 });

@@ -69,7 +69,10 @@ export const bankingWebhook = endpoint({
   method: 'POST',
   path: '/api/webhooks/banking',
   tags: ['webhooks'],
-  summary: 'Banking provider events: banking.transaction.posted records a rail posting for reconciliation' + HEADERS,
+  summary:
+    'Banking provider events: banking.transaction.posted records a rail posting for reconciliation (and confirms the ' +
+    'payout batch whose trace number it names); banking.transaction.returned reverses a returned payout entry once' +
+    HEADERS,
   auth: { signature: 'banking' },
   body: EventEnvelope,
   response: WebhookReceipt,

@@ -7,6 +7,7 @@ import { faxReceived } from './fax-received';
 import { emrPatientUpdated } from './emr-patient-updated';
 import { transferUpdated } from './transfer-updated';
 import { bankingTransactionPosted } from './banking-transaction-posted';
+import { bankingTransactionReturned } from './banking-transaction-returned';
 import { eraReceived } from '../remittances/era-received';
 
 export const EVENT_EFFECTS: Readonly<Record<string, EventEffect>> = {
@@ -16,5 +17,6 @@ export const EVENT_EFFECTS: Readonly<Record<string, EventEffect>> = {
   'emr.patient.updated': emrPatientUpdated,
   'transfer.updated': transferUpdated,
   'banking.transaction.posted': bankingTransactionPosted,
+  'banking.transaction.returned': bankingTransactionReturned,
   'era.received': eraReceived,
 };

@@ -1,8 +1,10 @@
-// /settings/clinic: the clinic's time zone and billing provider (GET and PATCH /api/clinic), for users:admin.
+// /settings/clinic: the clinic's time zone and billing provider (GET and PATCH /api/clinic) and its payout account
+// (GET and PUT /api/clinic/payout-account), for users:admin.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { findCurrentPrincipal } from '@/lib/http/find-current-principal';
 import { ClinicSettingsForm } from './clinic-settings-form';
+import { PayoutAccountForm } from './payout-account-form';
 
 export const metadata: Metadata = { title: 'Clinic settings · Clinic Revenue Platform' };
 
@@ -19,6 +21,7 @@ export default async function ClinicSettingsPage() {
             The billing provider goes on every claim.
           </p>
           <ClinicSettingsForm />
+          <PayoutAccountForm />
         </>
       ) : (
         <p role="alert" className="error">

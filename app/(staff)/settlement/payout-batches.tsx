@@ -1,0 +1,155 @@
+'use client';
+// Payout batches (DECISIONS "Money out"): pick SIGNED instructions, build the NACHA batch (problems shown inline,
+// one line each, as the API names them), release it through the step-up dialog (apiFetch opens it), download
+// the exact file, and see the bank's confirmation and returns.
+import { useState } from 'react';
+import type { InstructionView } from '@/lib/settlements/instruction-view';
+import type { PayoutBatchView } from '@/lib/payouts/batch-view';
+import { apiFetch } from '@/components/api-fetch';
+import { ApiError } from '@/components/api-error';
+import { describeApiError } from '@/components/describe-api-error';
+import { useApiRead } from '@/components/billing/use-api-read';
+import { formatDollars } from '@/components/billing/format';
+
+const BATCH_STATUS: Record<string, string> = {
+  created: 'Built, not released',
+  released: 'Released, waiting for the bank',
+  confirmed: 'Confirmed by the bank',
+};
+
+export function PayoutBatches({ instructions, canWrite }: { instructions: InstructionView[]; canWrite: boolean }) {
+  const [version, setVersion] = useState(0);
+  const { data, error: readError } = useApiRead<{ batches: PayoutBatchView[] }>('/api/settlement/batches', version);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const signed = instructions.filter((i) => i.status === 'SIGNED');
+
+  async function act(run: () => Promise<string>) {
+    setBusy(true);
+    setError(null);
+    setProblems([]);
+    setNotice('');
+    try {
+      setNotice(await run());
+      setSelected([]);
+      setVersion((v) => v + 1);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.body.issues?.length)
+        setProblems(failure.body.issues.map((issue) => `${issue.path}: ${issue.message}`));
+      setError(describeApiError(failure, { withReference: true }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const build = () =>
+    act(async () => {
+      const created = await apiFetch<{ batchId: string; entryCount: number; totalCents: number }>(
+        '/api/settlement/batches',
+        { method: 'POST', json: { instructionIds: selected } },
+      );
+      return `Batch ${created.batchId} built: ${created.entryCount} entries, ${formatDollars(created.totalCents)}.`;
+    });
+  const release = (batchId: string) =>
+    act(async () => {
+      await apiFetch(`/api/settlement/batches/${batchId}/release`, { method: 'POST' });
+      return `Batch ${batchId} released: upload its file to the bank.`;
+    });
+
+  return (
+    <section className="card" aria-labelledby="batches-title" data-testid="payout-batches">
+      <h2 id="batches-title" className="billing-title">
+        Payout batches
+      </h2>
+      {canWrite && (
+        <fieldset disabled={busy}>
+          <legend>Signed instructions to pay out</legend>
+          {signed.length === 0 && <p className="muted">No signed instruction is waiting.</p>}
+          {signed.map((i) => (
+            <label key={i.instructionId} className="checkbox">
+              <input
+                type="checkbox"
+                checked={selected.includes(i.instructionId)}
+                onChange={(event) =>
+                  setSelected((now) =>
+                    event.target.checked ? [...now, i.instructionId] : now.filter((id) => id !== i.instructionId),
+                  )
+                }
+              />{' '}
+              {i.instructionId}: {formatDollars(i.waterfall.residualCents)} to the clinic
+            </label>
+          ))}
+          <button type="button" onClick={build} data-testid="build-batch">
+            {selected.length === 0 ? 'Send the payout account prenote' : `Build a batch of ${selected.length}`}
+          </button>
+        </fieldset>
+      )}
+      {problems.length > 0 && (
+        <ul role="alert" className="error" data-testid="batch-problems">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      {error && problems.length === 0 && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <p aria-live="polite">{notice}</p>
+      {readError && <p className="error">{readError}</p>}
+      {data && data.batches.length > 0 && (
+        <table className="stack-table">
+          <thead>
+            <tr>
+              <th scope="col">Batch</th>
+              <th scope="col">State</th>
+              <th scope="col">Effective</th>
+              <th scope="col">Total</th>
+              <th scope="col">Returns</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.batches.map((b) => (
+              <tr key={b.batchId} data-testid="batch-row" data-status={b.status}>
+                <td data-label="Batch">
+                  {b.batchId}
+                  <br />
+                  <span className="muted">trace {b.traceNumber}</span>
+                </td>
+                <td data-label="State">
+                  {BATCH_STATUS[b.status] ?? b.status}
+                  {b.confirmedCents !== null && b.confirmedCents !== b.totalCents && (
+                    <span className="error"> (bank confirmed {formatDollars(b.confirmedCents)})</span>
+                  )}
+                </td>
+                <td data-label="Effective">{b.effectiveDate}</td>
+                <td data-label="Total">{formatDollars(b.totalCents)}</td>
+                <td data-label="Returns">
+                  {b.entries
+                    .filter((e) => e.returnCode)
+                    .map((e) => `${e.instructionId ?? 'prenote'} ${e.returnCode}`)
+                    .join(', ') || 'None'}
+                </td>
+                <td data-label="Actions">
+                  <a href={`/api/settlement/batches/${b.batchId}/file`} download>
+                    Download file
+                  </a>
+                  {canWrite && b.status === 'created' && (
+                    <button type="button" disabled={busy} onClick={() => release(b.batchId)}>
+                      Release
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

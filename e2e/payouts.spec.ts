@@ -1,0 +1,49 @@
+// Money out in Chromium (issue #24 screens): an admin sets the clinic's payout account in the clinic settings
+// through the step-up dialog (shown masked, unverified), sends its prenote from the settlement console's batches,
+// sees a refused batch's problems inline, releases the prenote batch and downloads its NACHA file.
+// State: clinic_south ends with a payout account and one released prenote batch.
+import { test, expect } from 'playwright/test';
+import { PASSWORD, signedInPage } from './billing-setup';
+
+const ADMIN = 'admin@southside.test';
+
+test('payout account with step-up, prenote batch, problems inline, release and the file', async ({ browser }) => {
+  const page = await signedInPage(browser, ADMIN);
+  await page.goto('/settings/clinic');
+  const account = page.getByTestId('payout-account');
+  await account.getByLabel('Routing number').fill('011000015');
+  await account.getByLabel('Account number').fill('000123456789');
+  await account.getByLabel('Account holder').fill('Southside Clinic');
+  await account.getByRole('button', { name: 'Save payout account' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(account.getByTestId('payout-account-current')).toContainText(
+    'checking account ending 6789 (routing ending 0015): not verified yet',
+  );
+  await expect(account).not.toContainText('000123456789');
+
+  await page.goto('/settlement');
+  const batches = page.getByTestId('payout-batches');
+  await batches.getByRole('button', { name: 'Send the payout account prenote' }).click();
+  await expect(batches.getByText(/built: 1 entries, \$0\.00\./)).toBeVisible();
+  const row = batches.getByTestId('batch-row').first();
+  await expect(row).toHaveAttribute('data-status', 'created');
+
+  // A second prenote is not due: the refusal's problem is listed inline.
+  await batches.getByRole('button', { name: 'Send the payout account prenote' }).click();
+  await expect(batches.getByTestId('batch-problems')).toContainText('A batch needs at least one instruction');
+
+  await row.getByRole('button', { name: 'Release' }).click();
+  await expect(row).toHaveAttribute('data-status', 'released');
+  await expect(row).toContainText('Released, waiting for the bank');
+
+  const href = await row.getByRole('link', { name: 'Download file' }).getAttribute('href');
+  const file = await page.request.get(href!);
+  expect(file.status()).toBe(200);
+  const lines = (await file.text()).trimEnd().split('\n');
+  expect(lines).toHaveLength(10);
+  expect(lines.every((line) => line.length === 94)).toBe(true);
+  expect(lines[2]!.slice(0, 12)).toBe('623011000015'); // a checking prenote to the clinic's bank
+  await page.context().close();
+});

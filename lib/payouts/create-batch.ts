@@ -1,0 +1,225 @@
+// Building a payout batch (DECISIONS "Money out"): the named SIGNED instructions of the caller's clinic, plus the
+// prenote of a payout account not yet proven, become one NACHA file of CCD+ credits. Every check (the
+// instructions' state, the account, every NACHA rule on the input and on the rendered text) runs before anything
+// is written, and all failures come back together as 422 UNPROCESSABLE with `issues` ("failed batch-wire
+// validation"). What each entry pays is the instruction's residual: the advance less fee and reserve, the part
+// the disbursement credits out of the FBO account.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import type { Actor } from '../http/route';
+import type { Prisma } from '../db';
+import { requireSealKey } from '../config';
+import { recordAudit } from '../audit/record-audit';
+import { AppError, type ErrorIssue } from '../errors';
+import { isUniqueViolation } from '../db/is-unique-violation';
+import { addBankingDays } from './banking-days';
+import {
+  checkNachaInput,
+  checkNachaText,
+  renderNachaFile,
+  traceNumber,
+  type NachaEntry,
+  type NachaFileInput,
+} from './nacha-file';
+import { MAX_BATCH_ENTRIES, ORIGINATOR } from './originator';
+import { unsealPayoutAccount } from './payout-account';
+
+export const CreateBatchBody = z.object({
+  instructionIds: z.array(z.string().trim().min(1).max(200)).max(MAX_BATCH_ENTRIES - 1),
+});
+
+export const CreatedBatch = z.object({
+  batchId: z.string(),
+  status: z.literal('created'),
+  effectiveDate: z.string(),
+  entryCount: z.number().int(),
+  totalCents: z.number().int(),
+  traceNumber: z.string(),
+});
+
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
+const NEXT_SEQUENCE = `SELECT nextval(pg_get_serial_sequence('"PayoutBatch"', 'sequence'))::int AS "sequence"`;
+
+/** Date and HH:MM of an instant on the originator's calendar. */
+function localDateTime(now: Date): { date: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: ORIGINATOR.timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+type Paid = { instructionId: string; residualCents: bigint };
+
+/** The instructions' own problems, by their position in the body. */
+async function checkInstructions(
+  tx: Prisma.TransactionClient,
+  clinicId: string,
+  ids: string[],
+  now: Date,
+): Promise<{ issues: ErrorIssue[]; paid: Paid[] }> {
+  const issues: ErrorIssue[] = [];
+  const paid: Paid[] = [];
+  const rows = await tx.settlementInstruction.findMany({ where: { id: { in: ids }, clinicId } });
+  const pools = await tx.settlementPool.findMany({ where: { id: { in: rows.map((row) => row.poolId) } } });
+  const batched = await tx.payoutEntry.findMany({
+    where: { instructionId: { in: ids } },
+    select: { instructionId: true },
+  });
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    const path = `instructionIds[${i}]`;
+    const add = (message: string) => issues.push({ path, message: `${id} ${message}` });
+    if (seen.has(id)) return add('is named twice');
+    seen.add(id);
+    const row = rows.find((r) => r.id === id);
+    if (!row) return add("is not an instruction of this clinic's pools");
+    const pool = pools.find((p) => p.id === row.poolId);
+    if (pool?.clinicId !== clinicId) return add("draws on another clinic's pool");
+    if (row.status !== 'SIGNED') return add(`is ${row.status}, not SIGNED`);
+    if (row.expiresAt <= now) return add('is past its time to live');
+    if (batched.some((entry) => entry.instructionId === id)) return add('is already in a payout batch');
+    if (row.residualCents <= 0n) return add('pays the clinic nothing (its residual is zero)');
+    paid.push({ instructionId: id, residualCents: row.residualCents });
+  });
+  return { issues, paid };
+}
+
+/**
+ * @throws UNPROCESSABLE (422) with every issue; nothing is written. A batch may be empty of instructions only
+ *   when the clinic's account still needs its prenote.
+ */
+export async function createBatch(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  actor: Actor,
+  body: z.infer<typeof CreateBatchBody>,
+): Promise<z.infer<typeof CreatedBatch>> {
+  const sealKey = requireSealKey(deps.config);
+  const { clinicId } = actor;
+  const now = deps.clock();
+  try {
+    return await deps.db.$transaction(async (tx) => {
+      const { issues, paid } = await checkInstructions(tx, clinicId, body.instructionIds, now);
+      const account = await tx.payoutAccount.findUnique({ where: { clinicId } });
+      if (!account) issues.push({ path: 'payoutAccount', message: 'The clinic has no payout account' });
+      const needsPrenote = account !== null && account.verifiedAt === null && account.prenoteBatchId === null;
+      if (account && account.verifiedAt === null && body.instructionIds.length > 0)
+        issues.push({
+          path: 'payoutAccount',
+          message: needsPrenote
+            ? 'The payout account is not verified yet: send its prenote first (a batch of no instructions)'
+            : 'The payout account is not verified until the bank confirms the batch carrying its prenote',
+        });
+      if (account && body.instructionIds.length === 0 && !needsPrenote)
+        issues.push({ path: 'instructionIds', message: 'A batch needs at least one instruction' });
+      if (issues.length > 0 || !account) throw batchRefused(issues);
+
+      const clear = unsealPayoutAccount(account, sealKey);
+      const entryOf = (prenote: boolean, amountCents: bigint, addenda: string): NachaEntry => ({
+        accountType: clear.accountType,
+        prenote,
+        routingNumber: clear.routingNumber,
+        accountNumber: clear.accountNumber,
+        amountCents: Number(amountCents),
+        individualId: clinicId.slice(0, 15),
+        receiverName: clear.holderName,
+        addenda,
+      });
+      const entries = [
+        ...(needsPrenote ? [{ instructionId: null, entry: entryOf(true, 0n, 'PRENOTE PAYOUT ACCOUNT') }] : []),
+        ...paid.map((p) => ({
+          instructionId: p.instructionId,
+          entry: entryOf(false, p.residualCents, `SETTLEMENT INSTRUCTION ${p.instructionId}`),
+        })),
+      ];
+      const [{ sequence } = { sequence: 0 }] = await tx.$queryRawUnsafe<{ sequence: number }[]>(NEXT_SEQUENCE);
+      const created = localDateTime(now);
+      const input: NachaFileInput = {
+        immediateDestination: ORIGINATOR.odfiRoutingNumber,
+        destinationName: ORIGINATOR.destinationName,
+        immediateOrigin: ORIGINATOR.immediateOrigin,
+        originName: ORIGINATOR.originName,
+        companyName: ORIGINATOR.companyName,
+        companyId: ORIGINATOR.companyId,
+        odfiRoutingNumber: ORIGINATOR.odfiRoutingNumber,
+        companyEntryDescription: ORIGINATOR.companyEntryDescription,
+        createdAt: created,
+        effectiveDate: addBankingDays(created.date, 1),
+        fileIdModifier: 'A',
+        batchNumber: 1,
+        firstTraceSequence: ((sequence * 1000) % 10_000_000) + 1,
+        entries: entries.map((e) => e.entry),
+      };
+      const inputIssues = checkNachaInput(input);
+      if (inputIssues.length > 0)
+        throw batchRefused(inputIssues.map((issue) => ({ ...issue, path: `file.${issue.path}` })));
+      const fileText = renderNachaFile(input);
+      const textIssues = checkNachaText(fileText);
+      if (textIssues.length > 0) throw batchRefused(textIssues);
+
+      const batchId = `pbt_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+      const totalCents = paid.reduce((total, p) => total + p.residualCents, 0n);
+      const trace = traceNumber(ORIGINATOR.odfiRoutingNumber, input.firstTraceSequence);
+      await tx.payoutBatch.create({
+        data: {
+          id: batchId,
+          clinicId,
+          sequence,
+          status: 'created',
+          traceNumber: trace,
+          effectiveDate: input.effectiveDate,
+          entryCount: entries.length,
+          totalCents,
+          fileText,
+          createdBy: actor.userId,
+          entries: {
+            create: entries.map((e, i) => ({
+              clinicId,
+              instructionId: e.instructionId,
+              traceNumber: traceNumber(ORIGINATOR.odfiRoutingNumber, input.firstTraceSequence + i),
+              amountCents: BigInt(e.entry.amountCents),
+              prenote: e.entry.prenote,
+            })),
+          },
+        },
+      });
+      if (needsPrenote) await tx.payoutAccount.update({ where: { clinicId }, data: { prenoteBatchId: batchId } });
+      await recordAudit(tx, {
+        action: 'settlement.batch.create',
+        outcome: 'success',
+        correlationId: actor.correlationId,
+        userId: actor.userId,
+        orgId: actor.orgId,
+        clinicId,
+        detail: { batchId, traceNumber: trace, instructionIds: body.instructionIds, prenote: needsPrenote },
+      });
+      return {
+        batchId,
+        status: 'created' as const,
+        effectiveDate: input.effectiveDate,
+        entryCount: entries.length,
+        totalCents: Number(totalCents),
+        traceNumber: trace,
+      };
+    }, TRANSACTION_OPTIONS);
+  } catch (error) {
+    // Two batches racing for one instruction: the unique instructionId lets one win; the other is refused.
+    if (isUniqueViolation(error))
+      throw batchRefused([{ path: 'instructionIds', message: 'An instruction was put in another batch meanwhile' }]);
+    throw error;
+  }
+}
+
+function batchRefused(issues: ErrorIssue[]): AppError {
+  return new AppError('UNPROCESSABLE', 'The batch failed batch-wire validation', { issues });
+}

@@ -1,0 +1,111 @@
+// Money out (DECISIONS "Money out"): the clinic's payout account and NACHA payout batches.
+import { z } from 'zod';
+import { endpoint } from '../endpoint';
+import { PayoutAccountBody, PayoutAccountView } from './payout-account';
+import { CreateBatchBody, CreatedBatch } from './create-batch';
+import { PayoutBatchView } from './batch-view';
+
+const BatchParams = z.object({ id: z.string().trim().min(1).max(200) });
+
+export const getPayoutAccountEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/clinic/payout-account',
+  tags: ['clinic'],
+  summary: "The clinic's payout account, masked (last 4 digits), and whether its prenote has been confirmed",
+  auth: 'session',
+  scope: 'users:admin',
+  response: PayoutAccountView,
+  errors: ['NOT_FOUND', 'DEPENDENCY_UNAVAILABLE'],
+});
+
+export const putPayoutAccountEndpoint = endpoint({
+  method: 'PUT',
+  path: '/api/clinic/payout-account',
+  tags: ['clinic'],
+  summary:
+    "Set the clinic's payout account (ABA-checked routing number, 4–17 digit account number), sealed at rest; " +
+    'unverified until the bank confirms the batch carrying its prenote. users:admin, step-up, audited',
+  auth: 'session',
+  scope: 'users:admin',
+  stepUp: true,
+  body: PayoutAccountBody,
+  response: PayoutAccountView,
+  errors: ['DEPENDENCY_UNAVAILABLE'],
+});
+
+export const listBatchesEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/settlement/batches',
+  tags: ['settlement'],
+  summary: "The clinic's 50 newest payout batches, newest first, with their entries, confirmation and returns",
+  auth: 'session',
+  scope: 'svcpay:read',
+  response: z.object({ batches: z.array(PayoutBatchView) }),
+});
+
+export const createBatchEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/settlement/batches',
+  tags: ['settlement'],
+  summary:
+    'Build one NACHA ACH file (CCD+, an addenda naming each instruction) from SIGNED instructions, with the ' +
+    "payout account's prenote if it is unproven. Every failed check is 422 with all issues, nothing written (step-up)",
+  auth: 'session',
+  scope: 'svcpay:write',
+  stepUp: true,
+  money: true,
+  body: CreateBatchBody,
+  response: CreatedBatch,
+  successStatus: 201,
+  errors: ['UNPROCESSABLE', 'DEPENDENCY_UNAVAILABLE'],
+});
+
+export const getBatchEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/settlement/batches/{id}',
+  tags: ['settlement'],
+  summary: 'One payout batch: status, entries, confirmation and returns',
+  auth: 'session',
+  scope: 'svcpay:read',
+  params: BatchParams,
+  response: PayoutBatchView,
+  errors: ['NOT_FOUND'],
+});
+
+export const getBatchFileEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/settlement/batches/{id}/file',
+  tags: ['settlement'],
+  summary: 'The exact NACHA file of the batch, as uploaded to the bank',
+  auth: 'session',
+  scope: 'svcpay:read',
+  params: BatchParams,
+  produces: 'text/plain',
+  errors: ['NOT_FOUND'],
+});
+
+export const releaseBatchEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/settlement/batches/{id}/release',
+  tags: ['settlement'],
+  summary:
+    'Release a created batch exactly once (step-up): its pools give up the advances and the ledger posts each ' +
+    'disbursement; the instructions become DISBURSED when the bank confirms the trace number',
+  auth: 'session',
+  scope: 'svcpay:write',
+  stepUp: true,
+  money: true,
+  params: BatchParams,
+  response: PayoutBatchView,
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE'],
+});
+
+export const payoutEndpoints = [
+  getPayoutAccountEndpoint,
+  putPayoutAccountEndpoint,
+  listBatchesEndpoint,
+  createBatchEndpoint,
+  getBatchEndpoint,
+  getBatchFileEndpoint,
+  releaseBatchEndpoint,
+];
