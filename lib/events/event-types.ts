@@ -40,7 +40,7 @@ export type EventData = {
   'emr.pull.completed': { runId: string; connectionId: string | null; kind: string; counts: Record<string, number> };
   'emr.pull.failed': { runId: string; connectionId: string | null; kind: string };
   'payout.disbursed': { instructionId: string; amountCents: number; railReference: string };
-  /** Defined for ACH returns (built in parallel): the payout, the amount returned and the NACHA return code. */
+  /** An ACH return of a payout's entry (lib/payouts/return-payout.ts): the amount returned and the NACHA code. */
   'payout.returned': { instructionId: string; amountCents: number; returnCode: string };
   'webhook.test': { endpointId: string };
 };

@@ -10,6 +10,7 @@ import type { Prisma } from '../db';
 import { credit, debit, type LedgerLine } from '../ledger/build-posting';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
 import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
+import { recordEvent } from '../events/record-event';
 
 /** The ledger reference of an instruction's disbursement, which a return reverses. */
 export const disbursementReference = (instructionId: string) => `settlement:${instructionId}`;
@@ -53,7 +54,7 @@ export async function confirmPayoutBatch(
   );
   if (!confirmed) return null;
   const disbursed = await tx.$queryRawUnsafe<Disbursed[]>(DISBURSE, confirmed.id, input.clinicId, input.postedAt);
-  for (const row of disbursed)
+  for (const row of disbursed) {
     await postLedgerTransaction(tx, {
       clinicId: input.clinicId,
       kind: 'settlement.disbursement',
@@ -62,6 +63,15 @@ export async function confirmPayoutBatch(
       postedAt: input.postedAt,
       lines: disbursementLines(row),
     });
+    await recordEvent(tx, {
+      clinicId: input.clinicId,
+      type: 'payout.disbursed',
+      objectId: row.id,
+      data: { instructionId: row.id, amountCents: Number(row.advanceAmountCents), railReference: input.traceNumber },
+      correlationId: input.correlationId,
+      at: input.postedAt,
+    });
+  }
   await tx.payoutAccount.updateMany({
     where: { clinicId: input.clinicId, prenoteBatchId: confirmed.id, verifiedAt: null },
     data: { verifiedAt: input.postedAt },

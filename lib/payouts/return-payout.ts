@@ -4,6 +4,7 @@
 // instruction becomes RETURNED. A second delivery of the same return finds the entry already returned.
 import type { Prisma } from '../db';
 import { postLedgerTransaction } from '../ledger/post-ledger-transaction';
+import { recordEvent } from '../events/record-event';
 import { disbursementReference } from './confirm-batch';
 
 const MARK_RETURNED = `UPDATE "PayoutEntry" e SET "returnCode" = $3, "returnedAt" = $4
@@ -59,6 +60,14 @@ export async function returnPayout(
   await tx.settlementInstruction.update({
     where: { id: instructionId },
     data: { status: 'RETURNED', updatedAt: input.at },
+  });
+  await recordEvent(tx, {
+    clinicId,
+    type: 'payout.returned',
+    objectId: instructionId,
+    data: { instructionId, amountCents: Number(marked[0]!.amountCents), returnCode: input.returnCode },
+    correlationId: input.correlationId,
+    at: input.at,
   });
   return 'returned';
 }
