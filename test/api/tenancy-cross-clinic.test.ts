@@ -29,6 +29,7 @@ const N = {
   passkey: 'cred-north-probe',
   webhookEndpoint: 'we_north_probe',
   delivery: 'dlv_north_probe',
+  batch: 'pbat_north_probe',
 };
 
 const PROBES: Record<string, Probe[]> = {
@@ -131,6 +132,36 @@ const PROBES: Record<string, Probe[]> = {
     { path: `/api/claims/${N.claim}/status?refresh=true`, expect: 'denied' },
   ],
   'POST /api/claims/{id}/appeal': [{ path: `/api/claims/${N.claim}/appeal`, json: { reason: 'x' }, expect: 'denied' }],
+  'POST /api/claims/{id}/correct': [
+    { path: `/api/claims/${N.claim}/correct`, json: { placeOfService: '22' }, expect: 'denied' },
+  ],
+  'POST /api/claims/{id}/void': [{ path: `/api/claims/${N.claim}/void`, json: { reason: 'probe' }, expect: 'denied' }],
+  'POST /api/claims/{id}/secondary': [{ path: `/api/claims/${N.claim}/secondary`, json: {}, expect: 'denied' }],
+  // The payout account and the batch list are the caller's clinic's only; a batch naming Northside's instruction
+  // is refused (422) as "not an instruction of this clinic".
+  'GET /api/clinic/payout-account': [{ path: '/api/clinic/payout-account', expect: 'own-data-only' }],
+  'PUT /api/clinic/payout-account': [
+    {
+      path: '/api/clinic/payout-account',
+      json: { routingNumber: '011000015', accountNumber: '12345678', accountType: 'checking', holderName: 'Probe' },
+      expect: 'own-data-only',
+    },
+  ],
+  'GET /api/settlement/batches': [{ path: '/api/settlement/batches', expect: 'own-data-only' }],
+  'POST /api/settlement/batches': [
+    { path: '/api/settlement/batches', json: { instructionIds: [N.instruction] }, expect: 'own-data-only' },
+  ],
+  'GET /api/settlement/batches/{id}': [{ path: `/api/settlement/batches/${N.batch}`, expect: 'denied' }],
+  'GET /api/settlement/batches/{id}/file': [{ path: `/api/settlement/batches/${N.batch}/file`, expect: 'denied' }],
+  'POST /api/settlement/batches/{id}/release': [
+    { path: `/api/settlement/batches/${N.batch}/release`, expect: 'denied' },
+  ],
+  'GET /api/dashboard/ar-aging': [{ path: '/api/dashboard/ar-aging', expect: 'own-data-only' }],
+  'GET /api/dashboard/collections': [{ path: '/api/dashboard/collections', expect: 'own-data-only' }],
+  'GET /api/dashboard/denials': [{ path: '/api/dashboard/denials', expect: 'own-data-only' }],
+  'GET /api/dashboard/clean-claims': [{ path: '/api/dashboard/clean-claims', expect: 'own-data-only' }],
+  'GET /api/dashboard/days-in-ar': [{ path: '/api/dashboard/days-in-ar', expect: 'own-data-only' }],
+  'GET /api/home': [{ path: '/api/home', expect: 'own-data-only' }],
   'GET /api/claims/{id}/transmissions': [{ path: `/api/claims/${N.claim}/transmissions`, expect: 'denied' }],
   'POST /api/settlement/instructions': [
     {
