@@ -29,9 +29,14 @@ export async function startUp(): Promise<void> {
     beforeWork: async () => {
       if (config.mode !== 'sandbox' || !config.demoHistory) return;
       const started = Date.now();
-      const { seeded, claims } = await seedDemoHistory({ db: deps.db, now: new Date() });
-      const ms = Date.now() - started;
-      log.info({ seeded, claims, ms }, seeded ? 'seeded the demo history' : 'demo history present');
+      // The history is only something to look at: a seed that fails is logged and the demo serves without it.
+      try {
+        const { seeded, claims } = await seedDemoHistory({ db: deps.db, now: new Date() });
+        const ms = Date.now() - started;
+        log.info({ seeded, claims, ms }, seeded ? 'seeded the demo history' : 'demo history present');
+      } catch (error) {
+        log.error({ err: error instanceof Error ? error.message : String(error) }, 'demo history seed failed');
+      }
     },
   });
 }

@@ -24,7 +24,9 @@ import { VerifyEligibilityBody } from '../eligibility/verify-eligibility-body';
 import { sandboxClearinghouse } from '../clearinghouse/sandbox-clearinghouse';
 import { SubmitClaimBody } from '../claims/claim-body';
 import { submitClaim } from '../claims/submit-claim';
-import { sendSandboxRemittance } from '../claims/sandbox-remittance';
+import { SANDBOX_REMITTANCE_QUEUE, sendSandboxRemittance } from '../claims/sandbox-remittance';
+import { requireBoss } from '../background/boss';
+import { keyedJobId } from '../background/keyed-job-id';
 import { appealClaim } from '../claims/appeal-claim';
 import { bankingTransactionPosted } from '../webhooks/banking-transaction-posted';
 import { createInstruction } from '../settlements/create-instruction';
@@ -62,14 +64,14 @@ export async function seedDemoHistory(deps: SeedDeps): Promise<{ seeded: boolean
   });
   if (!claimed) return { seeded: false, claims: 0 };
 
-  let claims = 0;
+  const claimIds: string[] = [];
   for (const clinic of HISTORY_CLINICS) {
     const { timeZone } = await db.clinic.findUniqueOrThrow({ where: { id: clinic.clinicId } });
     const today = clinicToday(now, timeZone);
     const denied: string[] = [];
     for (const visit of historyVisits(clinic, today)) {
       const claim = await playVisit(deps, clinic, visit, { today, timeZone });
-      claims++;
+      claimIds.push(claim.claimId);
       if (claim.status === 'denied') denied.push(claim.claimId);
     }
     // One appeal: the oldest denial of Northside, argued as a biller would.
@@ -83,6 +85,7 @@ export async function seedDemoHistory(deps: SeedDeps): Promise<{ seeded: boolean
     }
     await signHistoryInstruction(deps, clinic);
   }
+  await withdrawQueuedRemittances(claimIds);
   // Merge point: the NACHA payout batch of the signed history instructions (another branch) is added here, and
   // a claim.write_off of one small open balance likewise, through their public domain functions.
   await postDeposits(deps);
@@ -90,7 +93,7 @@ export async function seedDemoHistory(deps: SeedDeps): Promise<{ seeded: boolean
     { db, clock: () => now },
     { day: addDays(now.toISOString().slice(0, 10), -1), correlationId: `${CORRELATION}-reconcile` },
   );
-  return { seeded: true, claims };
+  return { seeded: true, claims: claimIds.length };
 }
 
 function historyPatientRows(clinic: HistoryClinic) {
@@ -152,6 +155,7 @@ async function playVisit(
     serviceDate,
     diagnoses: visit.diagnoses,
     lines: visit.lines,
+    totalCharge: (visit.lines.reduce((sum, line) => sum + line.chargeCents, 0) / 100).toFixed(2),
   });
   const claim = await submitClaim(
     { db, clock, clearinghouse: sandboxClearinghouse({ db, clock }) },
@@ -162,6 +166,17 @@ async function playVisit(
   await sendSandboxRemittance({ db, clock: () => paidAt }, { ...ids, claimId: claim.claimId });
   const { status } = await db.claim.findUniqueOrThrow({ where: { id: claim.claimId }, select: { status: true } });
   return { claimId: claim.claimId, status };
+}
+
+/**
+ * Each sandbox submit queued the payer's 835 for a few seconds later (lib/claims/sandbox-remittance.ts). The
+ * history has already decided every one on its own day: posted, or not yet answered (a slow payer, a claim too
+ * recent to be paid), which the job would otherwise pay today. Its queued jobs are removed before any is worked.
+ */
+async function withdrawQueuedRemittances(claimIds: string[]) {
+  const boss = await requireBoss();
+  const ids = claimIds.map((claimId) => keyedJobId(SANDBOX_REMITTANCE_QUEUE, claimId));
+  await boss.deleteJob(SANDBOX_REMITTANCE_QUEUE, ids);
 }
 
 /**

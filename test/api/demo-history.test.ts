@@ -22,6 +22,7 @@ describe('the demo with history', () => {
   });
 
   it('fills every dashboard panel of billing at Northside', async () => {
+    expect(app.logs()).not.toContain('demo history seed failed');
     const aging = await billing.get('/api/dashboard/ar-aging');
     expect(aging.status, aging.text).toBe(200);
     expect(aging.body.totals.claims).toBeGreaterThan(0);
