@@ -105,10 +105,13 @@ export function historyVisits(clinic: HistoryClinic, today: string): HistoryVisi
       const diagnoses = [pick(DIAGNOSES)];
       const lines = [{ ...pick(VISITS), diagnosisPointers: [1], units: 1 }];
       if (random() < 0.3) lines.push({ ...VENIPUNCTURE, diagnosisPointers: [1], units: 1 });
-      visits.push({ patient, daysAgo, diagnoses, lines, payerSlow: random() < 0.12 });
+      visits.push({ patient, daysAgo, diagnoses, lines, payerSlow: false });
     }
   }
-  return visits.sort((a, b) => b.daysAgo - a.daysAgo || a.patient.id.localeCompare(b.patient.id));
+  // One visit in eight, spread evenly over the 90 days, has a slow payer: open balances in every aging bucket.
+  return visits
+    .sort((a, b) => b.daysAgo - a.daysAgo || a.patient.id.localeCompare(b.patient.id))
+    .map((visit, i) => ({ ...visit, payerSlow: i % 8 === 3 }));
 }
 
 function isWeekend(date: string): boolean {
