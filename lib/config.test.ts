@@ -14,6 +14,7 @@ describe('parseConfig', () => {
       webhookSecrets: {},
       emrVendors: {},
       halted: false,
+      demoHistory: false,
     });
     expect(
       config.authSecret ?? config.sealKey ?? config.smart ?? config.partnerApi ?? config.eligibilityCore,

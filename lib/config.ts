@@ -99,6 +99,11 @@ export type Config = {
    */
   appRole: AppRole;
   halted: boolean;
+  /**
+   * DEMO_HISTORY=on (sandbox only): seed the demo tenant's 90 days of history once (lib/demo/seed-demo-history.ts).
+   * `npm start` turns it on; test apps leave it off, so their demo lists hold only the ruled demo records.
+   */
+  demoHistory: boolean;
   logLevel: string;
   /** Features switched off because their group is only partly set: logged once at boot, never fatal. */
   warnings: string[];
@@ -399,6 +404,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ),
     appRole: parseWith(z.enum(APP_ROLES), optional.parse(env.APP_ROLE) ?? 'all', 'APP_ROLE'),
     halted: env.SVC_HALT?.trim() === '1',
+    demoHistory:
+      mode === 'sandbox' &&
+      parseWith(z.enum(['on', 'off']), optional.parse(env.DEMO_HISTORY) ?? 'off', 'DEMO_HISTORY') === 'on',
     logLevel: optional.parse(env.LOG_LEVEL) ?? 'info',
     warnings,
     ...parseCdsHooks(env, mode),

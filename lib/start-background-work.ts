@@ -27,9 +27,16 @@ const SCHEDULE_SYNC_MS = 5 * 60 * 1000;
 /**
  * `fhirStore`, `payer` and `clearinghouse` come from the composition root (start-up); the last two are built on first
  * use, and `clearinghouse` answers null where none is configured (the schedules that need one then skip).
+ * `beforeWork` runs once the queues exist and before this process works any job (the demo history's seed, whose
+ * sandbox submits queue jobs it must finish itself first).
  */
 export async function startBackgroundWork(
-  deps: Deps & { fhirStore: FhirStore; payer(): PayerTransport; clearinghouse(): ClearinghouseTransport | null },
+  deps: Deps & {
+    fhirStore: FhirStore;
+    payer(): PayerTransport;
+    clearinghouse(): ClearinghouseTransport | null;
+    beforeWork?: () => Promise<void>;
+  },
 ): Promise<PgBoss> {
   const { config, db, clock, log } = deps;
   const works = config.appRole !== 'web';
@@ -46,6 +53,7 @@ export async function startBackgroundWork(
     ),
   ] as unknown as JobHandler[];
   await declareQueues(boss, handlers);
+  await deps.beforeWork?.();
   if (!works) {
     log.info({ role: config.appRole }, 'job engine started: sending only (APP_ROLE=web)');
     return boss;

@@ -1,8 +1,10 @@
 // Server start (called from instrumentation.ts): parse config (a malformed value stops the server here),
 // log the mode and any feature a partial configuration switched off, start the FHIR side, in sandbox make sure the
-// demo tenant exists, then start the job engine as APP_ROLE says (start-background-work.ts).
+// demo tenant exists, then start the job engine as APP_ROLE says (start-background-work.ts), seeding the demo's
+// history (DEMO_HISTORY=on) once its queues exist and before any job is worked.
 import { getDeps, requireClearinghouse, requireFhirStore, requirePayer } from './deps';
 import { ensureDemoTenant } from './demo/demo-tenant';
+import { seedDemoHistory } from './demo/seed-demo-history';
 import { startFhirServices } from './fhir/start-fhir-services';
 import { startBackgroundWork } from './start-background-work';
 
@@ -24,6 +26,18 @@ export async function startUp(): Promise<void> {
     // Live CORE when CLEARINGHOUSE_* is set, the sandbox's in sandbox mode; production without one has none.
     clearinghouse: () =>
       deps.config.clearinghouse || deps.config.mode === 'sandbox' ? requireClearinghouse(deps) : null,
+    beforeWork: async () => {
+      if (config.mode !== 'sandbox' || !config.demoHistory) return;
+      const started = Date.now();
+      // The history is only something to look at: a seed that fails is logged and the demo serves without it.
+      try {
+        const { seeded, claims } = await seedDemoHistory({ db: deps.db, now: new Date() });
+        const ms = Date.now() - started;
+        log.info({ seeded, claims, ms }, seeded ? 'seeded the demo history' : 'demo history present');
+      } catch (error) {
+        log.error({ err: error instanceof Error ? error.message : String(error) }, 'demo history seed failed');
+      }
+    },
   });
 }
 

@@ -77,5 +77,7 @@ export function sandboxEnv(env: Env, secretsFile: string): SandboxEnv {
   // The demo's EHR is the sandbox EHR this app serves (lib/sandbox-ehr), unless the operator names one.
   if (!isSet(env, 'EMR_VENDORS'))
     values.EMR_VENDORS = JSON.stringify(sandboxEhrVendors(appUrl.replace(/\/+$/, ''), DEMO_CLINIC_IDS));
+  // The demo's 90 days of history (lib/demo/seed-demo-history.ts), seeded once on the first start.
+  if (!isSet(env, 'DEMO_HISTORY')) values.DEMO_HISTORY = 'on';
   return { values, generated, fromFile };
 }

@@ -9,6 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, TEST_SECRETS } from '../test/support/app';
 import { createEmptyDatabase, type TestDatabase } from '../test/support/postgres';
+import { openDb } from '../lib/db';
 
 const root = path.resolve(import.meta.dirname, '..');
 let clone: string | undefined;
@@ -83,5 +84,16 @@ describe('two npm starts from one clean clone', () => {
     expect(all).not.toContain('Another next build process is already running');
     expect(all.match(/waiting for the build another start is running/g), all).toHaveLength(1);
     expect(fs.existsSync(path.join(clone, '.next', 'svc-source-hash'))).toBe(true);
+    // The demo's history (DEMO_HISTORY=on from the sandbox start) was seeded by exactly one of the two.
+    const db = await openDb({ kind: 'postgres', url: database.url });
+    try {
+      expect(await db.patient.count({ where: { id: { startsWith: 'pat_n_1' } } })).toBe(20);
+      const claims = await db.claim.count();
+      expect(claims).toBeGreaterThan(0);
+      expect(await db.claimTransmission.count({ where: { kind: '837P' } })).toBe(claims);
+      expect(await db.settlementInstruction.count()).toBe(2);
+    } finally {
+      await db.$disconnect();
+    }
   }, 600_000);
 });

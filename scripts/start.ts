@@ -3,7 +3,7 @@
 // secret under .data/ and says so (a variable set in the environment always wins over the saved file); production
 // never generates one. Then it migrates the database (wasm schema engine), builds when the sources' content differs
 // from the build's (one build at a time per folder: scripts/build-once.ts), and runs `next start` (which logs the
-// mode and, in sandbox, seeds the demo tenant once).
+// mode and, in sandbox, seeds the demo tenant once, with its 90 days of history: DEMO_HISTORY=on from sandboxEnv).
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { parseConfig } from '../lib/config';

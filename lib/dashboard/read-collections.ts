@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Db } from '../db';
 import { LEDGER_ACCOUNTS } from '../ledger/ledger-accounts';
+import { DEPOSIT_KIND } from '../remittances/reassociate';
 import { centsToNumber } from '../money/cents-to-number';
 import type { Period } from './dashboard-period';
 
@@ -39,6 +40,8 @@ export async function readCollections(
       FROM "Remittance" r
       JOIN "LedgerTransaction" t ON t."clinicId" = r."clinicId"
         AND (t."reference" = 'remittance:' || r."id" OR t."reference" LIKE 'remittance:' || r."id" || ':%')
+        -- The deposit's reassociation moves the money on from era-clearing to the bank: not a collection.
+        AND t."kind" <> ${DEPOSIT_KIND}
       JOIN "LedgerEntry" e ON e."transactionId" = t."id" AND e."account" = ${LEDGER_ACCOUNTS.eraClearing}
       WHERE r."clinicId" = ${clinicId} AND r."paymentDate"::date BETWEEN ${period.from}::date AND ${period.to}::date
       GROUP BY 1

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clinicToday } from '@/lib/time/clinic-day';
 import { describeCarc } from '@/lib/x12/carc';
 import { addDays } from '@/lib/dashboard/dashboard-period';
-import { startApp, type TestApp } from '../support/app';
+import { signBody } from '@/lib/webhooks/verify-signature';
+import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, uid, type TestTenant } from '../support/factories';
 import { claimPayment, createClaim, remittanceOf, reversalOf, x12Of } from '../support/remittances';
@@ -291,6 +292,34 @@ describe('revenue dashboard panels', () => {
     });
 
     it('sums collections per Monday week of the clinic: 835 payments by payment date, patients by posting day', async () => {
+      // The bank's deposit of one paid 835, reassociated with it, moves that money on and is no second collection.
+      const paid = await app.db.remittance.findFirstOrThrow({
+        where: { clinicId: rates.clinicId, paymentCents: { gt: 0n }, paymentDate: '2026-10-14' },
+      });
+      const event = JSON.stringify({
+        id: uid('evt'),
+        type: 'banking.transaction.posted',
+        createdAt: new Date().toISOString(),
+        clinicId: rates.clinicId,
+        data: {
+          transactionId: uid('btx'),
+          amountCents: Number(paid.paymentCents),
+          direction: 'credit',
+          postedAt: '2026-10-15T15:00:00Z',
+          railReference: paid.traceNumber,
+        },
+      });
+      const deposit = await new HttpClient(app.url).request('POST', '/api/webhooks/banking', {
+        body: event,
+        headers: {
+          'content-type': 'application/json',
+          'x-svc-delivery': uid('dlv'),
+          'x-svc-signature': signBody(Buffer.from(event), TEST_SECRETS.WEBHOOK_SECRET_BANKING),
+        },
+      });
+      expect(deposit.status, deposit.text).toBe(200);
+      expect(await app.db.ledgerTransaction.count({ where: { reference: `remittance:${paid.id}` } })).toBe(1);
+
       const res = await ratesClient.get(`/api/dashboard/collections?${period}`);
       expect(res.status, res.text).toBe(200);
       const week = (weekStart: string, payerCents = 0, patientCents = 0) => ({
