@@ -2,7 +2,7 @@
 // (DECISIONS "Money in").
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
-import { DenialList } from './list-denials';
+import { DenialList, ListDenialsQuery } from './list-denials';
 import { RemittanceDetail, RemittanceList, RemittanceParams } from './remittance-view';
 import { RetrievalRun } from './retrieve-remittances';
 
@@ -66,9 +66,13 @@ export const listDenialsEndpoint = endpoint({
   path: '/api/denials',
   tags: ['remittances'],
   summary:
-    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their reason and remark codes in words, the next step and the appeal route",
+    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their " +
+    'reason and remark codes in words, balanceCents, nextAction (write_off, correct_and_resubmit, appeal, ' +
+    'bill_secondary, bill_patient or none: the first rule that matches) with nextActionReason in words, and the ' +
+    'appeal route; ?nextAction= keeps one action; counts gives the claims per action in the whole queue',
   auth: 'session',
   scope: 'claims:read',
+  query: ListDenialsQuery,
   response: DenialList,
 });
 
