@@ -70,6 +70,7 @@ const PROBES: Record<string, Probe[]> = {
     },
   ],
   'GET /api/bills/{id}': [{ path: '/api/bills/bill_n_001', expect: 'denied' }],
+  'GET /api/bills/{id}/statement': [{ path: '/api/bills/bill_n_001/statement', expect: 'denied' }],
   'POST /api/claims/submit': [
     {
       path: '/api/claims/submit',
@@ -129,6 +130,9 @@ const PROBES: Record<string, Probe[]> = {
     { path: `/api/claims/${N.claim}/status?refresh=true`, expect: 'denied' },
   ],
   'POST /api/claims/{id}/appeal': [{ path: `/api/claims/${N.claim}/appeal`, json: { reason: 'x' }, expect: 'denied' }],
+  'POST /api/claims/{id}/write-off': [
+    { path: `/api/claims/${N.claim}/write-off`, json: { amountCents: 1, reason: 'x' }, expect: 'denied' },
+  ],
   'GET /api/claims/{id}/transmissions': [{ path: `/api/claims/${N.claim}/transmissions`, expect: 'denied' }],
   'POST /api/settlement/instructions': [
     {
@@ -409,6 +413,7 @@ describe('cross-clinic access', () => {
   });
 
   it("left Northside's resources untouched", async () => {
+    expect((await app.db.claim.findUniqueOrThrow({ where: { id: N.claim } })).writtenOffCents).toBe(0n);
     expect(await app.db.webAuthnCredential.count({ where: { id: N.passkey } })).toBe(1);
     expect((await app.db.settlementInstruction.findUniqueOrThrow({ where: { id: N.instruction } })).status).toBe(
       'SIGNED',
