@@ -195,6 +195,8 @@ export function ClaimScreen({
       ) : null}
       {canWriteOff && WRITABLE_OFF.includes(claim.status) && (claim.balanceCents ?? 0) > 0 ? (
         <WriteOffSection
+          // A new balance starts the form again with it as the amount.
+          key={claim.balanceCents}
           path={path}
           balanceCents={claim.balanceCents ?? 0}
           onDone={(message) => {
