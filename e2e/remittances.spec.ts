@@ -1,6 +1,7 @@
 // The money-in screens in Chromium (issue #14): a billing user uploads the payer's 835s for two submitted claims,
 // sees one claim paid and the other denied on the remittance, the denial in the work queue with its reason in
-// words and the next step, and the patient's bill for what the payer left to the patient.
+// words and its next action (appeal, filtered and counted), and the patient's bill for what the payer left to the
+// patient, with its statement downloaded as a PDF.
 //
 // Setup through the API: the admin checks eligibility of both patients' coverage on file (a claim needs an active
 // check from the last 24 hours); pat_n_008's coverage is switched to a DEMO-CH-DENY member id first, so the
@@ -106,15 +107,23 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
   await expect(page.getByTestId('claim-status')).toHaveAttribute('data-status', 'paid');
   await expect(page.getByTestId('claim-timeline')).toContainText('Payment posted from a remittance (835)');
 
-  // The denial work queue: the denied claim with CO-50 in words, the next step and the way to appeal.
+  // The denial work queue: the denied claim with CO-50 in words, its next action and the way to appeal.
   await page.goto('/denials');
   const denial = page.getByTestId(`denial-${denied.claimId}`);
   await expect(denial).toBeVisible();
   await expect(denial).toContainText('Denied');
   await expect(denial.getByTestId('denial-codes')).toContainText('medical necessity');
   await expect(denial.getByTestId('denial-codes')).toContainText('CO-50');
-  await expect(denial.getByTestId('denial-next-step')).toContainText('Next step:');
+  await expect(denial.getByTestId('denial-next-action')).toHaveAttribute('data-action', 'appeal');
+  await expect(denial.getByTestId('denial-next-action')).toContainText('Next action: Appeal.');
+  await expect(denial.getByTestId('denial-next-action')).toContainText('(CARC 50)');
   await expect(page.getByTestId(`denial-${paid.claimId}`)).toHaveCount(0);
+  // Filtered by next action: the appeal filter keeps it, the write-off filter shows none.
+  await expect(page.getByTestId('denials-count-appeal')).not.toHaveText('(0)');
+  await page.getByRole('radio', { name: /^Write off/ }).check();
+  await expect(page.getByTestId(`denial-${denied.claimId}`)).toHaveCount(0);
+  await page.getByRole('radio', { name: /^Appeal/ }).check();
+  await expect(denial).toBeVisible();
   await denial.getByRole('link', { name: `Appeal claim ${denied.claimId}` }).click();
   await expect(page.getByLabel('Why the payer should pay this claim')).toBeFocused();
 
@@ -124,6 +133,13 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
   await expect(bill).toBeVisible();
   await expect(bill).toContainText('Patient responsibility on claim');
   await expect(bill.getByTestId('bill-amount')).toHaveText('$20.00');
+  // Its statement, downloaded: a PDF named after the bill.
+  const [download] = await Promise.all([page.waitForEvent('download'), bill.getByTestId('bill-statement').click()]);
+  expect(download.suggestedFilename()).toMatch(/^statement-bill_[A-Za-z0-9_]+\.pdf$/);
+  const pdf = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pdf) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe('%PDF-');
   await expectPhoneFriendly(page);
   for (const path of ['/remittances', posted[0]!, '/denials', '/settlement', '/reconciliation']) {
     await page.goto(path);

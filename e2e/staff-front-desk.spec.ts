@@ -206,6 +206,8 @@ test('clinic settings: a save asks for a step-up, field errors are sentences nex
   await signIn(page, 'admin@northside.test');
   await page.goto('/settings/clinic');
   await expect(page.getByLabel("The clinic's time zone")).toHaveValue('America/New_York');
+  // The number patient statements print (the demo clinic's).
+  await expect(page.getByLabel('Phone for patients')).toHaveValue('5185550100');
   await page.getByLabel('Tax id (EIN)').fill('12');
   await page.getByRole('button', { name: 'Save settings' }).click();
   const dialog = page.getByRole('dialog', { name: "Confirm it's you" });

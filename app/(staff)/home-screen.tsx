@@ -5,7 +5,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { HomeSummary } from '@/lib/home/read-home';
 import { useApiRead } from '@/components/billing/use-api-read';
-import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
+import { CLAIM_STATUSES, claimStatusWords, nextActionWords } from '@/components/billing/words';
 
 function CountLink(props: { href: string; count: number; children: ReactNode; testId: string }) {
   return (
@@ -78,13 +78,18 @@ export function HomeScreen({ canSeeDashboard }: { canSeeDashboard: boolean }) {
         </WorkCard>
       ) : null}
       {claims ? (
-        <WorkCard id="denials" title="Denials to work, by next step">
-          {claims.denialsByNextStep.map((d, i) => (
-            <CountLink key={d.nextStep} href="/denials" count={d.count} testId={`count-denials-${i}`}>
-              {d.nextStep}
+        <WorkCard id="denials" title="Denials to work, by next action">
+          {claims.denialsByNextAction.map((d, i) => (
+            <CountLink
+              key={d.nextAction}
+              href={`/denials?nextAction=${d.nextAction}`}
+              count={d.count}
+              testId={`count-denials-${i}`}
+            >
+              {nextActionWords(d.nextAction)}
             </CountLink>
           ))}
-          {claims.denialsByNextStep.length === 0 ? <li>No denials to work.</li> : null}
+          {claims.denialsByNextAction.length === 0 ? <li>No denials to work.</li> : null}
         </WorkCard>
       ) : null}
       {money ? (

@@ -49,6 +49,7 @@ const TIMELINE_WORDS: Record<string, string> = {
   remittance: 'Remittance posted (835)',
   reversal: 'Payment reversed by the payer (835)',
   appeal: 'Appeal filed',
+  write_off: 'Written off',
   closed: 'Claim closed',
   scrub: 'Checked for problems',
   replaced: 'Closed: the payer accepted its replacement',
@@ -71,6 +72,20 @@ const ADJUSTMENT_GROUP: Record<string, string> = {
 
 export function adjustmentGroupWords(group: string): string {
   return ADJUSTMENT_GROUP[group] ?? group;
+}
+
+/** A claim's next action (the denial queue's filter and the claim page). */
+export const NEXT_ACTION_WORDS: Record<string, string> = {
+  write_off: 'Write off',
+  correct_and_resubmit: 'Correct and resubmit',
+  appeal: 'Appeal',
+  bill_secondary: 'Bill the secondary payer',
+  bill_patient: 'Bill the patient',
+  none: 'Nothing to do',
+};
+
+export function nextActionWords(action: string): string {
+  return NEXT_ACTION_WORDS[action] ?? action.replaceAll('_', ' ');
 }
 
 const VARIANCE_KIND: Record<string, string> = {

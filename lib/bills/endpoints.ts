@@ -26,4 +26,19 @@ export const listBillsEndpoint = endpoint({
   response: BillList,
 });
 
-export const billEndpoints = [getBillEndpoint, listBillsEndpoint];
+export const billStatementEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/bills/{id}/statement',
+  tags: ['bills'],
+  summary:
+    "The bill's patient statement as a PDF attachment, as a clinic would mail it: clinic name, address and phone; " +
+    "patient name and address; each visit's date, services, charge, insurance paid and adjusted and the patient's " +
+    'share; total due, due date (30 days after the statement date), how to pay, and the bill id. A PHI read',
+  auth: 'session',
+  scope: 'svcpay:read',
+  params: BillParams,
+  produces: 'application/pdf',
+  errors: ['NOT_FOUND'],
+});
+
+export const billEndpoints = [getBillEndpoint, listBillsEndpoint, billStatementEndpoint];

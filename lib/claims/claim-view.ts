@@ -4,7 +4,12 @@
 import { z } from 'zod';
 import type { Db, Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
+import { NEXT_ACTIONS, type NextActionAdvice } from '../remittances/next-action';
+import { claimBalanceCents } from './claim-balance';
+import { CLAIMS_WITH_NEXT_ACTION, claimNextAction } from './claim-next-action';
 import { CLAIM_STATUSES, type ClaimStatus } from './claim-states';
+import { findLatestRemittances } from './latest-remittances';
+import { claimsWithSecondaryToBill } from './claims-with-secondary-to-bill';
 
 export { CLAIM_STATUSES };
 
@@ -33,6 +38,14 @@ export const ClaimView = z.object({
   paidCents: z.number().int(),
   patientResponsibilityCents: z.number().int(),
   adjustmentCents: z.number().int(),
+  /** What the clinic wrote off (POST /api/claims/{id}/write-off). */
+  writtenOffCents: z.number().int(),
+  /** Charge − paid − adjustments − written off − moved to the patient: what a write-off may still take. */
+  balanceCents: z.number().int(),
+  /** For denied and partially paid claims (else null): what to do next, by the latest remittance's codes. */
+  nextAction: z.enum(NEXT_ACTIONS).nullable(),
+  /** Why, in words, with the code acted on; null with nextAction. */
+  nextActionReason: z.string().nullable(),
   serviceDate: z.string(),
   placeOfService: z.string(),
   diagnoses: z.array(z.string()),
@@ -77,6 +90,7 @@ export type ClaimRow = {
   paidCents: bigint;
   patientResponsibilityCents: bigint;
   adjustmentCents: bigint;
+  writtenOffCents: bigint;
   serviceDate: string;
   placeOfService: string;
   diagnoses: string[];
@@ -115,7 +129,27 @@ export async function toClaimViews(
     ? await db.patient.findMany({ where: { clinicId, id: { in: ids } }, select: CLAIM_PATIENT_SELECT })
     : [];
   const byId = new Map(patients.map((patient) => [patient.id, patient]));
-  return rows.map((row) => toClaimView(row, byId.get(row.patientId) ?? null));
+  const advice = await findNextActions(db, clinicId, rows);
+  return rows.map((row) => toClaimView(row, byId.get(row.patientId) ?? null, advice.get(row.id) ?? null));
+}
+
+/** The next action of each denied or partially paid claim among `rows`, their remittances read in one query. */
+async function findNextActions(
+  db: Db | Prisma.TransactionClient,
+  clinicId: string,
+  rows: readonly ClaimRow[],
+): Promise<Map<string, NextActionAdvice>> {
+  const worked = rows.filter((row) => CLAIMS_WITH_NEXT_ACTION.includes(row.status));
+  const latest = await findLatestRemittances(
+    db,
+    clinicId,
+    worked.map((row) => row.id),
+  );
+  const secondaryToBill = await claimsWithSecondaryToBill(db, clinicId, worked);
+  const entries = worked.map(
+    (row) => [row.id, claimNextAction(row, latest.get(row.id)?.adjustments, secondaryToBill.has(row.id))] as const,
+  );
+  return new Map(entries.filter((entry): entry is [string, NextActionAdvice] => entry[1] !== null));
 }
 
 /** One claim's view, its patient read from the clinic's records. */
@@ -128,7 +162,7 @@ export async function toClaimViewOf(
   return view!;
 }
 
-export function toClaimView(row: ClaimRow, patient: ClaimPatient | null): ClaimView {
+export function toClaimView(row: ClaimRow, patient: ClaimPatient | null, advice: NextActionAdvice | null): ClaimView {
   return {
     claimId: row.id,
     patientId: row.patientId,
@@ -139,6 +173,10 @@ export function toClaimView(row: ClaimRow, patient: ClaimPatient | null): ClaimV
     paidCents: centsToNumber(row.paidCents),
     patientResponsibilityCents: centsToNumber(row.patientResponsibilityCents),
     adjustmentCents: centsToNumber(row.adjustmentCents),
+    writtenOffCents: centsToNumber(row.writtenOffCents),
+    balanceCents: centsToNumber(claimBalanceCents(row)),
+    nextAction: advice?.nextAction ?? null,
+    nextActionReason: advice?.nextActionReason ?? null,
     serviceDate: row.serviceDate,
     placeOfService: row.placeOfService,
     diagnoses: row.diagnoses,

@@ -17,6 +17,7 @@ import { ClaimDetail } from './get-claim';
 import { ClaimStatusQuery, ClaimStatusView } from './claim-status';
 import { AppealBody, ClaimAppealed } from './appeal-claim';
 import { TransmissionList } from './list-transmissions';
+import { ClaimWrittenOff, WriteOffBody } from './write-off-claim';
 import { ScrubEditList, ScrubResult } from './scrub-claim-dry-run';
 import { FollowUpQuery, FollowUpRun } from './follow-up-claim-status';
 import { FinishedSends } from './finish-interrupted-sends';
@@ -249,6 +250,25 @@ export const secondaryClaimEndpoint = endpoint({
   errors: [...SECOND_PASS_ERRORS],
 });
 
+export const writeOffClaimEndpoint = endpoint({
+  method: 'POST',
+  path: '/api/claims/{id}/write-off',
+  tags: ['claims'],
+  summary:
+    "Write off part or all of a sent claim's balance ({ amountCents, reason }): posts a balanced ledger transaction " +
+    '(kind claim.write_off, reference claim:<id>: Dr expenses:claim-write-offs, Cr assets:claims-receivable), adds ' +
+    'to writtenOffCents and, when the balance reaches 0, closes the claim with the reason. 422 unless 0 < amountCents ' +
+    '≤ balanceCents; 409 for a draft, sending or closed claim. Concurrent write-offs never exceed the balance',
+  auth: 'session',
+  scope: 'svcpay:write',
+  stepUp: true,
+  money: true,
+  params: ClaimParams,
+  body: WriteOffBody,
+  response: ClaimWrittenOff,
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE', 'UNPROCESSABLE'],
+});
+
 export const listTransmissionsEndpoint = endpoint({
   method: 'GET',
   path: '/api/claims/{id}/transmissions',
@@ -302,6 +322,7 @@ export const claimEndpoints = [
   correctClaimEndpoint,
   voidClaimEndpoint,
   secondaryClaimEndpoint,
+  writeOffClaimEndpoint,
   listTransmissionsEndpoint,
   claimStatusFollowUpEndpoint,
   finishClaimSendsEndpoint,

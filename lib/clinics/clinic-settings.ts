@@ -40,6 +40,8 @@ export const ClinicSettingsView = z.object({
   name: z.string(),
   /** IANA name, e.g. America/Los_Angeles. */
   timeZone: z.string(),
+  /** 10 digits: the number printed on patient statements; null until set. */
+  phone: z.string().nullable(),
   billingProvider: z.object({
     npi: z.string().nullable(),
     name: z.string().nullable(),
@@ -58,6 +60,11 @@ export const ClinicSettingsPatch = z.object({
     .string({ error: 'Choose the time zone the clinic works in' })
     .trim()
     .refine(isValidTimeZone, { error: 'Choose a time zone from the list, e.g. America/Los_Angeles' })
+    .optional(),
+  phone: z
+    .string({ error: 'Enter the phone number: 10 digits' })
+    .transform((phone) => phone.replace(/[\s().+-]/g, '').replace(/^1(?=\d{10}$)/, ''))
+    .pipe(z.string().regex(/^\d{10}$/, { error: 'Enter the phone number: 10 digits' }))
     .optional(),
   billingProvider: z
     .object({
@@ -97,6 +104,7 @@ const SELECT = {
   id: true,
   name: true,
   timeZone: true,
+  phone: true,
   billingNpi: true,
   billingProviderName: true,
   billingTaxonomy: true,
@@ -113,6 +121,7 @@ function view(row: ClinicRow): ClinicSettingsView {
     id: row.id,
     name: row.name,
     timeZone: row.timeZone,
+    phone: row.phone,
     billingProvider: {
       npi: row.billingNpi,
       name: row.billingProviderName,
@@ -144,6 +153,7 @@ export async function updateClinicSettings(
   const provider = patch.billingProvider ?? {};
   const data: Prisma.ClinicUpdateInput = {
     ...(patch.timeZone !== undefined && { timeZone: patch.timeZone }),
+    ...(patch.phone !== undefined && { phone: patch.phone }),
     ...(provider.npi !== undefined && { billingNpi: provider.npi }),
     ...(provider.name !== undefined && { billingProviderName: provider.name }),
     ...(provider.taxonomy !== undefined && { billingTaxonomy: provider.taxonomy }),

@@ -26,6 +26,7 @@ const CLINICS = [
     timeZone: 'America/New_York',
     taxId: '123456789',
     address: { line1: '100 North Main Street', city: 'Albany', state: 'NY', postalCode: '122071234' },
+    phone: '5185550100',
     city: { city: 'Albany', state: 'NY', postalCode: '12207' },
   },
   {
@@ -38,6 +39,7 @@ const CLINICS = [
     timeZone: 'America/Los_Angeles',
     taxId: '987654321',
     address: { line1: '200 South Harbor Drive', city: 'San Diego', state: 'CA', postalCode: '921011234' },
+    phone: '6195550100',
     city: { city: 'San Diego', state: 'CA', postalCode: '92101' },
   },
 ] as const;
@@ -110,6 +112,7 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
           billingTaxonomy: '261QP2300X',
           billingTaxId: c.taxId,
           billingAddress: c.address,
+          phone: c.phone,
           timeZone: c.timeZone,
         },
       });

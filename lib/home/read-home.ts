@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../db';
 import type { Scope } from '../auth/scopes';
 import { listDenials } from '../remittances/list-denials';
+import { NEXT_ACTIONS } from '../remittances/next-action';
 import { clinicDayBounds, clinicToday } from '../time/clinic-day';
 
 const Count = z.number().int().nonnegative();
@@ -29,7 +30,8 @@ export const HomeSummary = z.object({
     .object({
       byStatus: z.array(z.object({ status: z.string(), count: Count })),
       /** The denial work queue grouped by what to do next. */
-      denialsByNextStep: z.array(z.object({ nextStep: z.string(), count: Count })),
+      /** Denials to work per next action (DECISIONS "Claim lifecycle"), actions with none left out. */
+      denialsByNextAction: z.array(z.object({ nextAction: z.enum(NEXT_ACTIONS), count: Count })),
     })
     .optional(),
   money: z
@@ -135,12 +137,12 @@ async function readClaims(deps: { db: Db }, input: Input) {
     where: { clinicId: input.clinicId },
     _count: { _all: true },
   });
-  const { denials } = await listDenials(deps, { clinicId: input.clinicId });
-  const steps = new Map<string, number>();
-  for (const denial of denials) steps.set(denial.nextStep, (steps.get(denial.nextStep) ?? 0) + 1);
+  const { counts } = await listDenials(deps, { clinicId: input.clinicId });
   return {
     byStatus: groups.map((g) => ({ status: g.status, count: g._count._all })),
-    denialsByNextStep: [...steps].map(([nextStep, count]) => ({ nextStep, count })).sort((a, b) => b.count - a.count),
+    denialsByNextAction: NEXT_ACTIONS.filter((nextAction) => counts[nextAction] > 0)
+      .map((nextAction) => ({ nextAction, count: counts[nextAction] }))
+      .sort((a, b) => b.count - a.count),
   };
 }
 
@@ -153,8 +155,10 @@ async function readMoney(deps: { db: Db }, input: Input) {
       (SELECT COUNT(*) FROM "RemittanceClaim" WHERE "clinicId" = ${input.clinicId} AND "posting" = 'unmatched') AS unposted,
       (SELECT COUNT(*) FROM "ReconciliationVariance"
         WHERE "clinicId" = ${input.clinicId} AND "kind" = 'deposit_without_era') AS deposits,
-      (SELECT COUNT(*) FROM "SettlementInstruction"
-        WHERE "clinicId" = ${input.clinicId} AND "status" = 'SIGNED') AS payouts`;
+      -- Signed payouts no batch carries yet: the ones a biller still has to put in a bank file.
+      (SELECT COUNT(*) FROM "SettlementInstruction" i
+        WHERE i."clinicId" = ${input.clinicId} AND i."status" = 'SIGNED'
+          AND NOT EXISTS (SELECT 1 FROM "PayoutEntry" e WHERE e."instructionId" = i."id")) AS payouts`;
   return {
     erasWaitingForDeposit: Number(row?.waiting ?? 0n),
     unpostedClaimPayments: Number(row?.unposted ?? 0n),

@@ -39,6 +39,11 @@ export const LEDGER_ACCOUNTS = {
   patientServiceRevenue: 'revenue:patient-services',
   /** CAS group CO: what the payer's contract says the clinic may not bill anyone (contra-revenue). */
   contractualAdjustments: 'expenses:contractual-adjustments',
+  /**
+   * What the clinic itself decided not to collect on a claim (POST /api/claims/{id}/write-off, kind
+   * `claim.write_off`, reference `claim:<claimId>`): debited against the claim's receivable.
+   */
+  claimWriteOffs: 'expenses:claim-write-offs',
   /** CAS groups OA, PI and CR: other reductions of a claim that nobody will pay. */
   otherAdjustments: 'expenses:other-adjustments',
   /** PLB L6: interest the payer added to the payment (a negative PLB amount). */

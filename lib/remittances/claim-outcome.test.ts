@@ -1,11 +1,10 @@
-// CLP02 to claim state, the ledger lines of a claim and of a PLB, remark codes and the denial advice: pure rules.
+// CLP02 to claim state, the ledger lines of a claim and of a PLB and remark codes: pure rules.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildPosting } from '../ledger/build-posting';
 import { readInterchange } from '../x12/read-interchange';
 import { claimPayment, remittanceArbitrary, reversalOf, x12Of } from '@/test/support/remittances';
 import { claimOutcome, outcomeReason } from './claim-outcome';
-import { nextStepFor } from './next-step';
 import { readRemarks } from './read-remarks';
 import { claimLedgerLines, providerLedgerLines } from './remittance-ledger-lines';
 import type { Cents } from '../money/cents';
@@ -126,12 +125,5 @@ describe('readRemarks', () => {
     expect(readRemarks(readInterchange(x12))).toMatchObject([
       [{ claim: ['MA130', 'N4'], lines: [['N130']], text: expect.stringMatching(/^CLP\*c1\*1\*/) }],
     ]);
-  });
-});
-
-describe('nextStepFor', () => {
-  it('advises by the first code it knows', () => {
-    expect(nextStepFor(['999', '197'])).toBe('Obtain the authorization (or its number) and appeal with it attached.');
-    expect(nextStepFor([])).toBe("Review the payer's reason, then appeal or correct and resend the claim.");
   });
 });

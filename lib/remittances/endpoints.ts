@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { CSV_TYPE, CsvFormatQuery, CsvRecord } from '../csv/csv-table';
-import { DenialList } from './list-denials';
+import { DenialList, ListDenialsQuery } from './list-denials';
 import { RemittanceDetail, RemittanceList, RemittanceParams } from './remittance-view';
 import { RetrievalRun } from './retrieve-remittances';
 
@@ -70,10 +70,14 @@ export const listDenialsEndpoint = endpoint({
   path: '/api/denials',
   tags: ['remittances'],
   summary:
-    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their reason and remark codes in words, the next step and the appeal route. With ?format=csv: the same rows as a streamed text/csv download (cells a spreadsheet would run as formulas neutralised)",
+    "The denial work queue: the clinic's denied and partially paid claims, newest first (at most 100), with their " +
+    'reason and remark codes in words, balanceCents, nextAction (write_off, correct_and_resubmit, appeal, ' +
+    'bill_secondary, bill_patient or none: the first rule that matches) with nextActionReason in words, and the ' +
+    'appeal route; ?nextAction= keeps one action; counts gives the claims per action in the whole queue. With ' +
+    '?format=csv: the same rows as a streamed text/csv download (cells a spreadsheet would run as formulas neutralised)',
   auth: 'session',
   scope: 'claims:read',
-  query: CsvFormatQuery,
+  query: ListDenialsQuery.extend(CsvFormatQuery.shape),
   response: DenialList,
   produces: CSV_TYPE,
   streamLine: CsvRecord,

@@ -1,12 +1,22 @@
 // The denial work queue: the clinic's denied and partially paid claims, newest change first (at most 100), each
-// with the codes of its latest remittance in words, what to do next, and where its appeal is filed.
+// with the codes of its latest remittance in words, its balance, what to do next (next-action.ts) and where its
+// appeal is filed; filtered by next action, with how many claims each action has across the whole queue.
 import { z } from 'zod';
 import type { Db } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
-import { nextStepFor } from './next-step';
+import { claimBalanceCents } from '../claims/claim-balance';
+import { claimNextAction } from '../claims/claim-next-action';
+import { findLatestRemittances } from '../claims/latest-remittances';
+import { claimsWithSecondaryToBill } from '../claims/claims-with-secondary-to-bill';
+import { NEXT_ACTIONS } from './next-action';
 import { splitAdjustments } from './remittance-view';
 
 const Cents = z.number().int();
+
+export const ListDenialsQuery = z.object({
+  /** Only the claims whose next action is this one. */
+  nextAction: z.enum(NEXT_ACTIONS).optional(),
+});
 
 export const DenialList = z.object({
   denials: z.array(
@@ -24,6 +34,9 @@ export const DenialList = z.object({
       paidCents: Cents,
       patientResponsibilityCents: Cents,
       adjustmentCents: Cents,
+      writtenOffCents: Cents,
+      /** Charge − paid − adjustments − written off − moved to the patient. */
+      balanceCents: Cents,
       /** The remittance that denied or cut it (null when the state came from elsewhere). */
       remittanceId: z.string().nullable(),
       /** CARCs outside the patient's share, with their words. */
@@ -37,8 +50,10 @@ export const DenialList = z.object({
         }),
       ),
       remarks: z.array(z.object({ code: z.string(), description: z.string(), line: z.number().int().nullable() })),
-      /** What a biller does next, in words. */
-      nextStep: z.string(),
+      /** What a biller does next, by the first rule that matches (DECISIONS "Claim lifecycle"). */
+      nextAction: z.enum(NEXT_ACTIONS),
+      /** Why, in words, with the code acted on. */
+      nextActionReason: z.string(),
       /** The appeal: `POST` this path with `{ reason, attachments? }` (claims:write, step-up). */
       appeal: z.object({ method: z.literal('POST'), path: z.string() }),
       /** The claim's page in the staff app. */
@@ -46,39 +61,53 @@ export const DenialList = z.object({
       updatedAt: z.string(),
     }),
   ),
+  /** Claims per next action in the whole queue, whatever the filter (every action present, 0 when none). */
+  counts: z.record(z.enum(NEXT_ACTIONS), Cents),
 });
 
-export async function listDenials(deps: { db: Db }, input: { clinicId: string }): Promise<z.infer<typeof DenialList>> {
-  const claims = await deps.db.claim.findMany({
-    where: { clinicId: input.clinicId, status: { in: ['denied', 'partially_paid'] } },
+export async function listDenials(
+  deps: { db: Db },
+  input: { clinicId: string; nextAction?: z.infer<typeof ListDenialsQuery>['nextAction'] },
+): Promise<z.infer<typeof DenialList>> {
+  const { db } = deps;
+  const { clinicId } = input;
+  // The whole queue: the counts and the filter need every claim's next action, not only the first 100.
+  const claims = await db.claim.findMany({
+    where: { clinicId, status: { in: ['denied', 'partially_paid'] } },
     orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-    take: 100,
   });
-  const ids = claims.map((c) => c.id);
-  const posted = ids.length
-    ? await deps.db.remittanceClaim.findMany({
-        // Posted CLPs only: an unmatched one (kept while the claim was a draft) never described this claim.
-        where: { clinicId: input.clinicId, claimId: { in: ids }, statusCode: { not: '22' }, posting: 'posted' },
-        orderBy: [{ remittance: { createdAt: 'desc' } }, { position: 'desc' }],
-        select: { claimId: true, remittanceId: true, adjustments: true },
-      })
-    : [];
-  const patientIds = [...new Set(claims.map((c) => c.patientId))];
+  const latest = await findLatestRemittances(
+    db,
+    clinicId,
+    claims.map((c) => c.id),
+  );
+  const secondaryToBill = await claimsWithSecondaryToBill(db, clinicId, claims);
+  const worked = claims.map((claim) => ({
+    claim,
+    advice: claimNextAction(claim, latest.get(claim.id)?.adjustments, secondaryToBill.has(claim.id))!,
+  }));
+  const counts = Object.fromEntries(NEXT_ACTIONS.map((action) => [action, 0])) as Record<
+    (typeof NEXT_ACTIONS)[number],
+    number
+  >;
+  for (const { advice } of worked) counts[advice.nextAction]++;
+  const shown = worked
+    .filter(({ advice }) => !input.nextAction || advice.nextAction === input.nextAction)
+    .slice(0, 100);
+
+  const patientIds = [...new Set(shown.map(({ claim }) => claim.patientId))];
   const patients = patientIds.length
-    ? await deps.db.patient.findMany({
-        where: { clinicId: input.clinicId, id: { in: patientIds } },
+    ? await db.patient.findMany({
+        where: { clinicId, id: { in: patientIds } },
         select: { id: true, firstName: true, lastName: true },
       })
     : [];
   const names = new Map(patients.map((p) => [p.id, `${p.firstName} ${p.lastName}`.trim()]));
-  const latest = new Map<string, (typeof posted)[number]>();
-  for (const row of posted) if (!latest.has(row.claimId)) latest.set(row.claimId, row);
 
   return {
-    denials: claims.map((claim) => {
+    denials: shown.map(({ claim, advice }) => {
       const remittance = latest.get(claim.id);
       const { adjustments, remarks } = splitAdjustments(remittance?.adjustments);
-      const codes = adjustments.filter((a) => a.group !== 'PR');
       return {
         claimId: claim.id,
         patientId: claim.patientId,
@@ -92,14 +121,17 @@ export async function listDenials(deps: { db: Db }, input: { clinicId: string })
         paidCents: centsToNumber(claim.paidCents),
         patientResponsibilityCents: centsToNumber(claim.patientResponsibilityCents),
         adjustmentCents: centsToNumber(claim.adjustmentCents),
+        writtenOffCents: centsToNumber(claim.writtenOffCents),
+        balanceCents: centsToNumber(claimBalanceCents(claim)),
         remittanceId: remittance?.remittanceId ?? null,
-        codes,
+        codes: adjustments.filter((a) => a.group !== 'PR'),
         remarks,
-        nextStep: nextStepFor(codes.map((c) => c.reason)),
+        ...advice,
         appeal: { method: 'POST' as const, path: `/api/claims/${encodeURIComponent(claim.id)}/appeal` },
         claimPath: `/claims/${encodeURIComponent(claim.id)}`,
         updatedAt: claim.updatedAt.toISOString(),
       };
     }),
+    counts,
   };
 }

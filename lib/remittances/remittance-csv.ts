@@ -16,7 +16,8 @@ export const denialsCsv = ({ denials }: z.infer<typeof DenialList>): CsvTable =>
     'paidCents',
     'codes',
     'reasons',
-    'nextStep',
+    'nextAction',
+    'nextActionReason',
     'updatedAt',
   ],
   rows: denials.map((d) => [
@@ -29,7 +30,8 @@ export const denialsCsv = ({ denials }: z.infer<typeof DenialList>): CsvTable =>
     d.paidCents,
     d.codes.map((c) => `${c.group}-${c.reason}`).join(' '),
     d.codes.map((c) => c.description).join('; '),
-    d.nextStep,
+    d.nextAction,
+    d.nextActionReason,
     d.updatedAt,
   ]),
 });

@@ -117,6 +117,11 @@ describe('POST /api/claims/submit', () => {
       paidCents: 0,
       patientResponsibilityCents: 0,
       adjustmentCents: 0,
+      writtenOffCents: 0,
+      // Nothing paid, adjusted or written off yet: the whole charge is open.
+      balanceCents: 12_550,
+      nextAction: null,
+      nextActionReason: null,
       serviceDate: '2026-11-20',
       placeOfService: '11',
       diagnoses: ['J02.9'],
@@ -580,6 +585,11 @@ describe('GET /api/claims', () => {
       paidCents: 0,
       patientResponsibilityCents: 0,
       adjustmentCents: 0,
+      writtenOffCents: 0,
+      // Nothing paid, adjusted or written off yet: the whole charge is open.
+      balanceCents: 1104,
+      nextAction: null,
+      nextActionReason: null,
       serviceDate: '2026-10-01',
       placeOfService: '11',
       diagnoses: [],

@@ -27,6 +27,7 @@ describe('/api/clinic', () => {
       id: 'clinic_north',
       name: 'Northside Clinic',
       timeZone: 'America/New_York',
+      phone: '5185550100',
       billingProvider: {
         npi: '1234567893',
         name: 'Northside Clinic Billing',
@@ -53,6 +54,7 @@ describe('/api/clinic', () => {
       '/api/clinic',
       {
         timeZone: 'America/Los_Angeles',
+        phone: '+1 (619) 555-0142',
         billingProvider: {
           npi: '1497758544',
           name: 'Harbor Billing',
@@ -68,6 +70,7 @@ describe('/api/clinic', () => {
       id: tenant.clinicId,
       name: tenant.clinicName,
       timeZone: 'America/Los_Angeles',
+      phone: '6195550142',
       billingProvider: {
         npi: '1497758544',
         name: 'Harbor Billing',
@@ -85,6 +88,7 @@ describe('/api/clinic', () => {
         detail: {
           changed: [
             'timeZone',
+            'phone',
             'billingNpi',
             'billingProviderName',
             'billingTaxonomy',

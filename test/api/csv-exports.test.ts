@@ -78,7 +78,7 @@ describe('CSV exports of the billing lists', () => {
     expect(res.status).toBe(200);
     const [header, row, ...rest] = records(res.text);
     expect(header).toBe(
-      'claimId,patientName,status,serviceDate,payerName,totalChargeCents,paidCents,codes,reasons,nextStep,updatedAt',
+      'claimId,patientName,status,serviceDate,payerName,totalChargeCents,paidCents,codes,reasons,nextAction,nextActionReason,updatedAt',
     );
     expect(rest).toEqual([]);
     expect(row).toContain(`${deniedId},"'=HYPERLINK(""x"") Doe",denied,`);

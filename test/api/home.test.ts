@@ -86,7 +86,7 @@ describe('GET /api/home', () => {
       ]),
     );
     expect(body.claims.byStatus).toHaveLength(3);
-    expect(body.claims.denialsByNextStep).toEqual([{ nextStep: expect.any(String), count: 1 }]);
+    expect(body.claims.denialsByNextAction).toEqual([{ nextAction: expect.any(String), count: 1 }]);
   });
 
   it('gives billing claims and money, no schedule and no admin', async () => {

@@ -160,6 +160,9 @@ describe('remittance upload and reads', () => {
         paidCents: 0,
         patientResponsibilityCents: 0,
         adjustmentCents: 30_000,
+        writtenOffCents: 0,
+        // The 835 took the whole charge off (CO-197): nothing left with the payer.
+        balanceCents: 0,
         remittanceId: id,
         codes: [
           {
@@ -171,12 +174,23 @@ describe('remittance upload and reads', () => {
           },
         ],
         remarks: [],
-        nextStep: 'Obtain the authorization (or its number) and appeal with it attached.',
+        nextAction: 'appeal',
+        nextActionReason:
+          'The authorization was missing or invalid; obtain it (or its number) and appeal with it attached. (CARC 197)',
         appeal: { method: 'POST', path: `/api/claims/${denied.id}/appeal` },
         claimPath: `/claims/${denied.id}`,
         updatedAt: expect.any(String),
       },
     ]);
+    const noAppeals = { write_off: 0, correct_and_resubmit: 0, bill_secondary: 0, bill_patient: 0, none: 0 };
+    expect(denials.body.counts).toEqual({ ...noAppeals, appeal: 1 });
+    // The filter keeps one action; the counts stay those of the whole queue.
+    expect((await reader.get('/api/denials?nextAction=appeal')).body.denials).toHaveLength(1);
+    expect((await reader.get('/api/denials?nextAction=write_off')).body).toEqual({
+      denials: [],
+      counts: { ...noAppeals, appeal: 1 },
+    });
+    expect((await reader.get('/api/denials?nextAction=later')).status).toBe(400);
   });
 
   it('takes a multipart upload (field file)', async () => {
@@ -316,7 +330,10 @@ describe('remittance upload and reads', () => {
     const south = await signIn(app, stranger.email, stranger.password);
     expect((await south.get('/api/remittances')).body).toEqual({ remittances: [] });
     expect((await south.get(`/api/remittances/${mine}`)).body).toEqual(error('NOT_FOUND', 'No such remittance'));
-    expect((await south.get('/api/denials')).body).toEqual({ denials: [] });
+    expect((await south.get('/api/denials')).body).toEqual({
+      denials: [],
+      counts: { write_off: 0, correct_and_resubmit: 0, appeal: 0, bill_secondary: 0, bill_patient: 0, none: 0 },
+    });
     expect((await south.get('/api/bills')).body).toEqual({ bills: [] });
   });
 });

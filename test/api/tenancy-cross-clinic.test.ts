@@ -73,6 +73,7 @@ const PROBES: Record<string, Probe[]> = {
     },
   ],
   'GET /api/bills/{id}': [{ path: '/api/bills/bill_n_001', expect: 'denied' }],
+  'GET /api/bills/{id}/statement': [{ path: '/api/bills/bill_n_001/statement', expect: 'denied' }],
   'POST /api/claims/submit': [
     {
       path: '/api/claims/submit',
@@ -162,6 +163,9 @@ const PROBES: Record<string, Probe[]> = {
   'GET /api/dashboard/clean-claims': [{ path: '/api/dashboard/clean-claims', expect: 'own-data-only' }],
   'GET /api/dashboard/days-in-ar': [{ path: '/api/dashboard/days-in-ar', expect: 'own-data-only' }],
   'GET /api/home': [{ path: '/api/home', expect: 'own-data-only' }],
+  'POST /api/claims/{id}/write-off': [
+    { path: `/api/claims/${N.claim}/write-off`, json: { amountCents: 1, reason: 'x' }, expect: 'denied' },
+  ],
   'GET /api/claims/{id}/transmissions': [{ path: `/api/claims/${N.claim}/transmissions`, expect: 'denied' }],
   'POST /api/settlement/instructions': [
     {
@@ -492,6 +496,7 @@ describe('cross-clinic access', () => {
   });
 
   it("left Northside's resources untouched", async () => {
+    expect((await app.db.claim.findUniqueOrThrow({ where: { id: N.claim } })).writtenOffCents).toBe(0n);
     expect(await app.db.webAuthnCredential.count({ where: { id: N.passkey } })).toBe(1);
     expect(await app.db.webhookEndpoint.findUniqueOrThrow({ where: { id: N.webhookEndpoint } })).toMatchObject({
       status: 'disabled',

@@ -1,6 +1,6 @@
 'use client';
 // The bills list: amount, paid, what is still owed, where the bill came from (a claim's patient responsibility
-// or a visit) and each payment.
+// or a visit), each payment, and the patient statement to download (GET /api/bills/{id}/statement, a PDF).
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { BillList } from '@/lib/bills/list-bills';
@@ -49,6 +49,7 @@ export function BillsScreen() {
               Still owed
             </th>
             <th scope="col">Payments</th>
+            <th scope="col">Statement</th>
           </tr>
         </thead>
         <tbody>
@@ -93,6 +94,15 @@ export function BillsScreen() {
                 ) : (
                   'None yet'
                 )}
+              </td>
+              <td data-label="Statement">
+                <a
+                  href={`/api/bills/${encodeURIComponent(bill.billId)}/statement`}
+                  download={`statement-${bill.billId}.pdf`}
+                  data-testid="bill-statement"
+                >
+                  Download statement (PDF)<span className="visually-hidden"> for bill {bill.billId}</span>
+                </a>
               </td>
             </tr>
           ))}

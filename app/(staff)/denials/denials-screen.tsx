@@ -1,7 +1,9 @@
 'use client';
 // The denial work queue: one card per claim with what the payer said (CARC and RARC in words, codes beside),
-// the amounts, the next step, and "Appeal" opening the claim page's appeal form (which asks for a step-up).
+// the amounts, the next action with its reason, and "Appeal" opening the claim page's appeal form (which asks for a
+// step-up). A filter per next action with its count narrows the queue (GET /api/denials?nextAction=).
 import Link from 'next/link';
+import { useState } from 'react';
 import type { z } from 'zod';
 import type { DenialList } from '@/lib/remittances/list-denials';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
@@ -9,14 +11,42 @@ import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
-import { adjustmentGroupWords } from '@/components/billing/words';
+import { adjustmentGroupWords, nextActionWords, NEXT_ACTION_WORDS } from '@/components/billing/words';
 
-type Denial = z.infer<typeof DenialList>['denials'][number];
+type Queue = z.infer<typeof DenialList>;
 
-export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
+export function DenialsScreen({ canAppeal, initialAction = '' }: { canAppeal: boolean; initialAction?: string }) {
   const fmt = useDateFormat();
-  const { data, error } = useApiRead<{ denials: Denial[] }>('/api/denials');
+  const [action, setAction] = useState(initialAction);
+  const { data, error } = useApiRead<Queue>(
+    action ? `/api/denials?nextAction=${encodeURIComponent(action)}` : '/api/denials',
+  );
   const denials = data?.denials ?? null;
+  const counts: Partial<Record<string, number>> = data?.counts ?? {};
+  const total = Object.values(counts).reduce((sum: number, n) => sum + (n ?? 0), 0);
+  const filter = (
+    <fieldset className="row" data-testid="denials-filter">
+      <legend>Next action</legend>
+      {[
+        ['', 'All', total] as const,
+        ...Object.keys(NEXT_ACTION_WORDS).map((a) => [a, nextActionWords(a), counts[a] ?? 0] as const),
+      ].map(([value, words, count]) => (
+        <label key={value || 'all'}>
+          <input
+            type="radio"
+            name="next-action"
+            value={value}
+            checked={action === value}
+            onChange={() => setAction(value)}
+          />{' '}
+          {words}{' '}
+          <span className="muted" data-testid={`denials-count-${value || 'all'}`}>
+            ({count})
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 
   if (error)
     return (
@@ -25,10 +55,17 @@ export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
       </p>
     );
   if (denials === null) return <p role="status">Loading…</p>;
-  if (!denials.length) return <p className="card">No denied or partly paid claims.</p>;
+  if (!denials.length)
+    return (
+      <>
+        {filter}
+        <p className="card">{action ? 'No claims with this next action.' : 'No denied or partly paid claims.'}</p>
+      </>
+    );
 
   return (
     <>
+      {filter}
       <p role="status" className="muted" data-testid="denials-count">
         {denials.length} claim{denials.length === 1 ? '' : 's'} to work
       </p>
@@ -65,6 +102,10 @@ export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
                 <dt>Patient responsibility</dt>
                 <dd>{formatDollars(d.patientResponsibilityCents)}</dd>
               </div>
+              <div>
+                <dt>Balance</dt>
+                <dd data-testid="denial-balance">{formatDollars(d.balanceCents)}</dd>
+              </div>
             </dl>
             {d.statusReason ? <p>{d.statusReason}</p> : null}
             {d.codes.length ? (
@@ -96,8 +137,8 @@ export function DenialsScreen({ canAppeal }: { canAppeal: boolean }) {
                 </ul>
               </>
             ) : null}
-            <p data-testid="denial-next-step">
-              <strong>Next step:</strong> {d.nextStep}
+            <p data-testid="denial-next-action" data-action={d.nextAction}>
+              <strong>Next action: {nextActionWords(d.nextAction)}.</strong> {d.nextActionReason}
             </p>
             <p className="row">
               {canAppeal ? (

@@ -4,7 +4,8 @@
 // same editor: saving reopens it as a draft (PATCH) and submitting sends it again as an original (frequency 1,
 // DECISIONS "Claim lifecycle"); otherwise the claim's summary, lines, timeline in words, the X12 documents (raw, collapsed), "Check
 // status" (GET /status?refresh=true: a 276 to the payer) and the appeal form (POST /appeal, step-up) for a
-// denied or partly paid claim; the linked claims and Correct / Void / Bill secondary are second-pass.tsx's.
+// denied or partly paid claim; its next action in words, and "Write off" (POST /write-off, step-up) for a sent claim
+// with a balance and a user with svcpay:write; the linked claims and Correct / Void / Bill secondary are second-pass.tsx's.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
@@ -14,8 +15,9 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { detailWords } from '@/components/billing/detail-words';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
-import { claimStatusWords, DOCUMENT_WORDS, timelineWords } from '@/components/billing/words';
+import { claimStatusWords, DOCUMENT_WORDS, nextActionWords, timelineWords } from '@/components/billing/words';
 import { RelatedClaims, SecondPassActions, type RelatedClaim } from './second-pass';
+import { WriteOffSection } from './write-off-section';
 
 type TimelineEvent = {
   kind: string;
@@ -33,6 +35,10 @@ type ClaimDetail = Omit<ClaimDraftView, 'lines'> & {
   paidCents?: number;
   patientResponsibilityCents?: number;
   adjustmentCents?: number;
+  writtenOffCents?: number;
+  balanceCents?: number;
+  nextAction?: string | null;
+  nextActionReason?: string | null;
   payerId?: string | null;
   payerName?: string | null;
   memberId?: string | null;
@@ -51,8 +57,21 @@ type ClaimDetail = Omit<ClaimDraftView, 'lines'> & {
 type Transmission = { direction: 'out' | 'in'; kind: string; at: string; controlNumber: string; x12: string };
 
 const APPEALABLE = ['denied', 'partially_paid'];
+// Sent and not closed (lib/claims/write-off-claim.ts): the only claims a write-off may take from.
+const WRITABLE_OFF = ['submitted', 'accepted', 'rejected', 'paid', 'partially_paid', 'denied', 'appealed'];
 
-export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; canWrite: boolean; today: string }) {
+export function ClaimScreen({
+  claimId,
+  canWrite,
+  canWriteOff = false,
+  today,
+}: {
+  claimId: string;
+  canWrite: boolean;
+  /** svcpay:write: may write off the claim's balance. */
+  canWriteOff?: boolean;
+  today: string;
+}) {
   const [claim, setClaim] = useState<ClaimDetail | null>(null);
   const [transmissions, setTransmissions] = useState<Transmission[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -189,6 +208,18 @@ export function ClaimScreen({ claimId, canWrite, today }: { claimId: string; can
           }}
         />
       ) : null}
+      {canWriteOff && WRITABLE_OFF.includes(claim.status) && (claim.balanceCents ?? 0) > 0 ? (
+        <WriteOffSection
+          // A new balance starts the form again with it as the amount.
+          key={claim.balanceCents}
+          path={path}
+          balanceCents={claim.balanceCents ?? 0}
+          onDone={(message) => {
+            setNotice(message);
+            load();
+          }}
+        />
+      ) : null}
       <Transmissions transmissions={transmissions} />
     </>
   );
@@ -259,6 +290,24 @@ function Summary({ claim }: { claim: ClaimDetail }) {
           <dt>Adjusted</dt>
           <dd>{formatDollars(claim.adjustmentCents ?? 0)}</dd>
         </div>
+        {claim.writtenOffCents ? (
+          <div>
+            <dt>Written off</dt>
+            <dd data-testid="claim-written-off">{formatDollars(claim.writtenOffCents)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Balance</dt>
+          <dd data-testid="claim-balance">{formatDollars(claim.balanceCents ?? 0)}</dd>
+        </div>
+        {claim.nextAction ? (
+          <div>
+            <dt>Next action</dt>
+            <dd data-testid="claim-next-action" data-action={claim.nextAction}>
+              <strong>{nextActionWords(claim.nextAction)}.</strong> {claim.nextActionReason}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Submitted</dt>
           <dd>{fmt.dateTime(claim.submittedAt)}</dd>

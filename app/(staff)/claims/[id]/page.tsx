@@ -12,5 +12,12 @@ export default async function ClaimPage({ params }: { params: Promise<{ id: stri
   const principal = await findPrincipalWith('claims:read');
   if (!principal) return <NoAccess title="Claim" />;
   const { id } = await params;
-  return <ClaimScreen claimId={id} canWrite={principal.scopes.includes('claims:write')} today={principal.today} />;
+  return (
+    <ClaimScreen
+      claimId={id}
+      canWrite={principal.scopes.includes('claims:write')}
+      canWriteOff={principal.scopes.includes('svcpay:write')}
+      today={principal.today}
+    />
+  );
 }

@@ -13,6 +13,7 @@ type Address = { line1: string; line2?: string; city: string; state: string; pos
 type Settings = {
   name: string;
   timeZone: string;
+  phone: string | null;
   billingProvider: {
     npi: string | null;
     name: string | null;
@@ -24,6 +25,7 @@ type Settings = {
 
 type Form = {
   timeZone: string;
+  phone: string;
   npi: string;
   name: string;
   taxonomy: string;
@@ -49,6 +51,7 @@ function formOf(settings: Settings): Form {
   const p = settings.billingProvider;
   return {
     timeZone: settings.timeZone,
+    phone: settings.phone ?? '',
     npi: p.npi ?? '',
     name: p.name ?? '',
     taxonomy: p.taxonomy ?? '',
@@ -77,6 +80,7 @@ function patchOf(before: Form, after: Form) {
   }
   return {
     ...(changed('timeZone') ? { timeZone: after.timeZone } : {}),
+    ...(changed('phone') ? { phone: after.phone } : {}),
     ...(Object.keys(provider).length ? { billingProvider: provider } : {}),
   };
 }
@@ -172,7 +176,7 @@ export function ClinicSettingsForm() {
   return (
     <form className="card" onSubmit={save} noValidate aria-label="Clinic settings">
       <fieldset className="fd-fieldset">
-        <legend>Time zone</legend>
+        <legend>The clinic</legend>
         <label htmlFor="clinic-timeZone">The clinic&apos;s time zone</label>
         <select
           id="clinic-timeZone"
@@ -192,6 +196,7 @@ export function ClinicSettingsForm() {
             {issues.timeZone}
           </div>
         ) : null}
+        {field('phone', 'Phone for patients', 'Printed on patient statements; 10 digits')}
       </fieldset>
       <fieldset className="fd-fieldset">
         <legend>Billing provider</legend>
