@@ -16,6 +16,7 @@ import { startFakeEmr } from '../test/fakes/fake-emr';
 import { startApp } from '../test/support/app';
 import { createTenant, createUser, uid } from '../test/support/factories';
 import { signIn } from '../test/support/http';
+import { holdStepUp } from '../test/support/step-up-claim';
 
 const SIZES = [20_000, 200_000];
 const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
@@ -158,7 +159,8 @@ try {
   for (const [index, n] of [WARM_UP, ...SIZES].entries()) {
     const tenant = await createTenant(app.db, 'Bench', { clinicId: clinics[index]! });
     const user = await createUser(app.db, tenant, { scopes: ['integrations:read'] });
-    const client = await signIn(app, user.email, user.password);
+    // Creating a connection is gated by step-up (docs/security.md); the bench holds one like a browser would.
+    const client = await holdStepUp(app, await signIn(app, user.email, user.password));
     const connectionId = (await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body.connection
       .id as string;
     population = n;
