@@ -15,6 +15,7 @@ import {
   startFakeClearinghouse,
   type FakeClearinghouse,
 } from '../fakes/fake-clearinghouse';
+import { until } from '../support/until';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const anyId = expect.any(String);
@@ -70,15 +71,6 @@ const claimBody = (patientId: string, overrides: Record<string, unknown> = {}) =
   ],
   ...overrides,
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 25_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe('claims with the sandbox clearinghouse', () => {
   let app: TestApp;

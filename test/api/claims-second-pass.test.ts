@@ -9,6 +9,7 @@ import { startApp, type TestApp } from '../support/app';
 import { stepUpHeader } from '../support/step-up-claim';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant, createUser, type TestTenant } from '../support/factories';
+import { until } from '../support/until';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const NORTH: TestTenant = { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' };
@@ -58,15 +59,6 @@ const claimBody = (patientId: string) => ({
     { procedureCode: '87880', diagnosisPointers: [1], units: 1, chargeCents: 3_500 },
   ],
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe('corrected, void and secondary claims', () => {
   let app: TestApp;

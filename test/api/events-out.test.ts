@@ -14,21 +14,13 @@ import { holdStepUp } from '../support/step-up-claim';
 import { createTenant, createUser } from '../support/factories';
 import { claimPayment, createClaim, remittanceOf, x12Of, type LineSpec } from '../support/remittances';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { until } from '../support/until';
 
 let app: TestApp;
 let receiver: WebhookReceiver;
 let admin: HttpClient;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(200);
-  }
-}
 
 /** What an integrator's receiver does (docs/webhooks.md): SPEC's hex HMAC under any of the header's signatures. */
 function verifiesWithSpecRule(body: string, header: string, secret: string): boolean {

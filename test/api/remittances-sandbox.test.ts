@@ -7,19 +7,11 @@ import { startApp, type TestApp } from '../support/app';
 import { stepUpHeader } from '../support/step-up-claim';
 import { signIn, type HttpClient } from '../support/http';
 import { createPatient, type TestTenant } from '../support/factories';
+import { until } from '../support/until';
 
 const NORTH: TestTenant = { orgId: 'org_demo', clinicId: 'clinic_north', clinicName: 'Northside Clinic' };
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const SERVICE_DATE = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe('the sandbox payer pays a submitted claim through the remittance ingest', () => {
   let app: TestApp;
