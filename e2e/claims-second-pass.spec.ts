@@ -1,7 +1,9 @@
 // The second pass in Chromium (DECISIONS "Claim lifecycle"): the admin adds a secondary coverage on the patient
 // page and checks it; a claim the sandbox primary paid with a copay left is billed to the secondary from the claim
 // page through the step-up dialog, the sandbox secondary pays half of that balance, and the claims show their link;
-// then the primary is corrected from its page and its replacement's acceptance closes it.
+// the rest is the patient's bill, whose statement is downloaded and read back; then the primary is corrected from
+// its page and its replacement's acceptance closes it.
+import { extractText, getDocumentProxy } from 'unpdf';
 import { test, expect, type Page } from 'playwright/test';
 import { PASSWORD, signIn, signedInPage, submitClaimThroughApi, verifyCoverageOnFile } from './billing-setup';
 
@@ -17,7 +19,7 @@ async function confirmStepUp(page: Page) {
   await expect(dialog).toBeHidden();
 }
 
-test('a claim paid in part by the primary is billed to the secondary, paid, then corrected', async ({
+test('a claim paid in part by the primary is billed to the secondary, paid, the rest billed to the patient, then corrected', async ({
   page,
   browser,
 }) => {
@@ -96,6 +98,22 @@ test('a claim paid in part by the primary is billed to the secondary, paid, then
   await expect(page.getByTestId('claim-paid')).toHaveText('$10.00');
   await page.getByTestId('claim-transmissions').getByText('Sent: Claim sent (837P)').click();
   await expect(page.getByTestId('claim-transmissions').locator('pre').first()).toContainText('AMT*D*129.6~');
+
+  // The patient's share: the primary left 2,000 cents (copay, PR-3), the secondary paid 1,000 of it, so the
+  // visit's bill (raised on the primary claim) is 1,000 cents, and its statement says so.
+  await page.goto('/bills');
+  const bill = page.locator(`tr[data-claim="${claimId}"]`);
+  await expect(bill.getByTestId('bill-amount')).toHaveText('$10.00');
+  const [download] = await Promise.all([page.waitForEvent('download'), bill.getByTestId('bill-statement').click()]);
+  expect(download.suggestedFilename()).toMatch(/^statement-bill_[A-Za-z0-9_]+\.pdf$/);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(Buffer.concat(chunks))), {
+    mergePages: true,
+  });
+  expect(text).toContain('Northside Clinic');
+  expect(text).toContain('$187.00');
+  expect(text).toContain('$10.00');
 
   // The primary, corrected: a replacement with a lower charge; its acceptance closes the original.
   await page.goto(`/claims/${claimId}`);
