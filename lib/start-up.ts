@@ -31,7 +31,7 @@ export async function startUp(): Promise<void> {
       const started = Date.now();
       // The history is only something to look at: a seed that fails is logged and the demo serves without it.
       try {
-        const { seeded, claims } = await seedDemoHistory({ db: deps.db, now: new Date() });
+        const { seeded, claims } = await seedDemoHistory({ db: deps.db, now: new Date(), config: deps.config });
         const ms = Date.now() - started;
         log.info({ seeded, claims, ms }, seeded ? 'seeded the demo history' : 'demo history present');
       } catch (error) {

@@ -31,6 +31,10 @@ import { appealClaim } from '../claims/appeal-claim';
 import { bankingTransactionPosted } from '../webhooks/banking-transaction-posted';
 import { createInstruction } from '../settlements/create-instruction';
 import { signInstruction } from '../settlements/sign-instruction';
+import { setPayoutAccount } from '../payouts/payout-account';
+import { createBatch } from '../payouts/create-batch';
+import { releaseBatch } from '../payouts/release-batch';
+import type { Config } from '../config';
 import { runReconciliation } from '../reconciliation/reconcile-day';
 
 /** The sandbox payer "pays" two weeks after a claim is accepted. */
@@ -40,7 +44,7 @@ const DAYS_TO_DEPOSIT = 1;
 const HISTORY_POOL_CENTS = 2_500_000n;
 const CORRELATION = 'demo-history';
 
-type SeedDeps = { db: Db; now: Date };
+type SeedDeps = { db: Db; now: Date; config: Config };
 
 /**
  * Seeds the history once: the first statement claims the Northside history pool with ON CONFLICT DO NOTHING, so of
@@ -86,8 +90,7 @@ export async function seedDemoHistory(deps: SeedDeps): Promise<{ seeded: boolean
     await signHistoryInstruction(deps, clinic);
   }
   await withdrawQueuedRemittances(claimIds);
-  // Merge point: the NACHA payout batch of the signed history instructions (another branch) is added here, and
-  // a claim.write_off of one small open balance likewise, through their public domain functions.
+  for (const clinic of HISTORY_CLINICS) await payOutHistoryInstruction(deps, clinic);
   await postDeposits(deps);
   await runReconciliation(
     { db, clock: () => now },
@@ -213,6 +216,52 @@ async function postDeposits(deps: SeedDeps) {
           direction: 'credit',
           postedAt: postedAt.toISOString(),
           railReference: r.traceNumber,
+        },
+      }),
+    );
+  }
+}
+
+/**
+ * The clinic's payout account and its first payouts, as an operator and the bank would do them (DECISIONS "Money
+ * out"): the account set, its prenote batch released and confirmed by the bank (verified), then a NACHA batch of
+ * the signed instruction released and confirmed, so the instruction is DISBURSED and the console shows the file.
+ * Demo bank details: the Federal Reserve's published test routing number 011000015.
+ */
+async function payOutHistoryInstruction(deps: SeedDeps, clinic: HistoryClinic) {
+  const payoutDeps = { db: deps.db, config: deps.config, clock: (() => deps.now) as Clock };
+  const { timeZone } = await deps.db.clinic.findUniqueOrThrow({ where: { id: clinic.clinicId } });
+  const ids = { ...actor(clinic, 'payout'), clinicTimeZone: timeZone };
+  await setPayoutAccount(payoutDeps, ids, {
+    routingNumber: '011000015',
+    accountNumber: clinic.prefix === 'n' ? '4000123456' : '4000654321',
+    accountType: 'checking',
+    holderName: clinic.prefix === 'n' ? 'Northside Clinic' : 'Southside Clinic',
+  });
+  const signed = await deps.db.settlementInstruction.findMany({
+    where: { clinicId: clinic.clinicId, poolId: clinic.poolId, status: 'SIGNED' },
+    select: { id: true },
+  });
+  for (const instructionIds of [[], signed.map((i) => i.id)]) {
+    const batch = await createBatch(payoutDeps, ids, { instructionIds });
+    await releaseBatch(payoutDeps, ids, batch.batchId);
+    const correlationId = `${CORRELATION}-payout-${batch.batchId}`;
+    const postedAt = deps.now.toISOString();
+    await deps.db.$transaction((tx) =>
+      bankingTransactionPosted.apply(tx, {
+        eventId: `evt_demo_payout_${batch.batchId}`,
+        type: 'banking.transaction.posted',
+        clinicId: clinic.clinicId,
+        createdAt: postedAt,
+        deliveryId: correlationId,
+        correlationId,
+        now: deps.now,
+        data: {
+          transactionId: `txn_demo_${batch.batchId}`,
+          amountCents: batch.totalCents,
+          direction: 'debit',
+          postedAt,
+          railReference: batch.traceNumber,
         },
       }),
     );

@@ -76,10 +76,25 @@ describe('the demo with history', () => {
     const instructions = await app.db.settlementInstruction.findMany({ select: { poolId: true, status: true } });
     expect(instructions).toEqual(
       expect.arrayContaining([
-        { poolId: 'pool_n_101', status: 'SIGNED' },
-        { poolId: 'pool_s_101', status: 'SIGNED' },
+        { poolId: 'pool_n_101', status: 'DISBURSED' },
+        { poolId: 'pool_s_101', status: 'DISBURSED' },
       ]),
     );
+    // Paid out as a bank would: each clinic's prenote batch and its payout batch, both confirmed; the account
+    // verified, and the NACHA file served.
+    const batches = await billing.get('/api/settlement/batches');
+    expect(batches.status, batches.text).toBe(200);
+    const batchStatuses = (batches.body.batches as { status: string }[]).map((b) => b.status);
+    expect(batchStatuses).toEqual(['confirmed', 'confirmed']);
+    const accounts = await app.db.payoutAccount.findMany({ select: { clinicId: true, verifiedAt: true } });
+    expect(accounts.map((a) => [a.clinicId, a.verifiedAt !== null]).sort()).toEqual([
+      ['clinic_north', true],
+      ['clinic_south', true],
+    ]);
+    const [first] = batches.body.batches as { batchId: string }[];
+    const file = await billing.get(`/api/settlement/batches/${first!.batchId}/file`);
+    expect(file.status).toBe(200);
+    expect(file.text.split('\n')[0]).toMatch(/^101 /);
   });
 
   it('leaves the ruled demo records exactly as ruled', async () => {
