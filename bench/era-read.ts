@@ -7,20 +7,9 @@ import { build835 } from '../lib/x12/fixtures/build-835';
 import { read835s } from '../lib/x12/read-835';
 import type { CasAdjustment, ClaimPayment, Remittance, ServicePayment } from '../lib/x12/read-remittance';
 import { compareMedians } from './support/compare-medians';
+import { seededRandom } from '../lib/seeded-random';
 
 type Cents = Remittance['paymentCents'];
-
-/** mulberry32: a small deterministic generator, so every run reads the same corpus. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generateRemittance(random: () => number, claimCount: number, index: number): Remittance {
   const integer = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
@@ -85,7 +74,7 @@ function generateRemittance(random: () => number, claimCount: number, index: num
   };
 }
 
-const random = randomFrom(835);
+const random = seededRandom(835);
 const corpus = Array.from({ length: 12 }, (_, i) =>
   build835(generateRemittance(random, 50 + Math.round((450 * i) / 11), i)),
 );

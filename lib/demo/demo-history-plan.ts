@@ -2,6 +2,7 @@
 // made over the 90 days before the first start, chosen by a seeded PRNG so every fresh demo tells the same story
 // relative to its start date. Pure: the seed (seed-demo-history.ts) plays it through the product's own paths.
 import { addDays } from '../dashboard/dashboard-period';
+import { seededRandom } from '../seeded-random';
 
 /** The history's own patients: `pat_n_101`… and `pat_s_101`…, never the ruled `_001`..`_010`. */
 export const HISTORY_CLINICS = [
@@ -42,18 +43,6 @@ export type HistoryVisit = {
   /** The payer never answers this one (left accepted and open, so the aging has older buckets). */
   payerSlow: boolean;
 };
-
-/** mulberry32: a small, well-known 32-bit PRNG; the same seed gives the same sequence everywhere. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const historyPatientId = (prefix: string, n: number) => `pat_${prefix}_${100 + n}`;
 

@@ -3,6 +3,7 @@
 // keyed on the clinic id makes every run, process and instance agree, so nothing is stored. No real person's data.
 import { SYNC_RESOURCE_TYPES, type FhirResource, type SyncResourceType } from '../fhir/types';
 import { sandboxGroupId } from './sandbox-ehr-urls';
+import { seededRandom } from '../seeded-random';
 
 export const PATIENTS_PER_CLINIC = 20;
 
@@ -42,18 +43,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Every lastUpdated falls in the year before this instant, so a `_since` after it returns nothing new.
 const EPOCH = Date.parse('2025-06-01T00:00:00Z');
 
-/** mulberry32: a tiny, well-mixed 32-bit PRNG; the same seed gives the same sequence everywhere. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** FNV-1a of the clinic id: the PRNG's seed. */
 function seedOf(text: string): number {
   let hash = 0x811c9dc5;
@@ -74,7 +63,7 @@ export function clinicRecords(clinicId: string): ClinicRecords {
 }
 
 function buildClinicRecords(clinicId: string): ClinicRecords {
-  const random = prng(seedOf(clinicId));
+  const random = seededRandom(seedOf(clinicId));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const between = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const instant = (dayOffset: number, hour = 9) => new Date(EPOCH + dayOffset * DAY_MS + hour * 3600_000).toISOString();

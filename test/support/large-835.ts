@@ -5,18 +5,7 @@ import type { Db } from '@/lib/db';
 import type { Cents } from '@/lib/money/cents';
 import { build835 } from '@/lib/x12/fixtures/build-835';
 import type { CasAdjustment, ClaimPayment, Remittance, ServicePayment } from '@/lib/x12/read-remittance';
-
-/** mulberry32: a small deterministic generator. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@/lib/seeded-random';
 
 export type SeededClaim = { id: string; lines: { procedureCode: string; chargeCents: number }[] };
 
@@ -24,7 +13,7 @@ const PROCEDURES = ['99213', '99214', '81002', '97110'];
 
 /** `count` claims of one to three lines each, ids `${prefix}_${n}`, from a fixed seed. */
 export function largeClaimSet(prefix: string, count: number, seed = 835): SeededClaim[] {
-  const random = randomFrom(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, (_, n) => ({
     id: `${prefix}_${n}`,
     lines: Array.from({ length: 1 + Math.floor(random() * 3) }, (_, l) => ({
@@ -76,7 +65,7 @@ export function largeRemittance(
   claims: readonly SeededClaim[],
   options: { traceNumber: string; seed?: number; repeat?: number },
 ): Remittance {
-  const random = randomFrom(options.seed ?? 26);
+  const random = seededRandom(options.seed ?? 26);
   const payments: ClaimPayment[] = [];
   for (let round = 0; round < (options.repeat ?? 1); round++) {
     for (const [n, claim] of claims.entries()) {
