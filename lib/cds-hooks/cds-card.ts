@@ -3,6 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
+/** CDS Hooks 2.0: a card's summary "SHOULD be <140 characters". */
+export const SUMMARY_MAX = 140;
+
 export const CdsLink = z.object({
   label: z.string(),
   url: z.string(),
@@ -19,7 +22,7 @@ export const CdsSuggestion = z.object({
 });
 export const CdsCard = z.object({
   uuid: z.string(),
-  summary: z.string().max(140),
+  summary: z.string().max(SUMMARY_MAX),
   detail: z.string().optional(),
   indicator: z.enum(['info', 'warning', 'critical']),
   source: z.object({ label: z.string(), url: z.string().optional(), topic: z.unknown().optional() }),
@@ -40,7 +43,7 @@ export function buildCard(card: Omit<CdsCard, 'uuid' | 'source'> & { sourceUrl?:
   const { sourceUrl, summary, ...rest } = card;
   return {
     uuid: randomUUID(),
-    summary: summary.length > 140 ? `${summary.slice(0, 139)}…` : summary,
+    summary: summary.length > SUMMARY_MAX ? `${summary.slice(0, SUMMARY_MAX - 1)}…` : summary,
     source: { label: CARD_SOURCE_LABEL, ...(sourceUrl && { url: sourceUrl }) },
     ...rest,
   };

@@ -121,11 +121,16 @@ function cardFor(answer: Answer, payerName: string, mismatchNote: string, links:
   ].filter(Boolean);
   const detail = `${facts.map((f) => `- ${f}`).join('\n')}\n\n${checked}${mismatchNote}`;
   if (answer.priorAuthRequired) {
-    const codes = answer.priorAuthCodes.length ? ` (${answer.priorAuthCodes.join(', ')})` : '';
+    // A bare "(30)" means nothing to a clinician: the codes the payer flagged go in the detail, named for what
+    // they are (ELIGIBILITY.md: EB03 service type codes, then EB13 procedure codes).
+    const flagged = answer.priorAuthCodes.map((code) =>
+      code.length <= 2 ? `service type ${code}` : `procedure ${code}`,
+    );
     return buildCard({
-      summary: `Coverage with ${payerName} is active; prior authorization required${codes}`,
+      summary: `Coverage with ${payerName} is active; prior authorization required`,
       indicator: 'warning',
-      detail,
+      detail:
+        (flagged.length ? `Prior authorization flagged by the payer for ${flagged.join(', ')}.\n\n` : '') + detail,
       links,
     });
   }

@@ -2,7 +2,7 @@
 // knowledge base's rule for the patient's payer: prior-auth → warning, documentation → info, not-covered →
 // critical with a suggestion per covered alternative; no rule → no card. Scoping and audit are invoke's.
 import { randomUUID } from 'node:crypto';
-import { buildCard, type CdsCard, type CdsSuggestion } from './cds-card';
+import { buildCard, SUMMARY_MAX, type CdsCard, type CdsSuggestion } from './cds-card';
 import { findRule, type KnowledgeBase, type KnowledgeBaseRule } from './knowledge-base';
 import type { MatchedPatient } from './match-patient';
 
@@ -72,26 +72,41 @@ export function requirementCards(base: KnowledgeBase, patient: MatchedPatient, d
 function cardFor(rule: KnowledgeBaseRule, order: DraftOrder, payerName: string): CdsCard {
   const what = order.display ? `${order.code} (${order.display})` : order.code;
   const links = rule.url ? [{ label: `${payerName} policy`, url: rule.url, type: 'absolute' as const }] : undefined;
-  const detail = `${payerName}: ${rule.text}`;
+  const detail = `${payerName} on ${what}: ${rule.text}`;
   if (rule.requirement === 'prior-auth') {
     return buildCard({
-      summary: `${what}: prior authorization required by ${payerName}`,
+      summary: summaryFor(order, `: prior authorization required by ${payerName}`),
       indicator: 'warning',
       detail,
       links,
     });
   }
   if (rule.requirement === 'documentation') {
-    return buildCard({ summary: `${what}: ${payerName} requires documentation`, indicator: 'info', detail, links });
+    return buildCard({
+      summary: summaryFor(order, `: ${payerName} requires documentation`),
+      indicator: 'info',
+      detail,
+      links,
+    });
   }
   const suggestions = (rule.alternatives ?? []).map((alternative) => suggestAlternative(order, alternative));
   return buildCard({
-    summary: `${what} is not covered by ${payerName}`,
+    summary: summaryFor(order, ` is not covered by ${payerName}`),
     indicator: 'critical',
     detail,
     links,
     ...(suggestions.length && { suggestions, selectionBehavior: 'at-most-one' as const }),
   });
+}
+
+/**
+ * The summary leads with the order's code and ends with what the payer requires; the order's display goes in only
+ * when the whole still fits the specification's 140 characters, so the payer's name is never cut (the detail
+ * always names the order in full).
+ */
+function summaryFor(order: DraftOrder, requirement: string): string {
+  const withDisplay = order.display ? `${order.code} (${order.display})${requirement}` : '';
+  return withDisplay && withDisplay.length <= SUMMARY_MAX ? withDisplay : `${order.code}${requirement}`;
 }
 
 // CDS Hooks 2.0 "Suggestion": an `update` action carries the whole draft order as it would be with the covered

@@ -29,6 +29,13 @@ export const SANDBOX_KNOWLEDGE_BASE: KnowledgeBase = {
     },
     {
       payerId: '60054',
+      codes: ['E0601'],
+      requirement: 'documentation',
+      text: 'CPAP: document a face-to-face evaluation and a qualifying sleep test before the device is dispensed (sandbox rule).',
+      url: 'https://example.org/sandbox-payer/policies/dme',
+    },
+    {
+      payerId: '60054',
       codes: ['E0784'],
       requirement: 'not-covered',
       text: 'External ambulatory insulin infusion pumps are not covered under this plan; a supply of insulin pens is (sandbox rule).',

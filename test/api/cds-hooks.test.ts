@@ -170,6 +170,13 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
     },
   );
 
+  it('coverage-check names the codes a payer flags for prior authorization in words, in the detail', async () => {
+    const res = await call('coverage-check', appointmentBook('DEMO-PRIORAUTH-N003'));
+    const [card] = res.body.cards;
+    expect(card.summary).toBe('Coverage with Aetna is active; prior authorization required');
+    expect(card.detail).toMatch(/^Prior authorization flagged by the payer for service type 30/);
+  });
+
   it('coverage-check reuses the newest check of the coverage on file, and names copay and deductible in dollars', async () => {
     const checks = () => app.db.eligibilityCheck.count({ where: { patientId: 'pat_n_007' } });
     const first = await call('coverage-check', appointmentBook('DEMO-ACTIVE-N007'));
