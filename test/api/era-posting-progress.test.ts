@@ -3,8 +3,10 @@
 // as queued; a worker instance started on the same database then runs the real pg-boss job, and the web instance
 // lists it posted, with every claim counted and its remittance id. A posting whose claims stopped being sendable
 // after it was queued shows its failed attempt with the reason in words, then posts on the retry once they are
-// again. Another clinic never sees either.
+// again. Another clinic never sees either. The remittance screen, open in Debian's Chromium throughout, shows each
+// unfinished one with its progress bar and, reading again by itself, moves the posted one into its list.
 import { randomUUID } from 'node:crypto';
+import { chromium, expect as expectPage, type Browser, type Page } from 'playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyedJobId } from '@/lib/background/keyed-job-id';
 import { ERA_POST_QUEUE } from '@/lib/remittances/era-post-job';
@@ -28,21 +30,33 @@ let north: TestTenant;
 let south: TestTenant;
 let northStaff: HttpClient;
 let southStaff: HttpClient;
+let browser: Browser | undefined;
+/** North's remittance screen, opened once the postings are queued and left open. */
+let screen: Page;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   web = await startApp({ reuse: database, env: { APP_ROLE: 'web' } });
   north = await createTenant(web.db, 'North');
   south = await createTenant(web.db, 'South');
-  const signedIn = async (tenant: TestTenant) => {
-    const user = await createUser(web.db, tenant, { scopes: ['svcpay:read'] });
-    return signIn(web, user.email, user.password);
-  };
-  northStaff = await signedIn(north);
-  southStaff = await signedIn(south);
+  const northUser = await createUser(web.db, north, { scopes: ['svcpay:read'] });
+  northStaff = await signIn(web, northUser.email, northUser.password);
+  const southUser = await createUser(web.db, south, { scopes: ['svcpay:read'] });
+  southStaff = await signIn(web, southUser.email, southUser.password);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  screen = await browser.newPage();
+  await screen.goto(`${web.url}/login`);
+  await screen.getByLabel('E-mail').fill(northUser.email);
+  await screen.getByLabel('Password').fill(northUser.password);
+  await screen.getByRole('button', { name: 'Sign in' }).click();
+  await screen.getByTestId('signed-in-as').waitFor();
 }, 120_000);
 
 afterAll(async () => {
+  await browser?.close();
   await worker?.stop();
   await web?.stop();
   await database?.drop();
@@ -112,7 +126,18 @@ describe('a big ERA posting in the background, as the remittance screen reads it
     });
     expect((await postingsOf(northStaff)).map((p) => p.id)).toEqual([failingId, postedId]);
     expect(await postingsOf(southStaff)).toEqual([]);
-  });
+
+    await screen.goto(`${web.url}/remittances`);
+    const section = screen.getByRole('region', { name: 'Posting in the background' });
+    const bars = section.getByRole('progressbar');
+    await expectPage(bars).toHaveCount(2);
+    for (const bar of await bars.all()) {
+      await expectPage(bar).toHaveAttribute('aria-valuenow', '0');
+      await expectPage(bar).toHaveAttribute('aria-valuemax', String(CLAIMS));
+      await expectPage(bar).toHaveAttribute('aria-valuetext', `0 of ${CLAIMS} claims posted`);
+    }
+    await expectPage(screen.getByTestId(`background-posting-${postedId}`)).toContainText('Waiting to start');
+  }, 60_000);
 
   it('lists it posted once the job has run, every claim counted and its remittance named', async () => {
     worker = await startApp({ reuse: database, env: { APP_ROLE: 'worker' } });
@@ -137,6 +162,10 @@ describe('a big ERA posting in the background, as the remittance screen reads it
     });
     expect(posting?.finishedAt).not.toBeNull();
     expect(await postingsOf(southStaff)).toEqual([]);
+
+    // The open screen, never reloaded, reads again by itself: the posted one leaves the section for the list.
+    await expectPage(screen.getByTestId('remittance-row-PROG600')).toBeVisible({ timeout: 15_000 });
+    await expectPage(screen.getByTestId(`background-posting-${postedId}`)).toHaveCount(0);
   }, 150_000);
 
   it('shows a failed attempt with its reason in words, then posts on the retry', async () => {
@@ -157,6 +186,11 @@ describe('a big ERA posting in the background, as the remittance screen reads it
       remittanceIds: [],
     });
     expect(await postingsOf(southStaff)).toEqual([]);
+    // Read at once (the retry is seconds away), not at the screen's next poll.
+    await screen.reload();
+    const row = screen.getByTestId(`background-posting-${failingId}`);
+    await expectPage(row).toContainText('Attempt 1 failed; it will be tried again shortly');
+    await expectPage(row.getByTestId('background-posting-reason')).toHaveText(`Why: ${failed?.failureReason}`);
 
     await web.db.claim.updateMany({ where: { id: { in: failing.map((c) => c.id) } }, data: { status: 'submitted' } });
     const posted = await until(
@@ -166,5 +200,8 @@ describe('a big ERA posting in the background, as the remittance screen reads it
     );
     expect(posted).toMatchObject({ state: 'posted', attempts: 2, claimsPosted: CLAIMS, failureReason: null });
     expect(posted?.remittanceIds).toHaveLength(1);
+    // Nothing left unfinished: the section goes, the list has both.
+    await expectPage(screen.getByTestId('remittance-row-FAIL600')).toBeVisible({ timeout: 15_000 });
+    await expectPage(screen.getByTestId('background-postings')).toHaveCount(0);
   }, 200_000);
 });
