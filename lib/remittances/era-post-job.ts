@@ -59,7 +59,15 @@ export function eraPostingHandler(deps: { db: Db; clock: Clock }): JobHandler<Jo
       const record = (data: Prisma.EraPostingUpdateManyMutationInput) =>
         postingId ? deps.db.eraPosting.updateMany({ where: { id: postingId }, data }) : undefined;
       const attempts = job.retryCount + 1;
-      await record({ state: 'posting', attempts, claimsPosted: 0, failureReason: null, willRetry: false });
+      // An operator's retry of a posting that had stopped (POST /api/jobs/{id}/retry) starts it over too.
+      await record({
+        state: 'posting',
+        attempts,
+        claimsPosted: 0,
+        failureReason: null,
+        willRetry: false,
+        finishedAt: null,
+      });
       try {
         const { remittances } = await ingestRemittance(deps, {
           clinicId,
