@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { CSV_TYPE, CsvFormatQuery, CsvRecord } from '../csv/csv-table';
 import { DenialList, ListDenialsQuery } from './list-denials';
+import { EraPostingList } from './list-era-postings';
 import { RemittanceDetail, RemittanceList, RemittanceParams } from './remittance-view';
 import { RetrievalRun } from './retrieve-remittances';
 
@@ -47,6 +48,19 @@ export const listRemittancesEndpoint = endpoint({
   auth: 'session',
   scope: 'svcpay:read',
   response: RemittanceList,
+});
+
+export const listEraPostingsEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/remittances/postings',
+  tags: ['remittances'],
+  summary:
+    "The clinic's ERAs of more than 500 claims posted in the background after their webhook answered 202, newest " +
+    'first, at most 100: state (queued, posting, posted, or failed with failureReason in words and willRetry), ' +
+    'claimsPosted of claimsTotal while it posts, attempts, and the remittance ids once posted',
+  auth: 'session',
+  scope: 'svcpay:read',
+  response: EraPostingList,
 });
 
 export const getRemittanceEndpoint = endpoint({
@@ -100,6 +114,7 @@ export const eraRetrievalEndpoint = endpoint({
 export const remittanceEndpoints = [
   uploadRemittanceEndpoint,
   listRemittancesEndpoint,
+  listEraPostingsEndpoint,
   getRemittanceEndpoint,
   listDenialsEndpoint,
   eraRetrievalEndpoint,

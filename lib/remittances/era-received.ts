@@ -4,7 +4,8 @@
 // (422: unreadable, empty, unbalanced, or with no CLP naming a transmitted claim of the clinic) records nothing, not even the
 // delivery, and a corrected re-delivery can still post. An 835 already posted under another delivery (same payer
 // id and TRN02) is recorded and changes nothing. An interchange of more than 500 CLPs is checked here and posted by
-// a job queued in the same transaction (era-post-job.ts): the receiver answers 202.
+// a job queued in the same transaction (era-post-job.ts), with the record of its progress the remittance screen
+// shows: the receiver answers 202.
 import { z } from 'zod';
 import { applied, defineEffect, recorded, rejected } from '../webhooks/event-effect';
 import { MAX_INTERCHANGE_LENGTH } from '../x12/read-interchange';
@@ -26,7 +27,14 @@ export const eraReceived = defineEffect({
     const checked = await checkInterchange(tx, { clinicId, x12: data.x12 });
     const claims = checked.remittances.reduce((total, { remittance }) => total + remittance.claims.length, 0);
     if (claims > LARGE_ERA_CLAIMS) {
-      await enqueueEraPosting(tx, { clinicId, x12: data.x12, correlationId, deliveryId: event.deliveryId });
+      await enqueueEraPosting(tx, {
+        clinicId,
+        x12: data.x12,
+        correlationId,
+        deliveryId: event.deliveryId,
+        claimsTotal: claims,
+        now,
+      });
       return recorded(ERA_QUEUED_REASON);
     }
     let posted = 0;

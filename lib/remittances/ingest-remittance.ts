@@ -24,6 +24,11 @@ export type IngestInput = {
   x12: string;
   source: RemittanceSource;
   correlationId: string;
+  /**
+   * Told the CLPs of the interchange posted so far (duplicates included), after each posting transaction commits,
+   * so a background posting can show its progress; awaited before the next one starts.
+   */
+  onProgress?: (p: { claimsPosted: number; claimsTotal: number }) => Promise<void>;
 };
 
 export type IngestResult = {
@@ -83,6 +88,8 @@ function postingTimeoutMs(claimCount: number): number {
 export async function ingestRemittance(deps: Pick<Deps, 'db' | 'clock'>, input: IngestInput): Promise<IngestResult> {
   const checked = await checkInterchange(deps.db, input);
   const posted: PostedRemittance[] = [];
+  const claimsTotal = checked.remittances.reduce((total, { remittance }) => total + remittance.claims.length, 0);
+  let claimsPosted = 0;
   for (const { remittance, remarks } of checked.remittances) {
     // One transaction per 835 (its own unit of idempotency); a retry of the interchange after a failure between
     // two of them posts only what is missing.
@@ -92,6 +99,8 @@ export async function ingestRemittance(deps: Pick<Deps, 'db' | 'clock'>, input: 
         timeout: postingTimeoutMs(remittance.claims.length),
       }),
     );
+    claimsPosted += remittance.claims.length;
+    await input.onProgress?.({ claimsPosted, claimsTotal });
   }
   return { remittances: posted };
 }

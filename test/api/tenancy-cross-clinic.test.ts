@@ -30,6 +30,7 @@ const N = {
   webhookEndpoint: 'we_north_probe',
   delivery: 'dlv_north_probe',
   batch: 'pbat_north_probe',
+  eraPosting: 'erap_north_probe',
 };
 
 const PROBES: Record<string, Probe[]> = {
@@ -232,6 +233,7 @@ const PROBES: Record<string, Probe[]> = {
     },
   ],
   'GET /api/remittances': [{ path: '/api/remittances', expect: 'own-data-only' }],
+  'GET /api/remittances/postings': [{ path: '/api/remittances/postings', expect: 'own-data-only' }],
   'GET /api/remittances/{id}': [{ path: '/api/remittances/rem_north_probe', expect: 'denied' }],
   'GET /api/denials': [{ path: '/api/denials', expect: 'own-data-only' }],
   'GET /api/bills': [{ path: '/api/bills', expect: 'own-data-only' }],
@@ -417,6 +419,15 @@ async function seedNorthside(app: TestApp) {
       correlationId: 'probe',
       finishedAt: new Date(),
       files: { create: { id: N.file, resourceType: 'Patient', count: 1, ndjson: JSON.stringify(patient) } },
+    },
+  });
+  await db.eraPosting.create({
+    data: {
+      id: N.eraPosting,
+      clinicId: 'clinic_north',
+      claimsTotal: 600,
+      correlationId: 'probe',
+      queuedAt: new Date(),
     },
   });
   await insertClaimedJob(db, {

@@ -1,8 +1,8 @@
 'use client';
 // The remittance list and the upload form. The file is read in the browser and sent as JSON `{ x12 }` (the
 // route takes that or multipart); the answer says per 835 whether it was posted or was a copy of one already
-// posted (nothing changes then), and links to it.
-import { useState, type FormEvent } from 'react';
+// posted (nothing changes then), and links to it. Big ERAs still posting in the background show above the list.
+import { useCallback, useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import type { z } from 'zod';
 import type { UploadResult } from '@/lib/remittances/endpoints';
@@ -12,6 +12,7 @@ import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { BackgroundPostings } from './background-postings';
 
 type Remittance = z.infer<typeof RemittanceList>['remittances'][number];
 type Uploaded = z.infer<typeof UploadResult>;
@@ -30,10 +31,12 @@ export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
   const [version, setVersion] = useState(0);
   const { data, error } = useApiRead<{ remittances: Remittance[] }>('/api/remittances', version);
   const remittances = data?.remittances ?? null;
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
 
   return (
     <>
-      {canUpload ? <UploadForm onPosted={() => setVersion((v) => v + 1)} /> : null}
+      {canUpload ? <UploadForm onPosted={reload} /> : null}
+      <BackgroundPostings onPosted={reload} />
       <section className="card" aria-labelledby="remittances-title">
         <h2 id="remittances-title">Posted remittances</h2>
         {error ? (
