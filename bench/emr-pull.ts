@@ -8,6 +8,7 @@
 // Targets: peak RSS at 200k within 50 MB of the peak at 20k (memory does not grow with the population:
 // `rssGrowthMb`), and resources/s at 200k at least 0.5 of the raw INSERT rate (`ratio`).
 // Needs a build (NEXT_DIST_DIR, default .next) and the local PostgreSQL the HTTP tests use.
+// BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 // The last line is one JSON object {"name","ratio","target",...}.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -86,6 +87,7 @@ const clinics = [WARM_UP, ...SIZES].map(() => uid('clinic'));
 const app = await startApp({
   env: {
     LOG_LEVEL: 'error',
+    NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
     SMART_CLIENT_ID: 'bench-client',
     SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey),
     SMART_KEY_ID: 'bench-key',
