@@ -1,13 +1,15 @@
 // npm run bench -- emr-pull: a SMART backend pull over FHIR Bulk Data through the real app (`next start`,
 // PostgreSQL) from the local fake EHR serving generated NDJSON files, at N = 20,000 and N = 200,000 resources
 // (the six sync types, one system-level export each, each into a fresh clinic). Measured: the server's peak RSS
-// during each pull (VmHWM, reset just before it) and resources per second. Baseline in the same run: a raw
+// during each pull (VmHWM, reset just before it), resources per second, and the server's CPU time per resource
+// (user + system: less moved by other load on the cores than wall time). Baseline in the same run: a raw
 // multi-row INSERT of 10,000 prepared rows into FhirResource (fhir-upsert's floor: 1,000 rows a statement, one
 // transaction), as rows per second, on the same database: three rounds before the pulls and three after, median.
 // A 20,000 warm-up pull comes first and is not counted; the server's RSS is sampled through each pull.
 // Targets: peak RSS at 200k within 50 MB of the peak at 20k (memory does not grow with the population:
 // `rssGrowthMb`), and resources/s at 200k at least 0.5 of the raw INSERT rate (`ratio`).
 // Needs a build (NEXT_DIST_DIR, default .next) and the local PostgreSQL the HTTP tests use.
+// BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 // The last line is one JSON object {"name","ratio","target",...}.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -86,6 +88,7 @@ const clinics = [WARM_UP, ...SIZES].map(() => uid('clinic'));
 const app = await startApp({
   env: {
     LOG_LEVEL: 'error',
+    NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
     SMART_CLIENT_ID: 'bench-client',
     SMART_PRIVATE_KEY: await exportPKCS8(pair.privateKey),
     SMART_KEY_ID: 'bench-key',
@@ -139,6 +142,12 @@ async function rawInsertRates(rounds: number): Promise<number[]> {
   return rates;
 }
 
+/** CPU time (user + system) the process has used, in ms: beside the ratio, what the pull costs the server itself. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 /** Samples the server's RSS every 250 ms while `work` runs: [elapsed s, MB] pairs, to see growth over a pull. */
 async function sampled<T>(pid: number, work: Promise<T>): Promise<{ result: T; samples: [number, number][] }> {
   const samples: [number, number][] = [];
@@ -152,7 +161,14 @@ async function sampled<T>(pid: number, work: Promise<T>): Promise<{ result: T; s
 }
 
 try {
-  const results: { n: number; seconds: number; perSecond: number; peakRssMb: number; rssBeforeMb: number }[] = [];
+  const results: {
+    n: number;
+    seconds: number;
+    perSecond: number;
+    peakRssMb: number;
+    rssBeforeMb: number;
+    serverCpuUsPerResource: number;
+  }[] = [];
   let peakResetWorked = true;
   // The raw floor is measured before and after the pulls (the machine's load moves); the median of all rounds.
   const rawRates = await rawInsertRates(RAW_ROUNDS);
@@ -166,21 +182,23 @@ try {
     population = n;
     const rssBeforeMb = statusNumber(app.pid, 'VmRSS');
     peakResetWorked &&= resetPeakRss(app.pid);
+    const cpuBefore = cpuMs(app.pid);
     const start = process.hrtime.bigint();
     const { result: res, samples } = await sampled(app.pid, client.post('/api/emr-sync/smart/pull', { connectionId }));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const serverCpuUsPerResource = Math.round(((cpuMs(app.pid) - cpuBefore) * 1000) / n);
     if (res.status !== 200) throw new Error(`pull of ${n} answered ${res.status}: ${res.text}`);
     const upserted = Object.values(res.body.upserted as Record<string, number>).reduce((a, b) => a + b, 0);
     if (upserted !== n) throw new Error(`pull of ${n} upserted ${upserted}`);
     const peakRssMb = statusNumber(app.pid, 'VmHWM');
     const label = index === 0 ? 'warm-up' : 'measured';
     console.error(
-      `${label} N=${n}: ${seconds.toFixed(1)} s, ${Math.round(n / seconds)} resources/s, peak RSS ${peakRssMb} MB (before ${rssBeforeMb} MB); RSS over the pull: ${samples
+      `${label} N=${n}: ${seconds.toFixed(1)} s, ${Math.round(n / seconds)} resources/s, server CPU ${serverCpuUsPerResource} µs a resource, peak RSS ${peakRssMb} MB (before ${rssBeforeMb} MB); RSS over the pull: ${samples
         .filter((_, i) => i % Math.max(1, Math.floor(samples.length / 12)) === 0)
         .map(([t, mb]) => `${t.toFixed(0)}s ${mb}`)
         .join(', ')}`,
     );
-    if (index > 0) results.push({ n, seconds, perSecond: n / seconds, peakRssMb, rssBeforeMb });
+    if (index > 0) results.push({ n, seconds, perSecond: n / seconds, peakRssMb, rssBeforeMb, serverCpuUsPerResource });
   }
   rawRates.push(...(await rawInsertRates(RAW_ROUNDS)));
   const rawPerSecond = [...rawRates].sort((a, b) => a - b)[Math.floor(rawRates.length / 2)]!;
@@ -196,6 +214,7 @@ try {
       resourcesPerSecond: Object.fromEntries(results.map((r) => [r.n, Math.round(r.perSecond)])),
       seconds: Object.fromEntries(results.map((r) => [r.n, Number(r.seconds.toFixed(1))])),
       peakRssMb: Object.fromEntries(results.map((r) => [r.n, r.peakRssMb])),
+      serverCpuUsPerResource: Object.fromEntries(results.map((r) => [r.n, r.serverCpuUsPerResource])),
       rawInsertRowsPerSecond: Math.round(rawPerSecond),
       peakReset: peakResetWorked,
       database: 'postgres',

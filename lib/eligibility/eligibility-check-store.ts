@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { accessRows, INSERT_ACCESS, type PhiAccess } from '../audit/record-phi-access';
 import type { Db, Prisma } from '../db';
 import { refuseOutOfClinic } from '../patients/require-clinic-patients';
-import { eligibilityPairRows, INSERT_ELIGIBILITY_PAIRS } from '../fhir/store-eligibility-pairs';
+import { eligibilityPairRows, insertEligibilityPairs } from '../fhir/store-eligibility-pairs';
 import type { Coverage, CoverageOnFile } from './coverage-on-file';
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -99,13 +99,7 @@ export function databaseCheckStore(db: Db): EligibilityCheckStore {
       return found.get(`${cacheKey}|${patientId}`) ?? null;
     },
     // The check and its FHIR pair (CoverageEligibilityRequest/Response) together, or neither.
-    async record(row) {
-      const id = randomUUID();
-      await db.$transaction([
-        db.eligibilityCheck.create({ data: { id, ...row } }),
-        db.$executeRawUnsafe(INSERT_ELIGIBILITY_PAIRS, eligibilityPairRows([{ id, ...row }])),
-      ]);
-    },
+    record: (row) => insertChecks(db, [row]),
   };
 }
 
@@ -216,19 +210,24 @@ const COLUMNS = [
   ['createdAt', 'timestamp(3)'],
 ] as const;
 const names = COLUMNS.map(([name]) => `"${name}"`).join(', ');
-const INSERT_CHECKS = `INSERT INTO "EligibilityCheck" (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS rows(${COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
+// The checks ($1) and their FHIR pairs ($2) in ONE statement: a data-modifying WITH runs to completion whether or
+// not it is read, and a statement is atomic, so both or neither are written without a transaction of our own
+// (a Prisma $transaction of the two cost BEGIN and COMMIT round trips and its own bookkeeping per batch). Its text
+// is constant, so it is prepared once per connection (lib/db.ts).
+const INSERT_CHECKS_AND_PAIRS = `-- prepared: insert-eligibility-checks-and-pairs
+WITH checks AS (
+  INSERT INTO "EligibilityCheck" (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS rows(${COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ')})
+)
+${insertEligibilityPairs(2)}`;
 
 /**
- * Writes rows in one statement with one JSON parameter. Prisma's createMany spends about 2 ms of CPU per row
- * here (it walks each row's JSON result); at 100 lookups a second that alone would eat a roster's budget.
- * createdAt goes in as UTC ISO text, which timestamp(3) stores as the UTC wall time, as Prisma does.
+ * Writes rows in one statement with one JSON parameter each for the checks and their pairs. Prisma's createMany
+ * spends about 2 ms of CPU per row here (it walks each row's JSON result); at 100 lookups a second that alone
+ * would eat a roster's budget. createdAt goes in as UTC ISO text, which timestamp(3) stores as the UTC wall time,
+ * as Prisma does.
  */
 async function insertChecks(db: Db, rows: readonly CheckRow[]): Promise<void> {
   const withIds = rows.map((row) => ({ id: randomUUID(), ...row }));
   const records = withIds.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
-  // The checks and their FHIR pairs together, or none of them.
-  await db.$transaction([
-    db.$executeRawUnsafe(INSERT_CHECKS, JSON.stringify(records)),
-    db.$executeRawUnsafe(INSERT_ELIGIBILITY_PAIRS, eligibilityPairRows(withIds)),
-  ]);
+  await db.$executeRawUnsafe(INSERT_CHECKS_AND_PAIRS, JSON.stringify(records), eligibilityPairRows(withIds));
 }
