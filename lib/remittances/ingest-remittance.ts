@@ -29,6 +29,8 @@ export type IngestInput = {
    * so a background posting can show its progress; awaited before the next one starts.
    */
   onProgress?: (p: { claimsPosted: number; claimsTotal: number }) => Promise<void>;
+  /** CLPs posted at a time inside each 835's transaction (post-remittance.ts POSTING_CHUNK_SIZE by default). */
+  chunkSize?: number;
 };
 
 export type IngestResult = {
