@@ -21,6 +21,13 @@ export function readRemarks(interchange: Interchange): ClaimRemarks[][] {
 }
 
 function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemarks[] {
+  const reader = remarksReader(terminator);
+  for (const segment of segments) reader.take(segment);
+  return reader.finish();
+}
+
+/** One 835's remarks read a segment at a time (ST to SE, in order), for a caller that does not hold its segments. */
+export function remarksReader(terminator: string): { take(segment: Segment): void; finish(): ClaimRemarks[] } {
   const claims: ClaimRemarks[] = [];
   let claim: ClaimRemarks | null = null;
   let line: string[] | null = null;
@@ -35,7 +42,7 @@ function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemar
   const push = (target: string[], code: string | undefined) => {
     if (code && !target.includes(code)) target.push(code);
   };
-  for (const segment of segments) {
+  const take = (segment: Segment) => {
     if (segment.id === 'PLB' || segment.id === 'SE' || segment.id === 'CLP') close();
     if (claim || segment.id === 'CLP') loop.push(segment.raw);
     switch (segment.id) {
@@ -65,7 +72,10 @@ function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemar
       default:
         break;
     }
-  }
-  close();
-  return claims;
+  };
+  const finish = () => {
+    close();
+    return claims;
+  };
+  return { take, finish };
 }
