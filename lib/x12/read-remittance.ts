@@ -54,19 +54,9 @@ const fail = (reason: string): never => {
 };
 
 /**
- * `segments` is one transaction set from readInterchange, ST first and SE last. Throws X12ReadError('unreadable')
- * for a missing BPR/TRN, an amount that is not a decimal of at most two places, or a CAS/SVC outside a claim.
- */
-export function readRemittance(segments: readonly Segment[], delimiters: Delimiters): Remittance {
-  const reader = remittanceReader(delimiters);
-  for (let i = 1; i < segments.length - 1; i++) reader.take(segments[i]!);
-  return reader.finish();
-}
-
-/**
- * readRemittance one segment at a time (those between ST and SE, in order), so a caller walking a large file lazily
- * need not hold the transaction set's segments: `take` throws what readRemittance throws while reading segments,
- * `finish` what it throws after.
+ * Reads one transaction set a segment at a time (those between ST and SE, in order), so a caller walking a large
+ * file lazily need not hold its segments. `take` throws X12ReadError('unreadable') for an amount that is not a
+ * decimal of at most two places or a CAS/SVC outside a claim; `finish` for a missing BPR/TRN or a bad BPR.
  */
 export function remittanceReader(delimiters: Delimiters): { take(segment: Segment): void; finish(): Remittance } {
   let bpr: Segment | null = null;
