@@ -207,8 +207,9 @@ try {
     rounds.push(result);
     console.log(`round ${round}: route ${result.routeMs.toFixed(0)} ms, floor ${result.floorMs.toFixed(0)} ms`);
   }
-  const routeMs = median(rounds.map((r) => r.routeMs));
-  const floorMs = median(rounds.map((r) => r.floorMs));
+  // BENCH_ROUNDS=0 measures only the RSS figures: the timing fields are then null.
+  const routeMs = rounds.length > 0 ? median(rounds.map((r) => r.routeMs)) : NaN;
+  const floorMs = rounds.length > 0 ? median(rounds.map((r) => r.floorMs)) : NaN;
   const small = await rssFor(5, 'Small');
   const large = await rssFor(50, 'Large');
   console.log(`5 MiB: ${small.bytes} bytes, ${small.status}, peak ${small.peakMb.toFixed(0)} MiB`);

@@ -9,11 +9,11 @@ import type { Db, Prisma } from '../db';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { X12ControlCharacterError } from '../x12/control-characters';
-import { read835Interchange } from '../x12/read-835';
+import { MAX_835_LENGTH, read835s } from '../x12/read-835';
 import type { Remittance } from '../x12/read-remittance';
 import { X12ReadError } from '../x12/x12-read-error';
 import { postRemittance, type PostedRemittance } from './post-remittance';
-import { readRemarks, type ClaimRemarks } from './read-remarks';
+import { remarksReader, type ClaimRemarks } from './read-remarks';
 import { resolveClaims } from './resolve-claims';
 
 export type RemittanceSource = 'webhook' | 'upload' | 'sandbox' | 'clearinghouse';
@@ -29,6 +29,8 @@ export type IngestInput = {
    * so a background posting can show its progress; awaited before the next one starts.
    */
   onProgress?: (p: { claimsPosted: number; claimsTotal: number }) => Promise<void>;
+  /** CLPs posted at a time inside each 835's transaction (post-remittance.ts POSTING_CHUNK_SIZE by default). */
+  chunkSize?: number;
 };
 
 export type IngestResult = {
@@ -51,12 +53,13 @@ export async function checkInterchange(
   input: { clinicId: string; x12: string },
 ): Promise<CheckedInterchange> {
   let remittances: Remittance[];
-  let remarks: ClaimRemarks[][];
+  const remarks: ReturnType<typeof remarksReader>[] = [];
   try {
-    // One read of the interchange serves both the remittances and the remarks: a 64 MiB 835's segments are held once.
-    const read = read835Interchange(input.x12);
-    remittances = read.remittances;
-    remarks = readRemarks(read.interchange);
+    // One lazy walk of the interchange serves both the remittances and the remarks: no segment is kept past its turn.
+    remittances = read835s(input.x12, MAX_835_LENGTH, (segment, index, delimiters) => {
+      remarks[index] ??= remarksReader(delimiters.segment);
+      remarks[index].take(segment);
+    });
   } catch (error) {
     // A control character is bad input, not a bad 835 (DECISIONS "Security findings of 2026-11-28"): 400.
     if (error instanceof X12ControlCharacterError) {
@@ -68,7 +71,7 @@ export async function checkInterchange(
     throw error;
   }
   await resolveClaims(db, input.clinicId, remittances);
-  return { remittances: remittances.map((remittance, i) => ({ remittance, remarks: remarks[i] ?? [] })) };
+  return { remittances: remittances.map((remittance, i) => ({ remittance, remarks: remarks[i]?.finish() ?? [] })) };
 }
 
 /**

@@ -8,8 +8,8 @@ import { ingestRemittance } from './ingest-remittance';
 
 const handle = setUpTwoClinicDb();
 const clock = () => new Date('2026-11-23T12:00:00Z');
-const ingest = (clinicId: string, x12: string) =>
-  ingestRemittance({ db: handle.db, clock }, { clinicId, x12, source: 'upload', correlationId: 'scale' });
+const ingest = (clinicId: string, x12: string, chunkSize?: number) =>
+  ingestRemittance({ db: handle.db, clock }, { clinicId, x12, source: 'upload', correlationId: 'scale', chunkSize });
 
 async function ledgerOf(clinicId: string) {
   return handle.db.$queryRawUnsafe<{ kind: string; account: string; cents: string; transactions: number }[]>(
@@ -48,18 +48,19 @@ describe('payer-scale posting', () => {
     expect(await ledgerOf(north.clinicId)).toEqual(ledger);
   }, 120_000);
 
-  it('leaves nothing posted when the posting fails mid-way, and posts the 835 once when retried', async () => {
+  it('leaves nothing posted when a later chunk of the posting fails, and posts the 835 once when retried', async () => {
     const { south, db } = handle;
     const claims = largeClaimSet('clm_crash', 600);
     await seedClaims(db, south.clinicId, claims);
     const x12 = largeX12(largeRemittance(claims, { traceNumber: 'CRASH1' }));
-    // A fault after the ledger, claims, bills and events are written: the RemittanceClaim rows, the last statement.
+    // A fault in the sixth chunk of 100 CLPs (its RemittanceClaim rows, its last statement): five chunks' ledger,
+    // events, transmissions and remittance rows are written by then, in the same transaction.
     await db.$executeRawUnsafe(`CREATE FUNCTION fail_remittance_claim() RETURNS trigger AS $$
-      BEGIN RAISE EXCEPTION 'injected fault'; END; $$ LANGUAGE plpgsql`);
+      BEGIN RAISE EXCEPTION 'injected fault at CLP %', NEW."position"; END; $$ LANGUAGE plpgsql`);
     await db.$executeRawUnsafe(`CREATE TRIGGER fail_remittance_claim BEFORE INSERT ON "RemittanceClaim"
-      FOR EACH STATEMENT EXECUTE FUNCTION fail_remittance_claim()`);
+      FOR EACH ROW WHEN (NEW."position" = 501) EXECUTE FUNCTION fail_remittance_claim()`);
     try {
-      await expect(ingest(south.clinicId, x12)).rejects.toThrow(/injected fault/);
+      await expect(ingest(south.clinicId, x12, 100)).rejects.toThrow(/injected fault at CLP 501/);
     } finally {
       await db.$executeRawUnsafe(`DROP TRIGGER fail_remittance_claim ON "RemittanceClaim"`);
       await db.$executeRawUnsafe(`DROP FUNCTION fail_remittance_claim()`);
@@ -68,16 +69,20 @@ describe('payer-scale posting', () => {
     expect(
       await Promise.all([
         db.remittance.count({ where: { clinicId } }),
+        db.remittanceClaim.count({ where: { clinicId } }),
         db.ledgerTransaction.count({ where: { clinicId } }),
         db.claimEvent.count({ where: { clinicId } }),
         db.patientBill.count({ where: { clinicId } }),
         db.claim.count({ where: { clinicId, status: { not: 'submitted' } } }),
         db.claimLine.count({ where: { clinicId, paidCents: { not: 0n } } }),
       ]),
-    ).toEqual([0, 0, 0, 0, 0, 0]);
+    ).toEqual([0, 0, 0, 0, 0, 0, 0]);
 
-    const [posted] = (await ingest(clinicId, x12)).remittances;
+    const [posted] = (await ingest(clinicId, x12, 100)).remittances;
     expect(posted).toMatchObject({ duplicate: false, claimsPosted: 600 });
+    // The chunks' rows number on across chunks: sorted by id they are in file order.
+    const rows = await db.remittanceClaim.findMany({ where: { clinicId }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => r.position)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
     expect((await ingest(clinicId, x12)).remittances[0]?.duplicate).toBe(true);
     expect(await db.ledgerTransaction.count({ where: { clinicId, kind: 'remittance.claim' } })).toBe(600);
   }, 120_000);

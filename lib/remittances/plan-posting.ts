@@ -53,8 +53,21 @@ export type ClaimPostingOutcome = {
   paidCents: number;
 };
 
-export type PostingPlan = {
-  /** In the order the Remittance lists them: per CLP its charge booking then its posting, then the PLB. */
+/** What a chunk of CLPs posts: its rows, in file order, written and dropped before the next chunk is planned. */
+export type ChunkPlan = {
+  /** Per CLP its charge booking then its posting, in the order the Remittance lists them. */
+  ledger: PlannedLedgerTransaction[];
+  /** Timeline entries, one per posted CLP, in file order (all at the posting's time, for its correlation id). */
+  events: { claimId: string; kind: string; fromStatus: string | null; toStatus: string | null; detail: object }[];
+  /** The 835 as each posted claim's timeline keeps it (an incoming `835` transmission, control number TRN02). */
+  transmissions: { claimId: string; x12: string }[];
+  remittanceClaims: RemittanceClaimRow[];
+  outcomes: ClaimPostingOutcome[];
+};
+
+/** What the 835 posts once every CLP is planned: per claim and bill its final state, then the PLB. */
+export type FinalPlan = {
+  /** The PLB's transaction, listed after every CLP's. */
   ledger: PlannedLedgerTransaction[];
   /** Each posted claim's final totals and state; statusReason undefined when no CLP set it. */
   claims: {
@@ -71,19 +84,12 @@ export type PostingPlan = {
   linePayments: Map<string, bigint>;
   newBills: { id: string; patientId: string; claimId: string; amountCents: number; status: string }[];
   changedBills: { id: string; amountCents: number; status: string }[];
-  /** Timeline entries, one per posted CLP, in file order (all at the posting's time, for its correlation id). */
-  events: { claimId: string; kind: string; fromStatus: string | null; toStatus: string | null; detail: object }[];
-  /** The 835 as each posted claim's timeline keeps it (an incoming `835` transmission, control number TRN02). */
-  transmissions: { claimId: string; x12: string }[];
-  remittanceClaims: RemittanceClaimRow[];
-  outcomes: ClaimPostingOutcome[];
 };
 
 export type PlanInput = {
   remittanceId: string;
+  /** The interchange's length decides what each claim's transmission keeps (transmissionText). */
   x12: string;
-  remittance: Remittance;
-  remarks: ClaimRemarks[];
   /** Per claim id the 835 names: null when it may post, else why not (resolve-claims.ts, under the locks). */
   reasons: Map<string, string | null>;
   claims: PostingClaim[];
@@ -92,37 +98,56 @@ export type PlanInput = {
   bills: PostingBill[];
 };
 
+type ClaimState = PostingClaim & { reason: string | null | undefined; payerClaimId: string | null };
+
+/**
+ * The running state of one 835's posting, carried from chunk to chunk: each claim's totals and state, its bill,
+ * whether its charge is booked and what its lines were paid. Bounded by the claims the 835 names, not its CLPs.
+ */
+export type PlanState = {
+  remittanceId: string;
+  x12: string;
+  reasons: Map<string, string | null>;
+  rows: Map<string, ClaimState>;
+  bills: Map<string, BillState>;
+  charged: Set<string>;
+  linePayments: Map<string, bigint>;
+  /** Posted claim ids, in the order their first CLP posted. */
+  posted: Set<string>;
+};
+
 const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
-/** @throws UNPROCESSABLE (422) when a claim's running totals or the patient's bill would leave their bounds. */
-export function planPosting(input: PlanInput): PostingPlan {
-  const { remittanceId, remittance } = input;
-  const rows = new Map(
-    input.claims.map((row) => [
-      row.id,
-      { ...row, reason: undefined as string | null | undefined, payerClaimId: null as string | null },
-    ]),
-  );
-  const bills = new Map(input.bills.map((bill) => [bill.claimId, { ...bill, isNew: false, changed: false }]));
-  const charged = new Set(input.charged);
-  const plan: PostingPlan = {
-    ledger: [],
-    claims: [],
+export function startPlan(input: PlanInput): PlanState {
+  return {
+    remittanceId: input.remittanceId,
+    x12: input.x12,
+    reasons: input.reasons,
+    rows: new Map(input.claims.map((row) => [row.id, { ...row, reason: undefined, payerClaimId: null }])),
+    bills: new Map(input.bills.map((bill) => [bill.claimId, { ...bill, isNew: false, changed: false }])),
+    charged: new Set(input.charged),
     linePayments: new Map(),
-    newBills: [],
-    changedBills: [],
-    events: [],
-    transmissions: [],
-    remittanceClaims: [],
-    outcomes: [],
+    posted: new Set(),
   };
-  const transmissionX12 = (remarks: ClaimRemarks | undefined) => transmissionText(input.x12, remarks);
+}
 
-  for (const [index, claim] of remittance.claims.entries()) {
-    const position = index + 1;
-    const remarks = input.remarks[index];
+/**
+ * Plans the CLPs `claims` (with their `remarks`), the first of which is at 1-based `firstPosition` in the 835, from
+ * the state the CLPs before them left; updates that state.
+ * @throws UNPROCESSABLE (422) when a claim's running totals or the patient's bill would leave their bounds.
+ */
+export function planChunk(
+  state: PlanState,
+  chunk: { claims: readonly ClaimPayment[]; remarks: readonly (ClaimRemarks | undefined)[]; firstPosition: number },
+): ChunkPlan {
+  const { remittanceId, rows, bills, charged } = state;
+  const plan: ChunkPlan = { ledger: [], events: [], transmissions: [], remittanceClaims: [], outcomes: [] };
+
+  for (const [index, claim] of chunk.claims.entries()) {
+    const position = chunk.firstPosition + index;
+    const remarks = chunk.remarks[index];
     const row = rows.get(claim.claimId);
-    const reason = input.reasons.get(claim.claimId) ?? null;
+    const reason = state.reasons.get(claim.claimId) ?? null;
     const kept = remittanceClaimRow({ claim, position, remarks });
     if (!row || reason !== null) {
       plan.remittanceClaims.push({
@@ -195,7 +220,7 @@ export function planPosting(input: PlanInput): PostingPlan {
     } else if (patientCents !== 0n) {
       movePatientResponsibility(bills, { claimId: row.id, patientId: row.patientId, patientCents });
     }
-    payLines(plan.linePayments, row, claim);
+    payLines(state.linePayments, row, claim);
 
     const outcome = claimOutcome(claim);
     const detail = {
@@ -226,8 +251,9 @@ export function planPosting(input: PlanInput): PostingPlan {
       toStatus: moved ? to : null,
       detail: !moved && to && to !== from ? { ...detail, note: `status stays ${from}` } : detail,
     });
-    plan.transmissions.push({ claimId: row.id, x12: transmissionX12(remarks) });
+    plan.transmissions.push({ claimId: row.id, x12: transmissionText(state.x12, remarks) });
     plan.remittanceClaims.push(kept);
+    state.posted.add(row.id);
     plan.outcomes.push({
       position,
       claimId: row.id,
@@ -238,19 +264,23 @@ export function planPosting(input: PlanInput): PostingPlan {
       paidCents: claim.paidCents,
     });
   }
+  return plan;
+}
 
-  const providerLines = providerLedgerLines(remittance.providerAdjustments);
+/** The 835's closing rows: the PLB's ledger transaction, the posted claims' final state, the bills. */
+export function finishPlan(state: PlanState, providerAdjustments: Remittance['providerAdjustments']): FinalPlan {
+  const plan: FinalPlan = { ledger: [], claims: [], linePayments: state.linePayments, newBills: [], changedBills: [] };
+  const providerLines = providerLedgerLines(providerAdjustments);
   if (providerLines.length > 0) {
     plan.ledger.push({
       id: newId('ltx'),
       kind: 'remittance.provider-adjustment',
-      reference: `remittance:${remittanceId}`,
+      reference: `remittance:${state.remittanceId}`,
       lines: buildPosting(providerLines),
     });
   }
-  const posted = new Set(plan.outcomes.filter((o) => o.posting === 'posted').map((o) => o.claimId));
-  for (const id of posted) {
-    const row = rows.get(id)!;
+  for (const id of state.posted) {
+    const row = state.rows.get(id)!;
     plan.claims.push({
       id,
       paidCents: row.paidCents,
@@ -261,7 +291,7 @@ export function planPosting(input: PlanInput): PostingPlan {
       payerClaimId: row.payerClaimId,
     });
   }
-  for (const bill of bills.values()) {
+  for (const bill of state.bills.values()) {
     if (bill.isNew) {
       plan.newBills.push({
         id: bill.id,

@@ -4,23 +4,24 @@
 // 835 names are locked, which CLPs may post is decided under the locks (resolve-claims.ts), and the claims, their
 // charge bookings and bills are read once. What every CLP posts is then decided in memory, in file order, so a
 // reversal posts before the corrected claim that follows it (plan-posting.ts: charge, ledger, bill, lines, state,
-// timeline, transmission, RemittanceClaim; a CLP naming no transmitted claim of the clinic is kept `unmatched`), and
-// written in a handful of set-based statements (write-posting.ts): a 5,000-claim 835 costs about the same number of
-// round trips as a one-claim 835. An 835 none of whose CLPs can post is refused (422) and writes nothing. Then,
+// timeline, transmission, RemittanceClaim; a CLP naming no transmitted claim of the clinic is kept `unmatched`), a
+// chunk of CLPs at a time with each claim's running state carried forward, and each chunk written in a handful of
+// set-based statements (write-posting.ts) and dropped: memory holds one chunk's rows, and round trips grow with the
+// chunks, not the CLPs. The claims' totals and bills are written once, after the last chunk. An 835 none of whose CLPs can post is refused (422) and writes nothing. Then,
 // when the deposit is already there, reassociation.
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
 import type { Remittance } from '../x12/read-remittance';
 import { CLAIM_CHARGE_KIND, claimChargeReference } from './book-claim-charge';
-import { planPosting, type PostingBill } from './plan-posting';
+import { finishPlan, planChunk, startPlan, type PostingBill } from './plan-posting';
 import type { ClaimRemarks } from './read-remarks';
 import { reassociate } from './reassociate';
 import { recordEvent, recordEvents } from '../events/record-event';
 import { claimOutcomeEvent } from './record-claim-outcome-event';
 import { matchClaims, nothingToPost } from './resolve-claims';
 import type { RemittanceSource } from './ingest-remittance';
-import { writePosting } from './write-posting';
+import { startBatch, writeChunk, writeFinish } from './write-posting';
 
 export type PostedRemittance = {
   remittanceId: string;
@@ -43,7 +44,17 @@ export type PostRemittanceInput = {
   remittance: Remittance;
   remarks: ClaimRemarks[];
   now: Date;
+  /** CLPs planned and written at a time (POSTING_CHUNK_SIZE unless a test needs an 835 to span several chunks). */
+  chunkSize?: number;
 };
+
+/**
+ * CLPs per chunk: each chunk's rows (plan, JSON parameters) are written and dropped before the next is planned, so
+ * what a posting holds beyond the read 835 is one chunk's rows and the per-claim running state, not every CLP's rows.
+ */
+export const POSTING_CHUNK_SIZE = 1_000;
+
+const chargedClaimId = (t: { reference: string }) => t.reference.slice('claim:'.length);
 
 const INSERT_REMITTANCE = `INSERT INTO "Remittance" ("id", "clinicId", "payerId", "payerName", "payeeNpi", "traceNumber",
     "paymentMethod", "paymentCents", "paymentDate", "providerAdjustments", "source", "x12", "correlationId", "createdAt")
@@ -140,25 +151,37 @@ export async function postRemittance(
     // The first bill raised for each claim is the one PR moves to.
     tx.$queryRawUnsafe<PostingBill[]>(FIRST_BILLS, clinicId, claimIds),
   ]);
-  const plan = planPosting({
+  const state = startPlan({
     ...input,
     remittanceId,
     reasons,
     claims,
-    charged: new Set(charged.map((t) => t.reference.slice('claim:'.length))),
+    charged: new Set(charged.map(chargedClaimId)),
     bills,
   });
-  await writePosting(tx, plan, { clinicId, remittanceId, traceNumber: remittance.traceNumber, correlationId, now });
-  // plan.outcomes says what each CLP did: each posted one reports its claim's outcome to the events outbox.
-  await recordEvents(
-    tx,
-    plan.outcomes.flatMap((o) => {
-      if (o.posting !== 'posted') return [];
-      const claim = remittance.claims[o.position - 1]!;
-      return claimOutcomeEvent({ clinicId, claimId: o.claimId, remittanceId, claim, correlationId, now }) ?? [];
-    }),
-  );
-  const unmatched = plan.outcomes.filter((o) => o.posting === 'unmatched').length;
+  const batch = startBatch({ clinicId, remittanceId, traceNumber: remittance.traceNumber, correlationId, now });
+  const chunkSize = input.chunkSize ?? POSTING_CHUNK_SIZE;
+  let unmatched = 0;
+  for (let first = 0; first < remittance.claims.length; first += chunkSize) {
+    const chunkClaims = remittance.claims.slice(first, first + chunkSize);
+    const plan = planChunk(state, {
+      claims: chunkClaims,
+      remarks: input.remarks.slice(first, first + chunkSize),
+      firstPosition: first + 1,
+    });
+    await writeChunk(tx, batch, plan);
+    // plan.outcomes says what each CLP did: each posted one reports its claim's outcome to the events outbox.
+    await recordEvents(
+      tx,
+      plan.outcomes.flatMap((o) => {
+        if (o.posting !== 'posted') return [];
+        const claim = chunkClaims[o.position - 1 - first]!;
+        return claimOutcomeEvent({ clinicId, claimId: o.claimId, remittanceId, claim, correlationId, now }) ?? [];
+      }),
+    );
+    unmatched += plan.outcomes.filter((o) => o.posting === 'unmatched').length;
+  }
+  await writeFinish(tx, batch, finishPlan(state, remittance.providerAdjustments));
   await reassociate(tx, { clinicId, traceNumber: remittance.traceNumber, correlationId });
   await recordEvent(tx, {
     clinicId,

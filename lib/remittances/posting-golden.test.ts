@@ -2,7 +2,10 @@
 // generated 835s (reversals, second payments, PR bills, PLB, an unmatched CLP, a closed claim, a deposit already
 // seen) are posted in a fixed order, and everything posting writes is dumped with its random ids replaced by
 // labels. The golden file was written by the per-claim posting before the rewrite; the rewrite must give the same
-// ledger, claims, bills, events, transmissions and remittance rows, row for row.
+// ledger, claims, bills, events, transmissions and remittance rows, row for row. They post with a chunk of ONE CLP,
+// so every CLP is planned and written on its own with the running state carried between chunks: a reversal and its
+// corrected claim (835-reversal-and-plb, CLPs 1 and 2 of clm_paid_0001), two payments of clm_gen_a, bills raised in
+// one chunk and changed in another all give the rows the one-pass posting gave.
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
@@ -96,7 +99,7 @@ it('posts the fixtures and a fixed sample of 835s to the same rows as the golden
     minute++;
     const { remittances } = await ingestRemittance(
       { db, clock },
-      { clinicId, x12, source: 'upload', correlationId: `c${minute}` },
+      { clinicId, x12, source: 'upload', correlationId: `c${minute}`, chunkSize: 1 },
     );
     for (const r of remittances) if (!r.duplicate) remittanceIds.push(r.remittanceId);
   }

@@ -21,18 +21,33 @@ export function readRemarks(interchange: Interchange): ClaimRemarks[][] {
 }
 
 function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemarks[] {
+  const reader = remarksReader(terminator);
+  for (const segment of segments) reader.take(segment);
+  return reader.finish();
+}
+
+/** One 835's remarks read a segment at a time (ST to SE, in order), for a caller that does not hold its segments. */
+export function remarksReader(terminator: string): { take(segment: Segment): void; finish(): ClaimRemarks[] } {
   const claims: ClaimRemarks[] = [];
   let claim: ClaimRemarks | null = null;
   let line: string[] | null = null;
+  // The open CLP loop's segments, joined into one flat string when the loop ends: appending segment by segment
+  // would keep a rope of a few dozen bytes of nodes per segment, for every CLP of the 835 at once.
+  let loop: string[] = [];
+  const close = () => {
+    if (claim) claim.text = loop.join(terminator) + terminator;
+    claim = null;
+    loop = [];
+  };
   const push = (target: string[], code: string | undefined) => {
     if (code && !target.includes(code)) target.push(code);
   };
-  for (const segment of segments) {
-    if (segment.id === 'PLB' || segment.id === 'SE') claim = null;
-    if (claim && segment.id !== 'CLP') claim.text += `${segment.raw}${terminator}`;
+  const take = (segment: Segment) => {
+    if (segment.id === 'PLB' || segment.id === 'SE' || segment.id === 'CLP') close();
+    if (claim || segment.id === 'CLP') loop.push(segment.raw);
     switch (segment.id) {
       case 'CLP':
-        claim = { claim: [], lines: [], text: `${segment.raw}${terminator}` };
+        claim = { claim: [], lines: [], text: '' };
         claims.push(claim);
         line = null;
         break;
@@ -52,12 +67,15 @@ function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemar
         if (segment.elements[1] === 'HE' && claim) push(line ?? claim.claim, segment.elements[2]);
         break;
       case 'PLB':
-        claim = null;
         line = null;
         break;
       default:
         break;
     }
-  }
-  return claims;
+  };
+  const finish = () => {
+    close();
+    return claims;
+  };
+  return { take, finish };
 }

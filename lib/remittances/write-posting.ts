@@ -1,14 +1,14 @@
-// Writes a posting plan (plan-posting.ts) in a handful of set-based statements inside the caller's transaction,
-// whatever the number of claims: the ledger in two, the remittance's list of its transactions, the claims in one
-// update, the claim lines in one, the bills in two, and the timeline events, transmissions and remittance rows in one
-// insert each. Each statement's rows travel as ONE JSON text parameter, turned back into rows by
+// Writes a posting plan (plan-posting.ts) in a handful of set-based statements inside the caller's transaction: per
+// chunk of CLPs the ledger in two, the remittance's list of its transactions, and the timeline events,
+// transmissions and remittance rows in one insert each; once at the end the PLB, the claims in one update, the claim
+// lines in one and the bills in two. Each statement's rows travel as ONE JSON text parameter, turned back into rows by
 // `json_to_recordset`: measured on a 5,000-claim 835, the ORM's multi-row inserts, and even array parameters (each
 // element crosses the ORM's query layer), cost seconds of CPU, where one string crosses it at once
 // (docs/decisions.md, issue #26).
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
 import { postLedgerTransactions } from '../ledger/post-ledger-transaction';
-import type { PostingPlan } from './plan-posting';
+import type { ChunkPlan, FinalPlan, PlannedLedgerTransaction } from './plan-posting';
 
 // statusReason is written only where a CLP decided it (set_reason); the claim keeps its reason otherwise.
 const UPDATE_CLAIMS = `UPDATE "Claim" AS c SET "paidCents" = u.paid, "patientResponsibilityCents" = u.patient,
@@ -28,24 +28,29 @@ const CHANGE_BILLS = `UPDATE "PatientBill" AS b SET "amountCents" = u."amountCen
   FROM json_to_recordset($3::json) AS u(id text, "amountCents" int, status text) WHERE b."id" = u.id AND b."clinicId" = $1`;
 // Row ids are the batch's id and the row's position, zero-padded: unique, and in file order when sorted (a claim's
 // reversal and its corrected payment share a timestamp, so a tie-break on id keeps their order).
-const rowId = (batchParameter: string) => `${batchParameter} || lpad(u.n::text, 7, '0')`;
+// A chunk's rows number on from the rows the chunks before it wrote ($offset), so the ids of one posting's rows keep
+// file order across its chunks.
+const rowId = (batchParameter: string, offsetParameter: string) =>
+  `${batchParameter} || lpad((${offsetParameter}::int + u.n)::text, 7, '0')`;
 const INSERT_EVENTS = `INSERT INTO "ClaimEvent" ("id", "clinicId", "claimId", "kind", "fromStatus", "toStatus", "detail", "correlationId", "at")
-  SELECT ${rowId('$4')}, $1, u."claimId", u.kind, u."fromStatus", u."toStatus", u.detail, $2, $3
+  SELECT ${rowId('$4', '$6')}, $1, u."claimId", u.kind, u."fromStatus", u."toStatus", u.detail, $2, $3
   FROM ROWS FROM (json_to_recordset($5::json) AS ("claimId" text, kind text, "fromStatus" text, "toStatus" text, detail jsonb)) WITH ORDINALITY
     AS u("claimId", kind, "fromStatus", "toStatus", detail, n)`;
 const INSERT_TRANSMISSIONS = `INSERT INTO "ClaimTransmission" ("id", "clinicId", "claimId", "direction", "kind", "controlNumber", "x12", "correlationId", "at")
-  SELECT ${rowId('$4')}, $1, u."claimId", 'in', '835', $5, u.x12, $2, $3
+  SELECT ${rowId('$4', '$7')}, $1, u."claimId", 'in', '835', $5, u.x12, $2, $3
   FROM ROWS FROM (json_to_recordset($6::json) AS ("claimId" text, x12 text)) WITH ORDINALITY
     AS u("claimId", x12, n)`;
 const INSERT_REMITTANCE_CLAIMS = `INSERT INTO "RemittanceClaim" ("id", "remittanceId", "clinicId", "claimId", "position",
     "payerClaimId", "statusCode", "chargeCents", "paidCents", "patientResponsibilityCents", "adjustments", "lines",
     "posting", "unmatchedReason")
-  SELECT ${rowId('$3')}, $2, $1, u."claimId", u.position, u."payerClaimId", u."statusCode", u."chargeCents",
+  SELECT ${rowId('$3', '$5')}, $2, $1, u."claimId", u.position, u."payerClaimId", u."statusCode", u."chargeCents",
     u."paidCents", u."patientResponsibilityCents", u.adjustments, u.lines, u.posting, u."unmatchedReason"
   FROM ROWS FROM (json_to_recordset($4::json) AS ("claimId" text, position int, "payerClaimId" text, "statusCode" text, "chargeCents" bigint, "paidCents" bigint, "patientResponsibilityCents" bigint, adjustments jsonb, lines jsonb, posting text, "unmatchedReason" text)) WITH ORDINALITY
     AS u("claimId", position, "payerClaimId", "statusCode", "chargeCents", "paidCents", "patientResponsibilityCents", adjustments, lines, posting, "unmatchedReason", n)`;
 
-const LIST_LEDGER = `UPDATE "Remittance" SET "ledgerTransactionIds" = ARRAY(SELECT json_array_elements_text($2::json))
+// Each chunk appends its transactions to the remittance's list, so the list keeps file order (then the PLB's).
+const LIST_LEDGER = `UPDATE "Remittance"
+  SET "ledgerTransactionIds" = "ledgerTransactionIds" || ARRAY(SELECT json_array_elements_text($2::json))
   WHERE "id" = $1`;
 
 const batchId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}_`;
@@ -54,15 +59,80 @@ const batchId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', ''
 const rowsJson = (rows: readonly object[]) =>
   JSON.stringify(rows, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 
-export async function writePosting(
-  tx: Prisma.TransactionClient,
-  plan: PostingPlan,
-  common: { clinicId: string; remittanceId: string; traceNumber: string; correlationId: string; now: Date },
-): Promise<void> {
-  const { clinicId, correlationId, now } = common;
-  await postLedgerTransactions(tx, { clinicId, correlationId, postedAt: now }, plan.ledger);
-  await tx.$executeRawUnsafe(LIST_LEDGER, common.remittanceId, JSON.stringify(plan.ledger.map((t) => t.id)));
-  const { claims, newBills, changedBills, events, transmissions, remittanceClaims } = plan;
+/** What every chunk of one posting shares: the batch ids its rows number under, and how many each table has. */
+export type PostingBatch = {
+  clinicId: string;
+  remittanceId: string;
+  traceNumber: string;
+  correlationId: string;
+  now: Date;
+  ids: { events: string; transmissions: string; remittanceClaims: string };
+  written: { events: number; transmissions: number; remittanceClaims: number };
+};
+
+export function startBatch(common: Omit<PostingBatch, 'ids' | 'written'>): PostingBatch {
+  return {
+    ...common,
+    ids: { events: batchId('cev'), transmissions: batchId('ctx'), remittanceClaims: batchId('rcl') },
+    written: { events: 0, transmissions: 0, remittanceClaims: 0 },
+  };
+}
+
+async function writeLedger(tx: Prisma.TransactionClient, batch: PostingBatch, ledger: PlannedLedgerTransaction[]) {
+  if (ledger.length === 0) return;
+  const { clinicId, correlationId, now } = batch;
+  await postLedgerTransactions(tx, { clinicId, correlationId, postedAt: now }, ledger);
+  await tx.$executeRawUnsafe(LIST_LEDGER, batch.remittanceId, JSON.stringify(ledger.map((t) => t.id)));
+}
+
+/** Writes one chunk's ledger, timeline, transmissions and remittance rows. */
+export async function writeChunk(tx: Prisma.TransactionClient, batch: PostingBatch, plan: ChunkPlan): Promise<void> {
+  const { clinicId, correlationId, now, written } = batch;
+  await writeLedger(tx, batch, plan.ledger);
+  const { events, transmissions, remittanceClaims } = plan;
+  if (events.length > 0) {
+    await tx.$executeRawUnsafe(
+      INSERT_EVENTS,
+      clinicId,
+      correlationId,
+      now,
+      batch.ids.events,
+      rowsJson(events),
+      written.events,
+    );
+    written.events += events.length;
+  }
+  if (transmissions.length > 0) {
+    await tx.$executeRawUnsafe(
+      INSERT_TRANSMISSIONS,
+      clinicId,
+      correlationId,
+      now,
+      batch.ids.transmissions,
+      batch.traceNumber,
+      rowsJson(transmissions),
+      written.transmissions,
+    );
+    written.transmissions += transmissions.length;
+  }
+  if (remittanceClaims.length > 0) {
+    await tx.$executeRawUnsafe(
+      INSERT_REMITTANCE_CLAIMS,
+      clinicId,
+      batch.remittanceId,
+      batch.ids.remittanceClaims,
+      rowsJson(remittanceClaims),
+      written.remittanceClaims,
+    );
+    written.remittanceClaims += remittanceClaims.length;
+  }
+}
+
+/** Writes the posting's closing rows once every chunk is written: the PLB, the claims, their lines, the bills. */
+export async function writeFinish(tx: Prisma.TransactionClient, batch: PostingBatch, plan: FinalPlan): Promise<void> {
+  const { clinicId, now } = batch;
+  await writeLedger(tx, batch, plan.ledger);
+  const { claims, newBills, changedBills } = plan;
   if (claims.length > 0) {
     const rows = claims.map((c) => ({
       id: c.id,
@@ -82,25 +152,4 @@ export async function writePosting(
   }
   if (newBills.length > 0) await tx.$executeRawUnsafe(NEW_BILLS, clinicId, now, rowsJson(newBills));
   if (changedBills.length > 0) await tx.$executeRawUnsafe(CHANGE_BILLS, clinicId, now, rowsJson(changedBills));
-  if (events.length > 0) {
-    await tx.$executeRawUnsafe(INSERT_EVENTS, clinicId, correlationId, now, batchId('cev'), rowsJson(events));
-  }
-  if (transmissions.length > 0) {
-    await tx.$executeRawUnsafe(
-      INSERT_TRANSMISSIONS,
-      clinicId,
-      correlationId,
-      now,
-      batchId('ctx'),
-      common.traceNumber,
-      rowsJson(transmissions),
-    );
-  }
-  await tx.$executeRawUnsafe(
-    INSERT_REMITTANCE_CLAIMS,
-    clinicId,
-    common.remittanceId,
-    batchId('rcl'),
-    rowsJson(remittanceClaims),
-  );
 }

@@ -1,10 +1,16 @@
 // Reads an interchange of 835 remittances (005010X221A1) into balanced remittance objects: the envelope rules
-// are the 271 reader's (read-interchange.ts), each transaction set is read by read-remittance.ts and must pass the
-// TR3's three balancing rules. Posting what a remittance says is not this module's business.
+// are the 271 reader's (read-interchange.ts), each transaction set is read by read-remittance.ts, segment by segment
+// as the text is walked, and must pass the TR3's three balancing rules. Posting what a remittance says is not this module's business.
 import { assertRemittanceBalanced } from './assert-remittance-balanced';
 import { assertNoControlCharacters } from './control-characters';
-import { readInterchange, type Interchange } from './read-interchange';
-import { readRemittance, type Remittance } from './read-remittance';
+import {
+  checkInterchangeEnvelope,
+  walkInterchange,
+  type Delimiters,
+  type Interchange,
+  type Segment,
+} from './read-interchange';
+import { remittanceReader, type Remittance } from './read-remittance';
 import { X12ReadError } from './x12-read-error';
 
 /**
@@ -14,27 +20,48 @@ import { X12ReadError } from './x12-read-error';
  */
 export const MAX_835_LENGTH = 64 * 1024 * 1024;
 
-/** read835s, also handing back the interchange it read, so a caller needing its segments does not read it twice. */
-export function read835Interchange(
-  text: string,
-  maxLength: number = MAX_835_LENGTH,
-): { interchange: Interchange; remittances: Remittance[] } {
-  assertNoControlCharacters(text);
-  const interchange = readInterchange(text, maxLength);
-  return { interchange, remittances: remittancesOf(interchange) };
-}
-
 /**
  * Every 835 of the interchange, in file order: what the webhook and the upload post. All or nothing: throws
  * X12ReadError ('ta1' or '999' for an acknowledgment instead of an 835, 'unreadable' otherwise) when the text is
  * not an interchange of 835s only, or when any 835 has no claim (CLP), has a negative BPR02 or does not balance;
  * X12ControlCharacterError (an X12ReadError) when the text holds a control character (control-characters.ts).
+ * `onSegment` is shown each segment of each 835 (ST to SE, with the 835's 0-based index) as it is read, for a
+ * caller that reads more of the 835 than the remittance object holds without a second copy of its segments.
+ *
+ * The envelope is checked first in one lazy walk (nothing kept but the segments of a refused acknowledgment), and
+ * each 835 is then read in a second walk: the interchange's segments are never all held at once, which on a
+ * 64 MiB file is several times the text itself.
  */
-export function read835s(text: string, maxLength?: number): Remittance[] {
-  return read835Interchange(text, maxLength).remittances;
+export function read835s(
+  text: string,
+  maxLength: number = MAX_835_LENGTH,
+  onSegment?: (segment: Segment, index: number, delimiters: Delimiters) => void,
+): Remittance[] {
+  assertNoControlCharacters(text);
+  const interchange = checkInterchangeEnvelope(text, maxLength, (id) => id !== '835');
+  refuseOtherThan835s(interchange);
+  const { delimiters } = interchange;
+  const remittances: Remittance[] = [];
+  let reader: ReturnType<typeof remittanceReader> | null = null;
+  let controlNumber = '';
+  for (const segment of walkInterchange(text, maxLength)) {
+    if (segment.id === 'ST') {
+      reader = remittanceReader(delimiters);
+      controlNumber = segment.elements[2] ?? '';
+    } else if (segment.id === 'SE') {
+      onSegment?.(segment, remittances.length, delimiters);
+      remittances.push(checked835(reader!.finish(), controlNumber));
+      reader = null;
+      continue;
+    } else if (reader) {
+      reader.take(segment);
+    }
+    if (reader) onSegment?.(segment, remittances.length, delimiters);
+  }
+  return remittances;
 }
 
-function remittancesOf(interchange: Interchange): Remittance[] {
+function refuseOtherThan835s(interchange: Interchange): void {
   const ta1 = interchange.ta1[0];
   if (ta1) {
     const note = ta1.elements[5] ? ` (TA105 note code ${ta1.elements[5]})` : '';
@@ -52,18 +79,17 @@ function remittancesOf(interchange: Interchange): Remittance[] {
   const other = transactions.find((transaction) => transaction.id !== '835');
   if (other) throw new X12ReadError('unreadable', `transaction set ${JSON.stringify(other.id)} is not an 835`);
   if (transactions.length === 0) throw new X12ReadError('unreadable', 'no ST*835 transaction set in the interchange');
+}
 
-  return transactions.map((transaction) => {
-    const remittance = readRemittance(transaction.segments, interchange.delimiters);
-    if (remittance.claims.length === 0) {
-      throw new X12ReadError(
-        'unreadable',
-        `835 ${JSON.stringify(transaction.controlNumber)} is empty: it has no claim payment (CLP)`,
-      );
-    }
-    assertRemittanceBalanced(remittance);
-    return remittance;
-  });
+function checked835(remittance: Remittance, controlNumber: string): Remittance {
+  if (remittance.claims.length === 0) {
+    throw new X12ReadError(
+      'unreadable',
+      `835 ${JSON.stringify(controlNumber)} is empty: it has no claim payment (CLP)`,
+    );
+  }
+  assertRemittanceBalanced(remittance);
+  return remittance;
 }
 
 /** The one 835 of an interchange, as the command line reads a file: an interchange holding several is refused. */

@@ -63,6 +63,30 @@ function isLineBreak(code: number): boolean {
  * length, whatever the text holds.
  */
 export function readInterchange(text: string, maxLength: number = MAX_INTERCHANGE_LENGTH): Interchange {
+  const { start, delimiters } = readDelimiters(text, maxLength);
+  return assembleEnvelope(walkSegments(text, start, delimiters), delimiters, () => true);
+}
+
+/**
+ * The envelope of the interchange, checked exactly as readInterchange checks it, keeping the segments only of the
+ * transaction sets `keep` names: a large file's are read again lazily (walkInterchange) instead of held all at once.
+ */
+export function checkInterchangeEnvelope(
+  text: string,
+  maxLength: number,
+  keep: (transactionId: string) => boolean,
+): Interchange {
+  const { start, delimiters } = readDelimiters(text, maxLength);
+  return assembleEnvelope(walkSegments(text, start, delimiters), delimiters, keep);
+}
+
+/** Every segment of an interchange readInterchange accepted, one at a time, none kept. */
+export function walkInterchange(text: string, maxLength: number): Iterable<Segment> {
+  const { start, delimiters } = readDelimiters(text, maxLength);
+  return walkSegments(text, start, delimiters);
+}
+
+function readDelimiters(text: string, maxLength: number): { start: number; delimiters: Delimiters } {
   if (text.length > maxLength)
     fail(`interchange is larger than ${maxLength} characters (${maxLength / 1024 / 1024} MiB)`);
   let start = 0;
@@ -91,80 +115,86 @@ export function readInterchange(text: string, maxLength: number = MAX_INTERCHANG
   ) {
     fail('ISA delimiters are not distinct non-alphanumeric characters');
   }
+  return { start, delimiters };
+}
 
-  let segments: Segment[];
+function* walkSegments(text: string, start: number, delimiters: Delimiters): Generator<Segment> {
+  const { element, segment } = delimiters;
+  let pos = start;
+  let read = 0;
+  const end = text.length;
   try {
-    segments = readSegments(text, start, element, segment);
+    while (pos < end) {
+      // Line breaks after a terminator are allowed (and are the terminator's companions, not data).
+      while (pos < end && isLineBreak(text.charCodeAt(pos))) pos++;
+      if (pos >= end) break;
+      const stop = text.indexOf(segment, pos);
+      if (stop === -1) {
+        fail(
+          `truncated segment at the end of the interchange (${text.slice(pos, pos + 3).trim() || 'blank'} has no terminator)`,
+        );
+      }
+      let rawEnd = stop;
+      while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
+      const raw = text.slice(pos, rawEnd);
+      // Elements by indexOf within the segment: measurably faster than String#split on each segment slice. The
+      // search runs in `raw`, never in `text`: a search in the whole text for the last element's separator would
+      // scan on into later segments, once per segment, which is quadratic on a text of many short segments.
+      // Elements are collected in a reused buffer and copied out at their exact count, because an array grown by
+      // push reserves room for 16 or more and most segments have far fewer: less garbage per interchange.
+      let count = 0;
+      let from = 0;
+      for (;;) {
+        const next = raw.indexOf(element, from);
+        if (next === -1) {
+          elementBuffer[count++] = raw.slice(from);
+          break;
+        }
+        elementBuffer[count++] = raw.slice(from, next);
+        from = next + 1;
+      }
+      const elements = elementBuffer.slice(0, count);
+      const id = elements[0]!;
+      read++;
+      if (!isSegmentId(id)) fail(`not X12: segment ${read} has no valid segment id`);
+      pos = stop + 1;
+      yield { id, elements, raw };
+    }
   } finally {
-    // The scratch buffer must not keep slices of this interchange (PHI) reachable after we return or throw, and
-    // must not stay as long as the longest segment ever read (clearing it would then cost that much every call).
+    // The scratch buffer must not keep slices of this interchange (PHI) reachable after the walk ends or throws,
+    // and must not stay as long as the longest segment ever read (clearing it would then cost that much every call).
     elementBuffer.length = 0;
   }
-  return assembleEnvelope(segments, delimiters);
 }
 
-function readSegments(text: string, start: number, element: string, segment: string): Segment[] {
-  const segments: Segment[] = [];
-  let pos = start;
-  const end = text.length;
-  while (pos < end) {
-    // Line breaks after a terminator are allowed (and are the terminator's companions, not data).
-    while (pos < end && isLineBreak(text.charCodeAt(pos))) pos++;
-    if (pos >= end) break;
-    const stop = text.indexOf(segment, pos);
-    if (stop === -1) {
-      fail(
-        `truncated segment at the end of the interchange (${text.slice(pos, pos + 3).trim() || 'blank'} has no terminator)`,
-      );
-    }
-    let rawEnd = stop;
-    while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
-    const raw = text.slice(pos, rawEnd);
-    // Elements by indexOf within the segment: measurably faster than String#split on each segment slice. The
-    // search runs in `raw`, never in `text`: a search in the whole text for the last element's separator would
-    // scan on into later segments, once per segment, which is quadratic on a text of many short segments.
-    // Elements are collected in a reused buffer and copied out at their exact count, because an array grown by
-    // push reserves room for 16 or more and most segments have far fewer: less garbage per interchange.
-    let count = 0;
-    let from = 0;
-    for (;;) {
-      const next = raw.indexOf(element, from);
-      if (next === -1) {
-        elementBuffer[count++] = raw.slice(from);
-        break;
-      }
-      elementBuffer[count++] = raw.slice(from, next);
-      from = next + 1;
-    }
-    const elements = elementBuffer.slice(0, count);
-    const id = elements[0]!;
-    if (!isSegmentId(id)) fail(`not X12: segment ${segments.length + 1} has no valid segment id`);
-    segments.push({ id, elements, raw });
-    pos = stop + 1;
-  }
-  return segments;
-}
-
-function assembleEnvelope(segments: Segment[], delimiters: Delimiters): Interchange {
-  const isa = segments[0]!;
+function assembleEnvelope(
+  walk: Iterable<Segment>,
+  delimiters: Delimiters,
+  keep: (transactionId: string) => boolean,
+): Interchange {
+  const segments = walk[Symbol.iterator]();
+  const isa = segments.next().value as Segment;
   if (isa.elements.length !== 17) fail('ISA segment does not have 16 elements');
   const controlNumber = isa.elements[13]!;
   const ta1: Segment[] = [];
   const groups: FunctionalGroup[] = [];
   let group: FunctionalGroup | null = null;
   let transaction: TransactionSet | null = null;
+  // Segments of the open transaction set, counted whether or not they are kept.
+  let counted = 0;
   let iea: Segment | null = null;
 
-  for (let i = 1; i < segments.length; i++) {
-    const seg = segments[i]!;
+  for (let next = segments.next(); !next.done; next = segments.next()) {
+    const seg = next.value;
     if (iea) fail(`segment ${seg.id} after IEA`);
     if (transaction) {
-      transaction.segments.push(seg);
+      if (keep(transaction.id)) transaction.segments.push(seg);
+      counted++;
       if (seg.id === 'SE') {
         const count = Number(seg.elements[1]);
-        if (count !== transaction.segments.length) {
+        if (count !== counted) {
           fail(
-            `SE01 says ${seg.elements[1] ?? ''} segments, transaction set ${transaction.controlNumber} has ${transaction.segments.length}`,
+            `SE01 says ${seg.elements[1] ?? ''} segments, transaction set ${transaction.controlNumber} has ${counted}`,
           );
         }
         if (seg.elements[2] !== transaction.controlNumber) fail('SE02 does not match ST02');
@@ -186,7 +216,9 @@ function assembleEnvelope(segments: Segment[], delimiters: Delimiters): Intercha
         break;
       case 'ST':
         if (!group) fail('ST outside a functional group');
-        transaction = { id: seg.elements[1] ?? '', controlNumber: seg.elements[2] ?? '', segments: [seg] };
+        transaction = { id: seg.elements[1] ?? '', controlNumber: seg.elements[2] ?? '', segments: [] };
+        if (keep(transaction.id)) transaction.segments.push(seg);
+        counted = 1;
         group!.transactions.push(transaction);
         break;
       case 'GE':

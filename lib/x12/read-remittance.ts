@@ -54,10 +54,11 @@ const fail = (reason: string): never => {
 };
 
 /**
- * `segments` is one transaction set from readInterchange, ST first and SE last. Throws X12ReadError('unreadable')
- * for a missing BPR/TRN, an amount that is not a decimal of at most two places, or a CAS/SVC outside a claim.
+ * Reads one transaction set a segment at a time (those between ST and SE, in order), so a caller walking a large
+ * file lazily need not hold its segments. `take` throws X12ReadError('unreadable') for an amount that is not a
+ * decimal of at most two places or a CAS/SVC outside a claim; `finish` for a missing BPR/TRN or a bad BPR.
  */
-export function readRemittance(segments: readonly Segment[], delimiters: Delimiters): Remittance {
+export function remittanceReader(delimiters: Delimiters): { take(segment: Segment): void; finish(): Remittance } {
   let bpr: Segment | null = null;
   let trn: Segment | null = null;
   let payer: Segment | null = null;
@@ -67,8 +68,7 @@ export function readRemittance(segments: readonly Segment[], delimiters: Delimit
   let claim: ClaimPayment | null = null;
   let line: ServicePayment | null = null;
 
-  for (let i = 1; i < segments.length - 1; i++) {
-    const segment = segments[i]!;
+  const take = (segment: Segment) => {
     switch (segment.id) {
       case 'BPR':
         bpr ??= segment;
@@ -107,27 +107,30 @@ export function readRemittance(segments: readonly Segment[], delimiters: Delimit
         // NM1, REF, DTM, AMT, QTY, MIA, MOA, LX, TS3, N3, N4, PER...: not part of the object.
         break;
     }
-  }
-
-  if (!bpr) fail('no BPR (financial information) segment');
-  if (!trn) fail('no TRN (reassociation trace number) segment');
-  const traceNumber = trn!.elements[2] ?? '';
-  if (traceNumber === '') fail('TRN02 (trace number) is missing');
-  const payment = readAmount(bpr!.elements[2], 'BPR02');
-  // The TR3 gives the direction in BPR03 (C credit, D debit); the amount itself is never negative (DECISIONS
-  // "Security findings of 2026-11-28"): a negative BPR02 would post a payment as its opposite.
-  if (payment < 0) fail(`BPR02 (total payment) is negative (${bpr!.elements[2]}): its direction is BPR03 C or D`);
-  return {
-    payerId: readPayerId(payer, trn!),
-    payerName: payer?.elements[2] ?? '',
-    payeeNpi: payee?.elements[3] === 'XX' && payee.elements[4] ? payee.elements[4] : null,
-    traceNumber,
-    paymentMethod: bpr!.elements[4] ?? '',
-    paymentCents: (bpr!.elements[3] === 'D' ? 0 - payment : payment) as Cents, // 0 - x: a zero debit is 0, never -0
-    paymentDate: readDate(bpr!.elements[16], 'BPR16'),
-    claims,
-    providerAdjustments,
   };
+
+  const finish = (): Remittance => {
+    if (!bpr) fail('no BPR (financial information) segment');
+    if (!trn) fail('no TRN (reassociation trace number) segment');
+    const traceNumber = trn!.elements[2] ?? '';
+    if (traceNumber === '') fail('TRN02 (trace number) is missing');
+    const payment = readAmount(bpr!.elements[2], 'BPR02');
+    // The TR3 gives the direction in BPR03 (C credit, D debit); the amount itself is never negative (DECISIONS
+    // "Security findings of 2026-11-28"): a negative BPR02 would post a payment as its opposite.
+    if (payment < 0) fail(`BPR02 (total payment) is negative (${bpr!.elements[2]}): its direction is BPR03 C or D`);
+    return {
+      payerId: readPayerId(payer, trn!),
+      payerName: payer?.elements[2] ?? '',
+      payeeNpi: payee?.elements[3] === 'XX' && payee.elements[4] ? payee.elements[4] : null,
+      traceNumber,
+      paymentMethod: bpr!.elements[4] ?? '',
+      paymentCents: (bpr!.elements[3] === 'D' ? 0 - payment : payment) as Cents, // 0 - x: a zero debit is 0, never -0
+      paymentDate: readDate(bpr!.elements[16], 'BPR16'),
+      claims,
+      providerAdjustments,
+    };
+  };
+  return { take, finish };
 }
 
 /** N104 of the payer's N1; else TRN03, the payer's company id, without the one leading `1` of its EIN form. */
