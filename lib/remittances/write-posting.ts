@@ -37,7 +37,7 @@ const INSERT_EVENTS = `INSERT INTO "ClaimEvent" ("id", "clinicId", "claimId", "k
   FROM ROWS FROM (json_to_recordset($5::json) AS ("claimId" text, kind text, "fromStatus" text, "toStatus" text, detail jsonb)) WITH ORDINALITY
     AS u("claimId", kind, "fromStatus", "toStatus", detail, n)`;
 const INSERT_TRANSMISSIONS = `INSERT INTO "ClaimTransmission" ("id", "clinicId", "claimId", "direction", "kind", "controlNumber", "x12", "correlationId", "at")
-  SELECT ${rowId('$4', '$7')}, $1, u."claimId", 'in', '835', $5, u.x12, $2, $3
+  SELECT ${rowId('$5', '$7')}, $1, u."claimId", 'in', '835', $4, u.x12, $2, $3
   FROM ROWS FROM (json_to_recordset($6::json) AS ("claimId" text, x12 text)) WITH ORDINALITY
     AS u("claimId", x12, n)`;
 const INSERT_REMITTANCE_CLAIMS = `INSERT INTO "RemittanceClaim" ("id", "remittanceId", "clinicId", "claimId", "position",
@@ -85,47 +85,39 @@ async function writeLedger(tx: Prisma.TransactionClient, batch: PostingBatch, le
   await tx.$executeRawUnsafe(LIST_LEDGER, batch.remittanceId, JSON.stringify(ledger.map((t) => t.id)));
 }
 
+/**
+ * One table's rows of a chunk: the statement takes `leading` parameters, then the batch's id for the table, the rows
+ * and how many rows the chunks before wrote (the ids number on from there).
+ */
+async function insertNumbered(
+  tx: Prisma.TransactionClient,
+  batch: PostingBatch,
+  table: keyof PostingBatch['written'],
+  sql: string,
+  leading: unknown[],
+  rows: readonly object[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.$executeRawUnsafe(sql, ...leading, batch.ids[table], rowsJson(rows), batch.written[table]);
+  batch.written[table] += rows.length;
+}
+
 /** Writes one chunk's ledger, timeline, transmissions and remittance rows. */
 export async function writeChunk(tx: Prisma.TransactionClient, batch: PostingBatch, plan: ChunkPlan): Promise<void> {
-  const { clinicId, correlationId, now, written } = batch;
+  const { clinicId, correlationId, now } = batch;
   await writeLedger(tx, batch, plan.ledger);
-  const { events, transmissions, remittanceClaims } = plan;
-  if (events.length > 0) {
-    await tx.$executeRawUnsafe(
-      INSERT_EVENTS,
-      clinicId,
-      correlationId,
-      now,
-      batch.ids.events,
-      rowsJson(events),
-      written.events,
-    );
-    written.events += events.length;
-  }
-  if (transmissions.length > 0) {
-    await tx.$executeRawUnsafe(
-      INSERT_TRANSMISSIONS,
-      clinicId,
-      correlationId,
-      now,
-      batch.ids.transmissions,
-      batch.traceNumber,
-      rowsJson(transmissions),
-      written.transmissions,
-    );
-    written.transmissions += transmissions.length;
-  }
-  if (remittanceClaims.length > 0) {
-    await tx.$executeRawUnsafe(
-      INSERT_REMITTANCE_CLAIMS,
-      clinicId,
-      batch.remittanceId,
-      batch.ids.remittanceClaims,
-      rowsJson(remittanceClaims),
-      written.remittanceClaims,
-    );
-    written.remittanceClaims += remittanceClaims.length;
-  }
+  await insertNumbered(tx, batch, 'events', INSERT_EVENTS, [clinicId, correlationId, now], plan.events);
+  const transmissionsLeading = [clinicId, correlationId, now, batch.traceNumber];
+  await insertNumbered(tx, batch, 'transmissions', INSERT_TRANSMISSIONS, transmissionsLeading, plan.transmissions);
+  const remittanceLeading = [clinicId, batch.remittanceId];
+  await insertNumbered(
+    tx,
+    batch,
+    'remittanceClaims',
+    INSERT_REMITTANCE_CLAIMS,
+    remittanceLeading,
+    plan.remittanceClaims,
+  );
 }
 
 /** Writes the posting's closing rows once every chunk is written: the PLB, the claims, their lines, the bills. */
