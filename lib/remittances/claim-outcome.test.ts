@@ -2,10 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildPosting } from '../ledger/build-posting';
-import { readInterchange } from '../x12/read-interchange';
 import { claimPayment, remittanceArbitrary, reversalOf, x12Of } from '@/test/support/remittances';
 import { claimOutcome, outcomeReason } from './claim-outcome';
-import { readRemarks } from './read-remarks';
+import { read835sWithRemarks } from './read-remarks';
 import { claimLedgerLines, providerLedgerLines } from './remittance-ledger-lines';
 import type { Cents } from '../money/cents';
 
@@ -104,7 +103,7 @@ describe('ledger lines', () => {
   });
 });
 
-describe('readRemarks', () => {
+describe('read835sWithRemarks', () => {
   it('reads MOA remarks at claim level and LQ*HE at line level, per CLP', () => {
     const x12 = x12Of({
       ...{
@@ -122,7 +121,7 @@ describe('readRemarks', () => {
       .replace('NM1*QC', 'MOA***MA130*N4~\nNM1*QC')
       .replace(/(SVC\*[^~]*~\n)/, '$1LQ*HE*N130~\n')
       .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 2}*`);
-    expect(readRemarks(readInterchange(x12))).toMatchObject([
+    expect(read835sWithRemarks(x12).map((r) => r.remarks)).toMatchObject([
       [{ claim: ['MA130', 'N4'], lines: [['N130']], text: expect.stringMatching(/^CLP\*c1\*1\*/) }],
     ]);
   });

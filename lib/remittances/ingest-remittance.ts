@@ -9,11 +9,10 @@ import type { Db, Prisma } from '../db';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { X12ControlCharacterError } from '../x12/control-characters';
-import { MAX_835_LENGTH, read835s } from '../x12/read-835';
 import type { Remittance } from '../x12/read-remittance';
 import { X12ReadError } from '../x12/x12-read-error';
 import { postRemittance, type PostedRemittance } from './post-remittance';
-import { remarksReader, type ClaimRemarks } from './read-remarks';
+import { read835sWithRemarks, type ClaimRemarks } from './read-remarks';
 import { resolveClaims } from './resolve-claims';
 
 export type RemittanceSource = 'webhook' | 'upload' | 'sandbox' | 'clearinghouse';
@@ -52,14 +51,9 @@ export async function checkInterchange(
   db: Db | Prisma.TransactionClient,
   input: { clinicId: string; x12: string },
 ): Promise<CheckedInterchange> {
-  let remittances: Remittance[];
-  const remarks: ReturnType<typeof remarksReader>[] = [];
+  let read: CheckedInterchange['remittances'];
   try {
-    // One lazy walk of the interchange serves both the remittances and the remarks: no segment is kept past its turn.
-    remittances = read835s(input.x12, MAX_835_LENGTH, (segment, index, delimiters) => {
-      remarks[index] ??= remarksReader(delimiters.segment);
-      remarks[index].take(segment);
-    });
+    read = read835sWithRemarks(input.x12);
   } catch (error) {
     // A control character is bad input, not a bad 835 (DECISIONS "Security findings of 2026-11-28"): 400.
     if (error instanceof X12ControlCharacterError) {
@@ -70,8 +64,12 @@ export async function checkInterchange(
       throw new AppError('UNPROCESSABLE', `The 835 cannot be posted: ${error.message}`);
     throw error;
   }
-  await resolveClaims(db, input.clinicId, remittances);
-  return { remittances: remittances.map((remittance, i) => ({ remittance, remarks: remarks[i]?.finish() ?? [] })) };
+  await resolveClaims(
+    db,
+    input.clinicId,
+    read.map((r) => r.remittance),
+  );
+  return { remittances: read };
 }
 
 /**

@@ -7,8 +7,8 @@
 // timeline, transmission, RemittanceClaim; a CLP naming no transmitted claim of the clinic is kept `unmatched`), a
 // chunk of CLPs at a time with each claim's running state carried forward, and each chunk written in a handful of
 // set-based statements (write-posting.ts) and dropped: memory holds one chunk's rows, and round trips grow with the
-// chunks, not the CLPs. The claims' totals and bills are written once, after the last chunk. An 835 none of whose CLPs can post is refused (422) and writes nothing. Then,
-// when the deposit is already there, reassociation.
+// chunks, not the CLPs. The claims' totals and bills are written once, after the last chunk. An 835 none of whose
+// CLPs can post is refused (422) and writes nothing. Then, when the deposit is already there, reassociation.
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';

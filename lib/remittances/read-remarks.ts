@@ -1,7 +1,9 @@
 // Remittance Advice Remark Codes (RARC) of each claim of each 835, which the reader's object (DECISIONS "Money in")
 // leaves out: MOA03-07 (outpatient) and MIA05/20-23 (inpatient) at claim level, LQ*HE at service-line level. The
-// denial work queue shows them beside the CARCs. Reads segments the envelope reader already split; pure.
-import type { Interchange, Segment } from '../x12/read-interchange';
+// denial work queue shows them beside the CARCs. Reads the segments the 835 reader walks; pure.
+import { MAX_835_LENGTH, read835s } from '../x12/read-835';
+import type { Segment } from '../x12/read-interchange';
+import type { Remittance } from '../x12/read-remittance';
 
 /**
  * One CLP's remark codes, as written: claim level, then one list per SVC in order; and `text`, the CLP loop's own
@@ -12,22 +14,20 @@ export type ClaimRemarks = { claim: string[]; lines: string[][]; text: string };
 const MOA_REMARKS = [3, 4, 5, 6, 7];
 const MIA_REMARKS = [5, 20, 21, 22, 23];
 
-/** For each 835 of the interchange in file order, each CLP's remarks in file order. */
-export function readRemarks(interchange: Interchange): ClaimRemarks[][] {
-  return interchange.groups
-    .flatMap((group) => group.transactions)
-    .filter((transaction) => transaction.id === '835')
-    .map((transaction) => remarksOf(transaction.segments, interchange.delimiters.segment));
-}
-
-function remarksOf(segments: readonly Segment[], terminator: string): ClaimRemarks[] {
-  const reader = remarksReader(terminator);
-  for (const segment of segments) reader.take(segment);
-  return reader.finish();
+/**
+ * Every 835 of the interchange (read835s: every check and refusal) with each CLP's remarks in file order, read in
+ * the one lazy walk that reads the remittances: no segment is kept past its turn.
+ */
+export function read835sWithRemarks(text: string): { remittance: Remittance; remarks: ClaimRemarks[] }[] {
+  const readers: ReturnType<typeof remarksReader>[] = [];
+  const remittances = read835s(text, MAX_835_LENGTH, (segment, index, delimiters) => {
+    (readers[index] ??= remarksReader(delimiters.segment)).take(segment);
+  });
+  return remittances.map((remittance, i) => ({ remittance, remarks: readers[i]?.finish() ?? [] }));
 }
 
 /** One 835's remarks read a segment at a time (ST to SE, in order), for a caller that does not hold its segments. */
-export function remarksReader(terminator: string): { take(segment: Segment): void; finish(): ClaimRemarks[] } {
+function remarksReader(terminator: string): { take(segment: Segment): void; finish(): ClaimRemarks[] } {
   const claims: ClaimRemarks[] = [];
   let claim: ClaimRemarks | null = null;
   let line: string[] | null = null;

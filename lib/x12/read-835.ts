@@ -1,6 +1,7 @@
 // Reads an interchange of 835 remittances (005010X221A1) into balanced remittance objects: the envelope rules
 // are the 271 reader's (read-interchange.ts), each transaction set is read by read-remittance.ts, segment by segment
-// as the text is walked, and must pass the TR3's three balancing rules. Posting what a remittance says is not this module's business.
+// as the text is walked, and must pass the TR3's three balancing rules. Posting what a remittance says is not this
+// module's business.
 import { assertRemittanceBalanced } from './assert-remittance-balanced';
 import { assertNoControlCharacters } from './control-characters';
 import {

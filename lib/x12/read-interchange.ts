@@ -63,8 +63,7 @@ function isLineBreak(code: number): boolean {
  * length, whatever the text holds.
  */
 export function readInterchange(text: string, maxLength: number = MAX_INTERCHANGE_LENGTH): Interchange {
-  const { start, delimiters } = readDelimiters(text, maxLength);
-  return assembleEnvelope(walkSegments(text, start, delimiters), delimiters, () => true);
+  return checkInterchangeEnvelope(text, maxLength, () => true);
 }
 
 /**
