@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildPosting } from '../ledger/build-posting';
 import { claimPayment, remittanceArbitrary, reversalOf, x12Of } from '@/test/support/remittances';
 import { claimOutcome, outcomeReason } from './claim-outcome';
-import { read835sWithRemarks } from './read-remarks';
+import { scan835s } from '../x12/read-835';
+import { claimsWithRemarks } from './read-remarks';
 import { claimLedgerLines, providerLedgerLines } from './remittance-ledger-lines';
 import type { Cents } from '../money/cents';
 
@@ -103,8 +104,8 @@ describe('ledger lines', () => {
   });
 });
 
-describe('read835sWithRemarks', () => {
-  it('reads MOA remarks at claim level and LQ*HE at line level, per CLP', () => {
+describe('claimsWithRemarks', () => {
+  it('reads MOA remarks at claim level and LQ*HE at line level, per CLP, beside the claim', () => {
     const x12 = x12Of({
       ...{
         payerId: 'P',
@@ -121,8 +122,12 @@ describe('read835sWithRemarks', () => {
       .replace('NM1*QC', 'MOA***MA130*N4~\nNM1*QC')
       .replace(/(SVC\*[^~]*~\n)/, '$1LQ*HE*N130~\n')
       .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 2}*`);
-    expect(read835sWithRemarks(x12).map((r) => r.remarks)).toMatchObject([
-      [{ claim: ['MA130', 'N4'], lines: [['N130']], text: expect.stringMatching(/^CLP\*c1\*1\*/) }],
+    const [scanned] = scan835s(x12);
+    expect([...claimsWithRemarks(x12, scanned!)]).toMatchObject([
+      {
+        claim: { claimId: 'c1' },
+        remarks: { claim: ['MA130', 'N4'], lines: [['N130']], text: expect.stringMatching(/^CLP\*c1\*1\*/) },
+      },
     ]);
   });
 });

@@ -25,7 +25,7 @@ export const eraReceived = defineEffect({
     const clinic = await tx.clinic.findUnique({ where: { id: clinicId }, select: { id: true } });
     if (!clinic) return rejected('unknown clinic');
     const checked = await checkInterchange(tx, { clinicId, x12: data.x12 });
-    const claims = checked.remittances.reduce((total, { remittance }) => total + remittance.claims.length, 0);
+    const claims = checked.remittances.reduce((total, remittance) => total + remittance.claimCount, 0);
     if (claims > LARGE_ERA_CLAIMS) {
       await enqueueEraPosting(tx, {
         clinicId,
@@ -38,14 +38,13 @@ export const eraReceived = defineEffect({
       return recorded(ERA_QUEUED_REASON);
     }
     let posted = 0;
-    for (const { remittance, remarks } of checked.remittances) {
+    for (const remittance of checked.remittances) {
       const result = await postRemittance(tx, {
         clinicId,
         x12: data.x12,
         source: 'webhook',
         correlationId,
         remittance,
-        remarks,
         now,
       });
       if (!result.duplicate) posted++;

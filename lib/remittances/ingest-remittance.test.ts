@@ -16,6 +16,7 @@ import {
   type LineSpec,
 } from '@/test/support/remittances';
 import { ingestRemittance } from './ingest-remittance';
+import { textPieces } from './post-remittance';
 
 const EMPTY_835 = fs.readFileSync('lib/x12/fixtures/835-empty.x12', 'utf8');
 const handle = setUpTwoClinicDb();
@@ -272,6 +273,32 @@ describe('ingestRemittance posting', () => {
     );
   });
 
+  it('stores an interchange longer than one bound piece exactly as received, on each of its 835s', async () => {
+    const { north, db } = handle;
+    const [a, b] = [await createClaim(db, north), await createClaim(db, north)];
+    const lines: LineSpec[] = [{ procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '45', 5_000]] }];
+    const both = interchangeOf([
+      remittanceOf([claimPayment(a.id, '1', lines)]),
+      remittanceOf([claimPayment(b.id, '1', lines)]),
+    ]);
+    // Padding puts an emoji's surrogate pair across the first 1 MiB piece boundary (post-remittance.ts).
+    const at = both.indexOf('LX*1~') + 'PER*BL*'.length;
+    const filler = `${'A'.repeat(1024 * 1024 - 1 - at)}🩺${'B'.repeat(300_000)}`;
+    const padded = both
+      .replace('LX*1~', `PER*BL*${filler}~\nLX*1~`)
+      .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 1}*`);
+    expect(padded.charCodeAt(1024 * 1024 - 1)).toBe(0xd83e);
+    const result = await ingest(north.clinicId, padded);
+    expect(result.remittances.map((r) => [r.duplicate, r.claimsPosted])).toEqual([
+      [false, 1],
+      [false, 1],
+    ]);
+    const stored = await db.remittance.findMany({
+      where: { id: { in: result.remittances.map((r) => r.remittanceId) } },
+    });
+    expect(stored.map((r) => r.x12 === padded)).toEqual([true, true]);
+  });
+
   it('posts every 835 of an interchange', async () => {
     const { north, db } = handle;
     const [a, b] = [await createClaim(db, north), await createClaim(db, north)];
@@ -426,5 +453,20 @@ describe('ingestRemittance: CLPs naming no transmitted claim are kept unmatched 
     });
     const result = await ingest(north.clinicId, x12Of(remittanceOf([claimPayment(claim.id, '1', lines)])));
     expect(result.remittances[0]).toMatchObject({ claimsPosted: 1, claimsUnmatched: 0 });
+  });
+});
+
+describe('textPieces', () => {
+  it('cuts a text into pieces of at most the size that join back to it, never inside a surrogate pair', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.integer({ min: 1, max: 8 }), (text, size) => {
+        const pieces = [...textPieces(text, size)];
+        expect(pieces.join('')).toBe(text);
+        expect(pieces.every((piece) => piece.length >= 1 && piece.length <= size)).toBe(true);
+        // Only a piece of one character (size 1) may end in a high surrogate: there is no shorter cut.
+        const endsInHighSurrogate = (piece: string) => (piece.charCodeAt(piece.length - 1) & 0xfc00) === 0xd800;
+        expect(pieces.slice(0, -1).filter((piece) => piece.length > 1 && endsInHighSurrogate(piece))).toEqual([]);
+      }),
+    );
   });
 });

@@ -9,10 +9,10 @@ import type { Db, Prisma } from '../db';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { X12ControlCharacterError } from '../x12/control-characters';
-import type { Remittance } from '../x12/read-remittance';
+import { scan835s, type Scanned835 } from '../x12/read-835';
 import { X12ReadError } from '../x12/x12-read-error';
+import type { X12Text } from '../x12/x12-text';
 import { postRemittance, type PostedRemittance } from './post-remittance';
-import { read835sWithRemarks, type ClaimRemarks } from './read-remarks';
 import { resolveClaims } from './resolve-claims';
 
 export type RemittanceSource = 'webhook' | 'upload' | 'sandbox' | 'clearinghouse';
@@ -20,7 +20,7 @@ export type RemittanceSource = 'webhook' | 'upload' | 'sandbox' | 'clearinghouse
 export type IngestInput = {
   clinicId: string;
   /** The interchange exactly as received: stored as is with each of its 835s. */
-  x12: string;
+  x12: X12Text;
   source: RemittanceSource;
   correlationId: string;
   /**
@@ -37,10 +37,12 @@ export type IngestResult = {
   remittances: PostedRemittance[];
 };
 
-/** A read, checked interchange: what posting needs, computed before any write. */
-export type CheckedInterchange = {
-  remittances: { remittance: Remittance; remarks: ClaimRemarks[] }[];
-};
+/**
+ * A read, checked interchange: what posting needs, computed before any write. Each 835 is kept as its header and
+ * claim ids only; posting reads its claims again from the text a chunk at a time, so a 64 MiB file's hundreds of
+ * thousands of claims are never all held at once.
+ */
+export type CheckedInterchange = { remittances: Scanned835[] };
 
 /**
  * Reads the interchange and checks everything that does not need a write: readable, balanced, not empty, and each
@@ -49,11 +51,11 @@ export type CheckedInterchange = {
  */
 export async function checkInterchange(
   db: Db | Prisma.TransactionClient,
-  input: { clinicId: string; x12: string },
+  input: { clinicId: string; x12: X12Text },
 ): Promise<CheckedInterchange> {
-  let read: CheckedInterchange['remittances'];
+  let read: Scanned835[];
   try {
-    read = read835sWithRemarks(input.x12);
+    read = scan835s(input.x12);
   } catch (error) {
     // A control character is bad input, not a bad 835 (DECISIONS "Security findings of 2026-11-28"): 400.
     if (error instanceof X12ControlCharacterError) {
@@ -64,11 +66,7 @@ export async function checkInterchange(
       throw new AppError('UNPROCESSABLE', `The 835 cannot be posted: ${error.message}`);
     throw error;
   }
-  await resolveClaims(
-    db,
-    input.clinicId,
-    read.map((r) => r.remittance),
-  );
+  await resolveClaims(db, input.clinicId, read);
   return { remittances: read };
 }
 
@@ -89,18 +87,18 @@ function postingTimeoutMs(claimCount: number): number {
 export async function ingestRemittance(deps: Pick<Deps, 'db' | 'clock'>, input: IngestInput): Promise<IngestResult> {
   const checked = await checkInterchange(deps.db, input);
   const posted: PostedRemittance[] = [];
-  const claimsTotal = checked.remittances.reduce((total, { remittance }) => total + remittance.claims.length, 0);
+  const claimsTotal = checked.remittances.reduce((total, remittance) => total + remittance.claimCount, 0);
   let claimsPosted = 0;
-  for (const { remittance, remarks } of checked.remittances) {
+  for (const remittance of checked.remittances) {
     // One transaction per 835 (its own unit of idempotency); a retry of the interchange after a failure between
     // two of them posts only what is missing.
     posted.push(
-      await deps.db.$transaction((tx) => postRemittance(tx, { ...input, remittance, remarks, now: deps.clock() }), {
+      await deps.db.$transaction((tx) => postRemittance(tx, { ...input, remittance, now: deps.clock() }), {
         maxWait: 15_000,
-        timeout: postingTimeoutMs(remittance.claims.length),
+        timeout: postingTimeoutMs(remittance.claimCount),
       }),
     );
-    claimsPosted += remittance.claims.length;
+    claimsPosted += remittance.claimCount;
     await input.onProgress?.({ claimsPosted, claimsTotal });
   }
   return { remittances: posted };

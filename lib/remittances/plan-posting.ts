@@ -12,6 +12,7 @@ import { canTransition, isClaimStatus } from '../claims/claim-states';
 import { describeCarc } from '../x12/carc';
 import { describeRarc } from '../x12/rarc';
 import type { ClaimPayment, Remittance } from '../x12/read-remittance';
+import { textOf, type X12Text } from '../x12/x12-text';
 import { CLAIM_CHARGE_KIND, claimChargeLines, claimChargeReference } from './book-claim-charge';
 import { claimOutcome, outcomeReason, STATUS_FOR_OUTCOME, type ClaimOutcome } from './claim-outcome';
 import type { ClaimRemarks } from './read-remarks';
@@ -89,7 +90,7 @@ export type FinalPlan = {
 export type PlanInput = {
   remittanceId: string;
   /** The interchange's length decides what each claim's transmission keeps (transmissionText). */
-  x12: string;
+  x12: X12Text;
   /** Per claim id the 835 names: null when it may post, else why not (resolve-claims.ts, under the locks). */
   reasons: Map<string, string | null>;
   claims: PostingClaim[];
@@ -106,7 +107,8 @@ type ClaimState = PostingClaim & { reason: string | null | undefined; payerClaim
  */
 export type PlanState = {
   remittanceId: string;
-  x12: string;
+  /** The interchange when each claim's transmission keeps all of it (transmissionText), else null. */
+  whole835: string | null;
   reasons: Map<string, string | null>;
   rows: Map<string, ClaimState>;
   bills: Map<string, BillState>;
@@ -116,12 +118,19 @@ export type PlanState = {
   posted: Set<string>;
 };
 
+/**
+ * Up to this size each claim's transmission keeps the interchange exactly as received (what support staff expect
+ * to see); beyond it, the claim's CLP loop as written, so a remittance of thousands of claims is not copied once per
+ * claim (the whole text stays on the Remittance, found by the control number, TRN02).
+ */
+const WHOLE_835_PER_CLAIM_CHARS = 64 * 1024;
+
 const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
 export function startPlan(input: PlanInput): PlanState {
   return {
     remittanceId: input.remittanceId,
-    x12: input.x12,
+    whole835: input.x12.length <= WHOLE_835_PER_CLAIM_CHARS ? textOf(input.x12) : null,
     reasons: input.reasons,
     rows: new Map(input.claims.map((row) => [row.id, { ...row, reason: undefined, payerClaimId: null }])),
     bills: new Map(input.bills.map((bill) => [bill.claimId, { ...bill, isNew: false, changed: false }])),
@@ -132,20 +141,19 @@ export function startPlan(input: PlanInput): PlanState {
 }
 
 /**
- * Plans the CLPs `claims` (with their `remarks`), the first of which is at 1-based `firstPosition` in the 835, from
+ * Plans the CLPs `claims` (each with its remarks), the first of which is at 1-based `firstPosition` in the 835, from
  * the state the CLPs before them left; updates that state.
  * @throws UNPROCESSABLE (422) when a claim's running totals or the patient's bill would leave their bounds.
  */
 export function planChunk(
   state: PlanState,
-  chunk: { claims: readonly ClaimPayment[]; remarks: readonly (ClaimRemarks | undefined)[]; firstPosition: number },
+  chunk: { claims: readonly { claim: ClaimPayment; remarks: ClaimRemarks }[]; firstPosition: number },
 ): ChunkPlan {
   const { remittanceId, rows, bills, charged } = state;
   const plan: ChunkPlan = { ledger: [], events: [], transmissions: [], remittanceClaims: [], outcomes: [] };
 
-  for (const [index, claim] of chunk.claims.entries()) {
+  for (const [index, { claim, remarks }] of chunk.claims.entries()) {
     const position = chunk.firstPosition + index;
-    const remarks = chunk.remarks[index];
     const row = rows.get(claim.claimId);
     const reason = state.reasons.get(claim.claimId) ?? null;
     const kept = remittanceClaimRow({ claim, position, remarks });
@@ -251,7 +259,7 @@ export function planChunk(
       toStatus: moved ? to : null,
       detail: !moved && to && to !== from ? { ...detail, note: `status stays ${from}` } : detail,
     });
-    plan.transmissions.push({ claimId: row.id, x12: transmissionText(state.x12, remarks) });
+    plan.transmissions.push({ claimId: row.id, x12: state.whole835 ?? remarks.text });
     plan.remittanceClaims.push(kept);
     state.posted.add(row.id);
     plan.outcomes.push({
@@ -383,7 +391,7 @@ export type StoredAdjustment = {
   line: number | null;
 };
 
-function storedAdjustments(claim: ClaimPayment, remarks: ClaimRemarks | undefined): StoredAdjustment[] {
+function storedAdjustments(claim: ClaimPayment, remarks: ClaimRemarks): StoredAdjustment[] {
   const cas = (line: number | null) => (a: ClaimPayment['adjustments'][number]) => ({
     group: a.group,
     reason: a.reason,
@@ -401,8 +409,8 @@ function storedAdjustments(claim: ClaimPayment, remarks: ClaimRemarks | undefine
   return [
     ...claim.adjustments.map(cas(null)),
     ...claim.lines.flatMap((l, i) => l.adjustments.map(cas(i + 1))),
-    ...(remarks?.claim ?? []).map(remark(null)),
-    ...(remarks?.lines ?? []).flatMap((codes, i) => codes.map(remark(i + 1))),
+    ...remarks.claim.map(remark(null)),
+    ...remarks.lines.flatMap((codes, i) => codes.map(remark(i + 1))),
   ];
 }
 
@@ -424,7 +432,7 @@ export type RemittanceClaimRow = {
 function remittanceClaimRow(input: {
   claim: ClaimPayment;
   position: number;
-  remarks: ClaimRemarks | undefined;
+  remarks: ClaimRemarks;
 }): RemittanceClaimRow {
   const { claim } = input;
   return {
@@ -446,16 +454,4 @@ function remittanceClaimRow(input: {
     posting: 'posted',
     unmatchedReason: null,
   };
-}
-
-/** Up to this size each claim's transmission keeps the whole interchange; beyond it, the claim's own CLP loop. */
-const WHOLE_835_PER_CLAIM_CHARS = 64 * 1024;
-
-/**
- * What the claim's timeline keeps of the 835: the interchange exactly as received when it is small (what support
- * staff expect to see), else the claim's CLP loop as written, so a remittance of thousands of claims is not copied
- * once per claim (the whole text stays on the Remittance, found by the control number, TRN02).
- */
-function transmissionText(x12: string, remarks: ClaimRemarks | undefined): string {
-  return x12.length <= WHOLE_835_PER_CLAIM_CHARS || !remarks ? x12 : remarks.text;
 }

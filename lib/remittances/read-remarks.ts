@@ -1,9 +1,10 @@
 // Remittance Advice Remark Codes (RARC) of each claim of each 835, which the reader's object (DECISIONS "Money in")
 // leaves out: MOA03-07 (outpatient) and MIA05/20-23 (inpatient) at claim level, LQ*HE at service-line level. The
 // denial work queue shows them beside the CARCs. Reads the segments the 835 reader walks; pure.
-import { MAX_835_LENGTH, read835s } from '../x12/read-835';
+import { claimsOf, type Scanned835 } from '../x12/read-835';
 import type { Segment } from '../x12/read-interchange';
-import type { Remittance } from '../x12/read-remittance';
+import type { ClaimPayment } from '../x12/read-remittance';
+import type { X12Text } from '../x12/x12-text';
 
 /**
  * One CLP's remark codes, as written: claim level, then one list per SVC in order; and `text`, the CLP loop's own
@@ -15,27 +16,37 @@ const MOA_REMARKS = [3, 4, 5, 6, 7];
 const MIA_REMARKS = [5, 20, 21, 22, 23];
 
 /**
- * Every 835 of the interchange (read835s: every check and refusal) with each CLP's remarks in file order, read in
- * the one lazy walk that reads the remittances: no segment is kept past its turn.
+ * The claims of one scanned 835 (claimsOf), each with its remarks, read again from the text a claim at a time:
+ * a posting holds one chunk of them, never the 835's every claim.
  */
-export function read835sWithRemarks(text: string): { remittance: Remittance; remarks: ClaimRemarks[] }[] {
-  const readers: ReturnType<typeof remarksReader>[] = [];
-  const remittances = read835s(text, MAX_835_LENGTH, (segment, index, delimiters) => {
-    (readers[index] ??= remarksReader(delimiters.segment)).take(segment);
-  });
-  return remittances.map((remittance, i) => ({ remittance, remarks: readers[i]?.finish() ?? [] }));
+export function* claimsWithRemarks(
+  text: X12Text,
+  scanned: Pick<Scanned835, 'start' | 'delimiters'>,
+): Generator<{ claim: ClaimPayment; remarks: ClaimRemarks }> {
+  const closed: ClaimRemarks[] = [];
+  const remarks = remarksReader(scanned.delimiters.segment, (claim) => closed.push(claim));
+  // Both readers close a claim at the same segment (the next CLP, a PLB, the SE), and the remarks reader is shown
+  // it first, so each claim's remarks are waiting when the claim comes out.
+  for (const claim of claimsOf(text, scanned, (segment) => remarks.take(segment))) {
+    yield { claim, remarks: closed.shift()! };
+  }
 }
 
-/** One 835's remarks read a segment at a time (ST to SE, in order), for a caller that does not hold its segments. */
-function remarksReader(terminator: string): { take(segment: Segment): void; finish(): ClaimRemarks[] } {
-  const claims: ClaimRemarks[] = [];
+/**
+ * One 835's remarks read a segment at a time (ST to SE, in order), for a caller that does not hold its segments:
+ * each claim's are handed to `onClaim` when its loop closes (the next CLP, a PLB, the SE).
+ */
+function remarksReader(terminator: string, onClaim: (remarks: ClaimRemarks) => void): { take(segment: Segment): void } {
   let claim: ClaimRemarks | null = null;
   let line: string[] | null = null;
   // The open CLP loop's segments, joined into one flat string when the loop ends: appending segment by segment
   // would keep a rope of a few dozen bytes of nodes per segment, for every CLP of the 835 at once.
   let loop: string[] = [];
   const close = () => {
-    if (claim) claim.text = loop.join(terminator) + terminator;
+    if (claim) {
+      claim.text = loop.join(terminator) + terminator;
+      onClaim(claim);
+    }
     claim = null;
     loop = [];
   };
@@ -48,7 +59,6 @@ function remarksReader(terminator: string): { take(segment: Segment): void; fini
     switch (segment.id) {
       case 'CLP':
         claim = { claim: [], lines: [], text: '' };
-        claims.push(claim);
         line = null;
         break;
       case 'SVC':
@@ -73,9 +83,5 @@ function remarksReader(terminator: string): { take(segment: Segment): void; fini
         break;
     }
   };
-  const finish = () => {
-    close();
-    return claims;
-  };
-  return { take, finish };
+  return { take };
 }

@@ -7,7 +7,6 @@
 // clinics' claims.
 import type { Db, Prisma } from '../db';
 import { AppError } from '../errors';
-import type { Remittance } from '../x12/read-remittance';
 import { TRANSMITTED_STATES } from '../claims/claim-states';
 
 export const UNKNOWN_CLAIM_REASON = 'No claim of this clinic has this id';
@@ -77,12 +76,11 @@ export function nothingToPost(claimIds: readonly string[], reasons: Map<string, 
 export async function resolveClaims(
   db: Db | Prisma.TransactionClient,
   clinicId: string,
-  remittances: readonly Remittance[],
+  remittances: readonly { claimIds: readonly string[] }[],
 ): Promise<void> {
-  const ids = [...new Set(remittances.flatMap((remittance) => remittance.claims.map((claim) => claim.claimId)))];
+  const ids = [...new Set(remittances.flatMap((remittance) => remittance.claimIds))];
   const reasons = await matchClaims(db, clinicId, ids);
-  for (const remittance of remittances) {
-    const claimIds = remittance.claims.map((claim) => claim.claimId);
+  for (const { claimIds } of remittances) {
     if (!claimIds.some((id) => reasons.get(id) === null)) throw nothingToPost(claimIds, reasons);
   }
 }

@@ -1,32 +1,41 @@
-// The three balancing rules of the 835 TR3 (005010X221A1, "Balancing"), checked in integer cents on a read
-// remittance. Adjustments (CAS, PLB) reduce the payment when positive and increase it when negative.
+// The three balancing rules of the 835 TR3 (005010X221A1, "Balancing"), checked in integer cents on a remittance
+// as it is read. Adjustments (CAS, PLB) reduce the payment when positive and increase it when negative.
 import { formatCentsAsDecimal } from '../money/cents';
 import type { CasAdjustment, ClaimPayment, Remittance } from './read-remittance';
 import { X12ReadError } from './x12-read-error';
 
 /**
- * Throws X12ReadError('unreadable') with a one-line reason naming the first rule that fails and where:
+ * The rules checked as an 835 is read, so its claims need not be held: `claim` checks each claim as it closes, in
+ * file order, and `finish` the transaction once the last has. Each throws X12ReadError('unreadable') with a one-line
+ * reason naming the first rule that fails and where:
  * 1. service line: SVC02 - the line's CAS = SVC03, for every line;
  * 2. claim: CLP03 - claim CAS - every line's CAS = CLP04; and when the claim has lines, the sum of SVC03 - claim
  *    CAS = CLP04 (the lines carry the whole claim: with rule 1, this says the SVC02s add up to CLP03);
  * 3. transaction: the sum of CLP04 - the sum of PLB amounts = BPR02 (signed: a debit BPR03 D is negative).
- * Claims are checked in file order, each claim's lines before the claim, the transaction last.
+ * Each claim's lines are checked before the claim, the transaction last.
  */
-export function assertRemittanceBalanced(remittance: Remittance): void {
+export function remittanceBalance(): {
+  claim(claim: ClaimPayment): void;
+  finish(remittance: Pick<Remittance, 'providerAdjustments' | 'paymentCents' | 'traceNumber'>): void;
+} {
   let paidTotal = 0;
-  for (const claim of remittance.claims) {
-    assertClaimBalanced(claim);
-    paidTotal = add(paidTotal, claim.paidCents);
-  }
-  const providerTotal = sumOf(remittance.providerAdjustments);
-  if (paidTotal - providerTotal !== remittance.paymentCents) {
-    unbalanced(
-      `transaction rule (sum of CLP04 - sum of PLB = BPR02) fails for trace ${JSON.stringify(remittance.traceNumber)}`,
-      paidTotal,
-      providerTotal,
-      remittance.paymentCents,
-    );
-  }
+  return {
+    claim(claim) {
+      assertClaimBalanced(claim);
+      paidTotal = add(paidTotal, claim.paidCents);
+    },
+    finish(remittance) {
+      const providerTotal = sumOf(remittance.providerAdjustments);
+      if (paidTotal - providerTotal !== remittance.paymentCents) {
+        unbalanced(
+          `transaction rule (sum of CLP04 - sum of PLB = BPR02) fails for trace ${JSON.stringify(remittance.traceNumber)}`,
+          paidTotal,
+          providerTotal,
+          remittance.paymentCents,
+        );
+      }
+    },
+  };
 }
 
 function assertClaimBalanced(claim: ClaimPayment): void {

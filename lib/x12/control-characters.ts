@@ -7,6 +7,7 @@
 // surrogates. An interchange whose own delimiters are control characters (some senders use 0x1C-0x1F) keeps them,
 // NUL excepted. The check runs before the envelope is read, so a NUL in the ISA is refused as a control character
 // too, not as a malformed envelope.
+import type { X12Text } from './x12-text';
 import { X12ReadError } from './x12-read-error';
 
 /** The reader's refusal of a control character: a request-validation problem, not an unreadable document. */
@@ -41,15 +42,15 @@ const ISA_DELIMITER_OFFSETS = [3, 82, 104, 105];
 const ISA_SEARCH = 64;
 
 /** The interchange's own delimiters, from the fixed-width ISA when there is one; NUL is never allowed. */
-function delimitersOf(text: string): Delimiters {
+function delimitersOf(text: X12Text): Delimiters {
   const isa = text.indexOf('ISA');
   if (isa < 0 || isa > ISA_SEARCH || text.length < isa + 106) return { element: '*', segment: '~', allowed: new Set() };
   const codes = ISA_DELIMITER_OFFSETS.map((offset) => text.charCodeAt(isa + offset)).filter((code) => code !== 0);
-  return { element: text[isa + 3]!, segment: text[isa + 105]!, allowed: new Set(codes) };
+  return { element: text.charAt(isa + 3), segment: text.charAt(isa + 105), allowed: new Set(codes) };
 }
 
 /** The id of the segment holding `index` (what the refusal names instead of echoing the text). */
-function segmentAt(text: string, index: number, delimiters: Delimiters): string {
+function segmentAt(text: X12Text, index: number, delimiters: Delimiters): string {
   const start = text.lastIndexOf(delimiters.segment, index - 1) + 1;
   const head = text.slice(start, start + 8).replace(/^[\r\n]+/, '');
   const id = head.split(delimiters.element)[0] ?? '';
@@ -60,7 +61,7 @@ function segmentAt(text: string, index: number, delimiters: Delimiters): string 
  * @throws X12ControlCharacterError naming the first refused character by code point, position and segment (never
  *   the text around it). Linear in the text's length.
  */
-export function assertNoControlCharacters(text: string): void {
+export function assertNoControlCharacters(text: X12Text): void {
   const delimiters = delimitersOf(text);
   const { allowed } = delimiters;
   // A BOM before the ISA is transport noise, skipped by the envelope reader.

@@ -2,7 +2,7 @@
 // are the 271 reader's (read-interchange.ts), each transaction set is read by read-remittance.ts, segment by segment
 // as the text is walked, and must pass the TR3's three balancing rules. Posting what a remittance says is not this
 // module's business.
-import { assertRemittanceBalanced } from './assert-remittance-balanced';
+import { remittanceBalance } from './assert-remittance-balanced';
 import { assertNoControlCharacters } from './control-characters';
 import {
   checkInterchangeEnvelope,
@@ -11,7 +11,8 @@ import {
   type Interchange,
   type Segment,
 } from './read-interchange';
-import { remittanceReader, type Remittance } from './read-remittance';
+import { remittanceReader, type ClaimPayment, type Remittance, type RemittanceHeader } from './read-remittance';
+import type { X12Text } from './x12-text';
 import { X12ReadError } from './x12-read-error';
 
 /**
@@ -21,45 +22,132 @@ import { X12ReadError } from './x12-read-error';
  */
 export const MAX_835_LENGTH = 64 * 1024 * 1024;
 
+/** One 835 as the first reading of a large file keeps it: no claim, but where to read them again from. */
+export type Scanned835 = RemittanceHeader & {
+  /** CLPs in the 835. */
+  claimCount: number;
+  /** The claim ids its CLPs name, each once, in the order first named. */
+  claimIds: string[];
+  /** Where its ST starts in the text, and the interchange's delimiters: claimsOf reads its claims again. */
+  start: number;
+  delimiters: Delimiters;
+};
+
+type Read835 = RemittanceHeader & Pick<Scanned835, 'start' | 'delimiters'>;
+
 /**
- * Every 835 of the interchange, in file order: what the webhook and the upload post. All or nothing: throws
- * X12ReadError ('ta1' or '999' for an acknowledgment instead of an 835, 'unreadable' otherwise) when the text is
- * not an interchange of 835s only, or when any 835 has no claim (CLP), has a negative BPR02 or does not balance;
- * X12ControlCharacterError (an X12ReadError) when the text holds a control character (control-characters.ts).
- * `onSegment` is shown each segment of each 835 (ST to SE, with the 835's 0-based index) as it is read, for a
- * caller that reads more of the 835 than the remittance object holds without a second copy of its segments.
+ * Reads and checks the whole interchange, handing each claim on as it closes instead of holding it: all or nothing,
+ * it throws X12ReadError ('ta1' or '999' for an acknowledgment instead of an 835, 'unreadable' otherwise) when the
+ * text is not an interchange of 835s only, or when any 835 has no claim (CLP), has a negative BPR02 or does not
+ * balance; X12ControlCharacterError (an X12ReadError) when the text holds a control character
+ * (control-characters.ts).
  *
  * The envelope is checked first in one lazy walk (nothing kept but the segments of a refused acknowledgment), and
  * each 835 is then read in a second walk: the interchange's segments are never all held at once, which on a
  * 64 MiB file is several times the text itself.
  */
-export function read835s(
-  text: string,
-  maxLength: number = MAX_835_LENGTH,
-  onSegment?: (segment: Segment, index: number, delimiters: Delimiters) => void,
-): Remittance[] {
+function readEach835(
+  text: X12Text,
+  maxLength: number,
+  onClaim: (claim: ClaimPayment, index: number) => void,
+): Read835[] {
   assertNoControlCharacters(text);
   const interchange = checkInterchangeEnvelope(text, maxLength, (id) => id !== '835');
   refuseOtherThan835s(interchange);
   const { delimiters } = interchange;
-  const remittances: Remittance[] = [];
+  const read: Read835[] = [];
+  const at = { start: 0 };
   let reader: ReturnType<typeof remittanceReader> | null = null;
+  let balance = remittanceBalance();
+  // The first claim that fails a balancing rule, thrown at the SE: an 835 is refused first for what cannot be read
+  // (anywhere in it, its BPR included), then for being empty, then for the first rule it breaks, in file order.
+  let unbalanced: unknown = null;
+  let claimCount = 0;
   let controlNumber = '';
-  for (const segment of walkInterchange(text, maxLength)) {
+  let start = 0;
+  for (const segment of walkInterchange(text, maxLength, { at })) {
     if (segment.id === 'ST') {
-      reader = remittanceReader(delimiters);
+      const index = read.length;
+      balance = remittanceBalance();
+      unbalanced = null;
+      claimCount = 0;
+      reader = remittanceReader(delimiters, (claim) => {
+        claimCount++;
+        try {
+          if (unbalanced === null) balance.claim(claim);
+        } catch (error) {
+          unbalanced = error;
+        }
+        onClaim(claim, index);
+      });
       controlNumber = segment.elements[2] ?? '';
+      start = at.start;
     } else if (segment.id === 'SE') {
-      onSegment?.(segment, remittances.length, delimiters);
-      remittances.push(checked835(reader!.finish(), controlNumber));
+      const header = reader!.finish();
+      if (claimCount === 0) {
+        throw new X12ReadError(
+          'unreadable',
+          `835 ${JSON.stringify(controlNumber)} is empty: it has no claim payment (CLP)`,
+        );
+      }
+      if (unbalanced !== null) throw unbalanced;
+      balance.finish(header);
+      read.push({ ...header, start, delimiters });
       reader = null;
-      continue;
-    } else if (reader) {
-      reader.take(segment);
+    } else {
+      reader?.take(segment);
     }
-    if (reader) onSegment?.(segment, remittances.length, delimiters);
   }
-  return remittances;
+  return read;
+}
+
+/**
+ * Every 835 of the interchange, in file order, claims and all: what the command line, the clearinghouse retrieval
+ * and the tests read. Throws as readEach835 does.
+ */
+export function read835s(text: X12Text, maxLength: number = MAX_835_LENGTH): Remittance[] {
+  const claims: ClaimPayment[][] = [];
+  const headers = readEach835(text, maxLength, (claim, index) => (claims[index] ??= []).push(claim));
+  return headers.map(({ start: _start, delimiters: _delimiters, ...header }, index) => ({
+    ...header,
+    claims: claims[index]!,
+  }));
+}
+
+/**
+ * Every 835 of the interchange checked as read835s checks it, keeping of each only its header, claim count and
+ * claim ids: what posting a large file starts from, its claims read again a chunk at a time (claimsOf).
+ */
+export function scan835s(text: X12Text, maxLength: number = MAX_835_LENGTH): Scanned835[] {
+  const ids: Set<string>[] = [];
+  const counts: number[] = [];
+  const headers = readEach835(text, maxLength, (claim, index) => {
+    (ids[index] ??= new Set()).add(claim.claimId);
+    counts[index] = (counts[index] ?? 0) + 1;
+  });
+  return headers.map((header, index) => ({ ...header, claimCount: counts[index]!, claimIds: [...ids[index]!] }));
+}
+
+/**
+ * The claims of one 835 scan835s read, again, in file order, one at a time. `onSegment` is shown each of the
+ * 835's segments (ST to SE) as it is read, before the claim it closes is handed out, for a caller that reads more
+ * of the 835 than the claim object holds (its remark codes, its text). The text must be the one scanned.
+ */
+export function* claimsOf(
+  text: X12Text,
+  scanned: Pick<Scanned835, 'start' | 'delimiters'>,
+  onSegment?: (segment: Segment) => void,
+): Generator<ClaimPayment> {
+  const closed: ClaimPayment[] = [];
+  const reader = remittanceReader(scanned.delimiters, (claim) => closed.push(claim));
+  for (const segment of walkInterchange(text, MAX_835_LENGTH, { from: scanned.start })) {
+    onSegment?.(segment);
+    if (segment.id === 'SE') reader.finish();
+    else if (segment.id !== 'ST') reader.take(segment);
+    yield* closed;
+    closed.length = 0;
+    if (segment.id === 'SE') return;
+  }
 }
 
 function refuseOtherThan835s(interchange: Interchange): void {
@@ -80,17 +168,6 @@ function refuseOtherThan835s(interchange: Interchange): void {
   const other = transactions.find((transaction) => transaction.id !== '835');
   if (other) throw new X12ReadError('unreadable', `transaction set ${JSON.stringify(other.id)} is not an 835`);
   if (transactions.length === 0) throw new X12ReadError('unreadable', 'no ST*835 transaction set in the interchange');
-}
-
-function checked835(remittance: Remittance, controlNumber: string): Remittance {
-  if (remittance.claims.length === 0) {
-    throw new X12ReadError(
-      'unreadable',
-      `835 ${JSON.stringify(controlNumber)} is empty: it has no claim payment (CLP)`,
-    );
-  }
-  assertRemittanceBalanced(remittance);
-  return remittance;
 }
 
 /** The one 835 of an interchange, as the command line reads a file: an interchange holding several is refused. */

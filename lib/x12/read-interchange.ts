@@ -1,5 +1,6 @@
 // Reads any X12 interchange into segments, taking the delimiters from the ISA and checking the envelope
 // (ISA/IEA, GS/GE, ST/SE counts and control numbers). It knows nothing about what a 270 or 271 means.
+import type { X12Text } from './x12-text';
 import { X12ReadError } from './x12-read-error';
 
 export type Delimiters = { element: string; repetition: string; component: string; segment: string };
@@ -71,7 +72,7 @@ export function readInterchange(text: string, maxLength: number = MAX_INTERCHANG
  * transaction sets `keep` names: a large file's are read again lazily (walkInterchange) instead of held all at once.
  */
 export function checkInterchangeEnvelope(
-  text: string,
+  text: X12Text,
   maxLength: number,
   keep: (transactionId: string) => boolean,
 ): Interchange {
@@ -79,13 +80,19 @@ export function checkInterchangeEnvelope(
   return assembleEnvelope(walkSegments(text, start, delimiters), delimiters, keep);
 }
 
-/** Every segment of an interchange readInterchange accepted, one at a time, none kept. */
-export function walkInterchange(text: string, maxLength: number): Iterable<Segment> {
+/** Where a walk starts (an offset the walk itself gave, default the ISA) and where it tells each segment's start. */
+export type WalkPosition = { from?: number; at?: { start: number } };
+
+/**
+ * Every segment of an interchange readInterchange accepted, one at a time, none kept: from the ISA, or from the
+ * start of a segment an earlier walk told through `at` (a large file's 835 is read again from its ST).
+ */
+export function walkInterchange(text: X12Text, maxLength: number, position: WalkPosition = {}): Iterable<Segment> {
   const { start, delimiters } = readDelimiters(text, maxLength);
-  return walkSegments(text, start, delimiters);
+  return walkSegments(text, Math.max(start, position.from ?? 0), delimiters, position.at);
 }
 
-function readDelimiters(text: string, maxLength: number): { start: number; delimiters: Delimiters } {
+function readDelimiters(text: X12Text, maxLength: number): { start: number; delimiters: Delimiters } {
   if (text.length > maxLength)
     fail(`interchange is larger than ${maxLength} characters (${maxLength / 1024 / 1024} MiB)`);
   let start = 0;
@@ -94,15 +101,15 @@ function readDelimiters(text: string, maxLength: number): { start: number; delim
   if (!text.startsWith('ISA', start)) fail('not X12: the text does not start with an ISA segment');
   if (text.length - start < ISA_LENGTH) fail('ISA segment is shorter than 106 characters');
 
-  const element = text[start + 3]!;
+  const element = text.charAt(start + 3);
   const elementCode = text.charCodeAt(start + 3);
   for (const offset of ISA_SEPARATOR_OFFSETS) {
     if (text.charCodeAt(start + offset) !== elementCode)
       fail('ISA segment is not 106 characters with fixed-width elements');
   }
-  const repetition = text[start + 82]!;
-  const component = text[start + 104]!;
-  const segment = text[start + 105]!;
+  const repetition = text.charAt(start + 82);
+  const component = text.charAt(start + 104);
+  const segment = text.charAt(start + 105);
   const delimiters: Delimiters = { element, repetition, component, segment };
   // Compared as characters rather than through a Set and a regex: this runs once per interchange on the hot path.
   const isDistinct = element !== component && element !== segment && component !== segment;
@@ -117,7 +124,12 @@ function readDelimiters(text: string, maxLength: number): { start: number; delim
   return { start, delimiters };
 }
 
-function* walkSegments(text: string, start: number, delimiters: Delimiters): Generator<Segment> {
+function* walkSegments(
+  text: X12Text,
+  start: number,
+  delimiters: Delimiters,
+  at?: { start: number },
+): Generator<Segment> {
   const { element, segment } = delimiters;
   let pos = start;
   let read = 0;
@@ -156,6 +168,7 @@ function* walkSegments(text: string, start: number, delimiters: Delimiters): Gen
       const id = elements[0]!;
       read++;
       if (!isSegmentId(id)) fail(`not X12: segment ${read} has no valid segment id`);
+      if (at) at.start = pos;
       pos = stop + 1;
       yield { id, elements, raw };
     }

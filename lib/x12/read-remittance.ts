@@ -49,24 +49,36 @@ export type Remittance = {
   providerAdjustments: ProviderAdjustment[];
 };
 
+/** The 835 without its claims: what a reader that hands each claim on as it closes gives at the end. */
+export type RemittanceHeader = Omit<Remittance, 'claims'>;
+
 const fail = (reason: string): never => {
   throw new X12ReadError('unreadable', reason);
 };
 
 /**
  * Reads one transaction set a segment at a time (those between ST and SE, in order), so a caller walking a large
- * file lazily need not hold its segments. `take` throws X12ReadError('unreadable') for an amount that is not a
- * decimal of at most two places or a CAS/SVC outside a claim; `finish` for a missing BPR/TRN or a bad BPR.
+ * file lazily need not hold its segments, and hands each claim to `onClaim` as soon as it closes (at the next CLP,
+ * at a PLB, at `finish`), so it need not hold its claims either. `take` throws X12ReadError('unreadable') for an
+ * amount that is not a decimal of at most two places or a CAS/SVC outside a claim; `finish` for a missing BPR/TRN
+ * or a bad BPR.
  */
-export function remittanceReader(delimiters: Delimiters): { take(segment: Segment): void; finish(): Remittance } {
+export function remittanceReader(
+  delimiters: Delimiters,
+  onClaim: (claim: ClaimPayment) => void,
+): { take(segment: Segment): void; finish(): RemittanceHeader } {
   let bpr: Segment | null = null;
   let trn: Segment | null = null;
   let payer: Segment | null = null;
   let payee: Segment | null = null;
-  const claims: ClaimPayment[] = [];
   const providerAdjustments: ProviderAdjustment[] = [];
   let claim: ClaimPayment | null = null;
   let line: ServicePayment | null = null;
+  const close = () => {
+    if (claim) onClaim(claim);
+    claim = null;
+    line = null;
+  };
 
   const take = (segment: Segment) => {
     switch (segment.id) {
@@ -82,9 +94,8 @@ export function remittanceReader(delimiters: Delimiters): { take(segment: Segmen
         else if (segment.elements[1] === 'PE') payee ??= segment;
         break;
       case 'CLP':
+        close();
         claim = readClaim(segment);
-        claims.push(claim);
-        line = null;
         break;
       case 'SVC':
         if (!claim) fail('SVC before any CLP');
@@ -99,9 +110,8 @@ export function remittanceReader(delimiters: Delimiters): { take(segment: Segmen
         break;
       }
       case 'PLB':
+        close();
         providerAdjustments.push(...readPlb(segment, delimiters.component));
-        claim = null;
-        line = null;
         break;
       default:
         // NM1, REF, DTM, AMT, QTY, MIA, MOA, LX, TS3, N3, N4, PER...: not part of the object.
@@ -109,7 +119,8 @@ export function remittanceReader(delimiters: Delimiters): { take(segment: Segmen
     }
   };
 
-  const finish = (): Remittance => {
+  const finish = (): RemittanceHeader => {
+    close();
     if (!bpr) fail('no BPR (financial information) segment');
     if (!trn) fail('no TRN (reassociation trace number) segment');
     const traceNumber = trn!.elements[2] ?? '';
@@ -126,7 +137,6 @@ export function remittanceReader(delimiters: Delimiters): { take(segment: Segmen
       paymentMethod: bpr!.elements[4] ?? '',
       paymentCents: (bpr!.elements[3] === 'D' ? 0 - payment : payment) as Cents, // 0 - x: a zero debit is 0, never -0
       paymentDate: readDate(bpr!.elements[16], 'BPR16'),
-      claims,
       providerAdjustments,
     };
   };
