@@ -5,7 +5,9 @@
 // HSTS (lib/http/security-headers.ts). Runs on the nodejs runtime so it reads the same config as the handlers.
 // Partner webhooks skip it: their credential is the signature, checked by the wrapper (which also sets their
 // correlation id), and skipping the middleware is ~20 % more ingest throughput (bench/webhook-ingest). Any other
-// path under /api/webhooks/ still passes here. An /api path whose percent-encoding does not decode is 400 here:
+// path under /api/webhooks/ still passes here. The staff 835 upload (/api/remittances) skips it too: Next holds a
+// request's whole body in memory until its middleware has run, then the route copies it again, so a 50 MiB 835
+// was held three times over (bench/era-post rssGrowthMb); the wrapper's session check answers the same 401. An /api path whose percent-encoding does not decode is 400 here:
 // Next could not turn it into route params (lib/http/malformed-path.ts).
 // In sandbox, a page opened at another loopback host than APP_URL's (127.0.0.1 for localhost) is sent to APP_URL's
 // host before sign-in: cookies and the Origin check belong to that one origin, so a session begun at the other
@@ -23,7 +25,7 @@ import { baseSecurityHeaders, buildContentSecurityPolicy } from '@/lib/http/secu
 
 export const config = {
   runtime: 'nodejs',
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/webhooks/[a-z]+$).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/webhooks/[a-z]+$|api/remittances$).*)'],
 };
 
 type Issue = { path: string; message: string };

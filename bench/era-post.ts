@@ -7,6 +7,7 @@
 // Then `rssGrowthMb`: the server's peak RSS while posting a 50 MiB 835 less its peak while posting a 5 MiB one
 // (sampled every 10 ms from /proc), target at most 100.
 // Needs a build (NEXT_DIST_DIR, default .next) and the local PostgreSQL the HTTP tests use.
+// BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. `--trace-gc`, `--heap-prof`).
 import fs from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
@@ -20,7 +21,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 0.3;
 const RSS_TARGET_MB = 100;
 
-const app = await startApp();
+const app = await startApp({ env: { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } });
 const pool = new pg.Pool({ connectionString: app.env.DATABASE_URL, max: 2 });
 
 async function uploader(name: string) {

@@ -13,6 +13,7 @@ import { CORRELATION_HEADER, readCorrelationId } from './correlation';
 import { errorResponse } from './error-response';
 import { parseInput } from './parse-input';
 import { readJsonBody } from './read-body';
+import { baseSecurityHeaders } from './security-headers';
 import { json } from './responses';
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -71,7 +72,11 @@ export function route<E extends RoutedEndpoint>(
       response = errorResponse(error, correlationId, log, endpoint.errorFormat);
     }
     response.headers.set(CORRELATION_HEADER, correlationId);
-    for (const [name, value] of Object.entries(endpoint.headers ?? {})) response.headers.set(name, value);
+    // The middleware sets these too, but not on the routes it skips (the webhook receivers, the 835 upload).
+    const https = deps.config.appUrl.startsWith('https://');
+    for (const [name, value] of Object.entries({ ...baseSecurityHeaders({ https }), ...endpoint.headers })) {
+      response.headers.set(name, value);
+    }
     return response;
   };
   return Object.assign(run, { endpoint });

@@ -1,5 +1,6 @@
 // Browser-facing security headers (DECISIONS "Trust boundaries"): the Content-Security-Policy of staff pages and
-// the headers every response the middleware answers carries. Pure: middleware.ts mints the nonce and sets them.
+// the headers every response carries. Pure: middleware.ts mints the nonce and sets them, and the route wrapper sets
+// the base headers again on every API response (some routes skip the middleware).
 
 /**
  * The page policy. Scripts: only those carrying this request's nonce (Next stamps it on its own scripts when
@@ -24,7 +25,7 @@ export function buildContentSecurityPolicy(nonce: string, options: { https: bool
   ].join('; ');
 }
 
-/** On every response the middleware answers or passes on, pages and API alike. */
+/** On every response the middleware answers or passes on and every response of the route wrapper. */
 export function baseSecurityHeaders(options: { https: boolean }): Record<string, string> {
   return {
     'x-content-type-options': 'nosniff',

@@ -15,7 +15,8 @@ function countingBody(total: number) {
       pull(controller) {
         const left = total - pulled.bytes;
         if (left <= 0) return controller.close();
-        const part = left >= CHUNK ? chunk : chunk.subarray(0, left);
+        // A copy each time: a chunk read from a stream is the reader's, which may give its memory back.
+        const part = left >= CHUNK ? chunk.slice() : chunk.slice(0, left);
         pulled.bytes += part.byteLength;
         controller.enqueue(part);
       },

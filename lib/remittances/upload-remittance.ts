@@ -2,13 +2,14 @@
 import type { Deps } from '../deps';
 import { recordAudit } from '../audit/record-audit';
 import { AppError } from '../errors';
+import type { X12Text } from '../x12/x12-text';
 import { ingestRemittance, type IngestResult } from './ingest-remittance';
 
 type Actor = { clinicId: string; orgId: string; userId: string; correlationId: string };
 
 export async function uploadRemittance(
   deps: Pick<Deps, 'db' | 'clock'>,
-  input: { actor: Actor; x12: string },
+  input: { actor: Actor; x12: X12Text },
 ): Promise<IngestResult & { correlationId: string }> {
   const { actor } = input;
   const audit = {

@@ -64,6 +64,28 @@ describe('page security headers over http', () => {
     expect(api.status).toBe(401);
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');
   });
+
+  it('sends the same headers and the same 401 on the routes that skip the middleware (835 upload, receivers)', async () => {
+    const anonymous = new HttpClient(app.url);
+    const upload = await anonymous.request('POST', '/api/remittances', {
+      body: 'ISA*00*',
+      headers: { 'content-type': 'application/edi-x12' },
+    });
+    expect(upload.status).toBe(401);
+    expect(upload.body).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Sign in to continue',
+      correlationId: upload.headers.get('x-correlation-id'),
+    });
+    const list = await anonymous.get('/api/remittances');
+    const receiver = await anonymous.request('POST', '/api/webhooks/payment', { body: '{}' });
+    expect([list.status, receiver.status]).toEqual([401, 401]);
+    for (const answer of [upload, list, receiver]) {
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
 });
 
 describe('behind https (APP_URL https://…)', () => {
@@ -84,6 +106,9 @@ describe('behind https (APP_URL https://…)', () => {
     expect((await new HttpClient(app.url).get('/api/health')).headers.get('strict-transport-security')).toMatch(
       /^max-age=/,
     );
+    const upload = await new HttpClient(app.url).get('/api/remittances');
+    expect(upload.status).toBe(401);
+    expect(upload.headers.get('strict-transport-security')).toMatch(/^max-age=/);
   });
 
   it('sets the session as a __Host- cookie (Secure, Path=/, no Domain) that then authenticates', async () => {
