@@ -7,8 +7,9 @@
 // timeline, transmission, RemittanceClaim; a CLP naming no transmitted claim of the clinic is kept `unmatched`), a
 // chunk of CLPs at a time, read again from the 835's text (the check before kept only its claim ids), with each
 // claim's running state carried forward, and each chunk written in a handful of set-based statements
-// (write-posting.ts) and dropped: memory holds one chunk, and round trips grow with the chunks, not the CLPs. The claims' totals and bills are written once, after the last chunk. An 835 none of whose
-// CLPs can post is refused (422) and writes nothing. Then, when the deposit is already there, reassociation.
+// (write-posting.ts) and dropped: memory holds one chunk, and round trips grow with the chunks, not the CLPs. The
+// claims' totals and bills are written once, after the last chunk. An 835 none of whose CLPs can post is refused
+// (422) and writes nothing. Then, when the deposit is already there, reassociation.
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
@@ -69,7 +70,8 @@ const insertRemittance = (x12: string) => `INSERT INTO "Remittance" ("id", "clin
 /**
  * Characters of the interchange bound in one parameter. A larger text is staged in pieces and joined by
  * PostgreSQL: one 50 MiB parameter costs the pg driver a write buffer grown past the text's size, then a copy,
- * on top of the text itself (measured by bench era-post's rssGrowthMb).
+ * on top of the text itself, and 1 MiB pieces still left their serialisations in V8's large-object space, freed
+ * only by a full collection (measured by bench era-post's rssGrowthMb); 64 KiB pieces die young.
  */
 const X12_PIECE_CHARS = 64 * 1024;
 const STAGED_X12 = `(SELECT string_agg("piece", '' ORDER BY "n") FROM "remittance_x12")`;
