@@ -16,7 +16,7 @@ import {
   type NotRead,
 } from './check-eligibility';
 import { compareCoverage } from './coverage-on-file';
-import { batchCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
+import { batchCheckStore, type BatchCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
 import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
@@ -225,18 +225,24 @@ export async function prepareRoster(
 async function runRoster(
   plan: RosterPlan,
   planned: readonly PlannedLookup[],
-  store: EligibilityCheckStore,
+  store: BatchCheckStore,
   { onResult, signal }: RunOptions = {},
 ): Promise<RosterResponse> {
   // The pool caps lookups in flight to the payer; writing a row and reporting the result happen outside
   // it, so a slot starts the next 270 while the previous answer is being recorded.
   const limit = pLimit(plan.body.concurrency);
+  // Once the last lookup is back, no row will join the ones waiting for company: write them at once.
+  let asking = planned.filter((p) => 'inquiry' in p).length;
   const results = await Promise.all(
     planned.map(async (p) => {
       const result =
         'inquiry' in p
           ? markChange(
-              await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal)).then(settle),
+              await limit(() => lookUp(plan, store, p.echo, p.inquiry, signal))
+                .finally(() => {
+                  if (--asking === 0) store.flush();
+                })
+                .then(settle),
               plan.recent.get(p.inquiry.patientId) ?? [],
             )
           : { appointment: p.echo, skipped: true, skipReason: p.skip };
