@@ -75,7 +75,7 @@ function makeClaim(n: number): ScrubInput & { envelope: Omit<Build837pInput, 'cl
       receiver: { id: 'CLEARINGHOUSE', name: 'DEMO CLEARINGHOUSE' },
     },
     claim: {
-      claimId: `clm_${String(n).padStart(32, '0')}`,
+      claimId: `clm_${n.toString(16).padStart(16, '0')}`, // newClaimId's shape: 20 characters, CLM01's limit
       totalChargeCents: lines.reduce((sum, line) => sum + line.chargeCents, 0),
       placeOfService: pick(['11', '22', '02', '10']),
       diagnoses,
