@@ -202,7 +202,13 @@ export async function postRemittance(
     charged: new Set(charged.map(chargedClaimId)),
     bills,
   });
-  const batch = startBatch({ clinicId, remittanceId, traceNumber: remittance.traceNumber, correlationId, now });
+  const batch = await startBatch(tx, {
+    clinicId,
+    remittanceId,
+    traceNumber: remittance.traceNumber,
+    correlationId,
+    now,
+  });
   let unmatched = 0;
   let first = 0;
   for (const chunk of chunksOf(claimsWithRemarks(input.x12, remittance), input.chunkSize ?? POSTING_CHUNK_SIZE)) {

@@ -2,8 +2,8 @@
 // in field `file`, or any one file) or JSON `{ x12 }`. One cap, 64 MiB (a large group's weekly Medicare 835), on
 // the body and on the interchange, answered 413 with a sentence: a declared Content-Length over it is refused before
 // a byte is read, and a body is counted while it streams and dropped the moment it passes the cap. The body is
-// copied into one byte array as it arrives; the raw form becomes one string (outside the heap when ASCII) and its
-// bytes are dropped; multipart and JSON are parsed from the bytes.
+// copied into one byte array as it arrives; the raw form's ASCII bytes are then read in place (x12-text.ts), other
+// text is decoded; multipart and JSON are parsed from the bytes.
 import { isAscii } from 'node:buffer';
 import { AppError } from '../errors';
 import { MAX_835_LENGTH } from '../x12/read-835';

@@ -51,7 +51,7 @@ const INSERT_REMITTANCE_CLAIMS = `INSERT INTO "RemittanceClaim" ("id", "remittan
 // The remittance's list of its transactions, in file order (then the PLB's): each chunk adds its ids to a temporary
 // table and the list is written once at the end. Appending to the array itself chunk by chunk rewrote the whole
 // growing list every time: a 280,000-CLP 835 spent minutes there (quadratic in its chunks).
-const STAGE_LEDGER_TABLE = `CREATE TEMP TABLE IF NOT EXISTS "remittance_ledger" ("n" bigserial, "id" text) ON COMMIT DROP`;
+const STAGE_LEDGER_TABLE = `CREATE TEMP TABLE "remittance_ledger" ("n" bigserial, "id" text) ON COMMIT DROP`;
 const STAGE_LEDGER = `INSERT INTO "remittance_ledger" ("id")
   SELECT u.id FROM json_array_elements_text($1::json) WITH ORDINALITY AS u(id, n) ORDER BY u.n`;
 const LIST_LEDGER = `UPDATE "Remittance"
@@ -77,7 +77,12 @@ export type PostingBatch = {
   written: { events: number; transmissions: number; remittanceClaims: number };
 };
 
-export function startBatch(common: Omit<PostingBatch, 'ids' | 'written'>): PostingBatch {
+/** Opens one posting's batch: its ids, and the table its ledger list is staged in until writeFinish. */
+export async function startBatch(
+  tx: Prisma.TransactionClient,
+  common: Omit<PostingBatch, 'ids' | 'written'>,
+): Promise<PostingBatch> {
+  await tx.$executeRawUnsafe(STAGE_LEDGER_TABLE);
   return {
     ...common,
     ids: { events: batchId('cev'), transmissions: batchId('ctx'), remittanceClaims: batchId('rcl') },
@@ -89,7 +94,6 @@ async function writeLedger(tx: Prisma.TransactionClient, batch: PostingBatch, le
   if (ledger.length === 0) return;
   const { clinicId, correlationId, now } = batch;
   await postLedgerTransactions(tx, { clinicId, correlationId, postedAt: now }, ledger);
-  await tx.$executeRawUnsafe(STAGE_LEDGER_TABLE);
   await tx.$executeRawUnsafe(STAGE_LEDGER, JSON.stringify(ledger.map((t) => t.id)));
 }
 
@@ -132,7 +136,6 @@ export async function writeChunk(tx: Prisma.TransactionClient, batch: PostingBat
 export async function writeFinish(tx: Prisma.TransactionClient, batch: PostingBatch, plan: FinalPlan): Promise<void> {
   const { clinicId, now } = batch;
   await writeLedger(tx, batch, plan.ledger);
-  await tx.$executeRawUnsafe(STAGE_LEDGER_TABLE);
   await tx.$executeRawUnsafe(LIST_LEDGER, batch.remittanceId);
   await tx.$executeRawUnsafe(DROP_STAGED_LEDGER);
   const { claims, newBills, changedBills } = plan;

@@ -33,7 +33,7 @@ export type Scanned835 = RemittanceHeader & {
   delimiters: Delimiters;
 };
 
-type Read835 = RemittanceHeader & Pick<Scanned835, 'start' | 'delimiters'>;
+type Read835 = RemittanceHeader & Pick<Scanned835, 'claimCount' | 'start' | 'delimiters'>;
 
 /**
  * Reads and checks the whole interchange, handing each claim on as it closes instead of holding it: all or nothing,
@@ -92,7 +92,7 @@ function readEach835(
       }
       if (unbalanced !== null) throw unbalanced;
       balance.finish(header);
-      read.push({ ...header, start, delimiters });
+      read.push({ ...header, claimCount, start, delimiters });
       reader = null;
     } else {
       reader?.take(segment);
@@ -108,7 +108,7 @@ function readEach835(
 export function read835s(text: X12Text, maxLength: number = MAX_835_LENGTH): Remittance[] {
   const claims: ClaimPayment[][] = [];
   const headers = readEach835(text, maxLength, (claim, index) => (claims[index] ??= []).push(claim));
-  return headers.map(({ start: _start, delimiters: _delimiters, ...header }, index) => ({
+  return headers.map(({ claimCount: _count, start: _start, delimiters: _delimiters, ...header }, index) => ({
     ...header,
     claims: claims[index]!,
   }));
@@ -120,12 +120,8 @@ export function read835s(text: X12Text, maxLength: number = MAX_835_LENGTH): Rem
  */
 export function scan835s(text: X12Text, maxLength: number = MAX_835_LENGTH): Scanned835[] {
   const ids: Set<string>[] = [];
-  const counts: number[] = [];
-  const headers = readEach835(text, maxLength, (claim, index) => {
-    (ids[index] ??= new Set()).add(claim.claimId);
-    counts[index] = (counts[index] ?? 0) + 1;
-  });
-  return headers.map((header, index) => ({ ...header, claimCount: counts[index]!, claimIds: [...ids[index]!] }));
+  const headers = readEach835(text, maxLength, (claim, index) => (ids[index] ??= new Set()).add(claim.claimId));
+  return headers.map((header, index) => ({ ...header, claimIds: [...ids[index]!] }));
 }
 
 /**

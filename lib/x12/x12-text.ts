@@ -1,4 +1,4 @@
-// An interchange as the X12 readers read it: a string, or the bytes of a large ASCII upload read where they lie.
+// An interchange as the X12 readers read it: a string, or the bytes of an ASCII upload read where they lie.
 // The readers use only these string methods, so a string is an X12Text as it is; AsciiBytes answers them from a
 // Buffer. A 50 MiB 835 uploaded as bytes is then held once, as those bytes: turning it into a string would hold it
 // twice while converting and once more as the string for the whole posting (bench era-post rssGrowthMb).
