@@ -26,12 +26,21 @@ describe('AsciiBytes', () => {
           expect(bytes.charCodeAt(a)).toBe(text.charCodeAt(a));
           expect(bytes.indexOf(search, a)).toBe(text.indexOf(search, a));
           expect(bytes.lastIndexOf(search, a)).toBe(text.lastIndexOf(search, a));
+          expect(bytes.lastIndexOf(search)).toBe(text.lastIndexOf(search));
           expect(bytes.slice(a, b)).toBe(text.slice(a, b));
           expect(bytes.slice(a)).toBe(text.slice(a));
           expect(bytes.startsWith(search, a)).toBe(text.startsWith(search, a));
           expect(textOf(bytes)).toBe(text);
         },
       ),
+      // A negative position: String counts it as 0, Buffer from the end (a run found the first of these).
+      {
+        numRuns: 500,
+        examples: [
+          ['`', '`', -1, 0],
+          ['a*ba', 'a', -3, 0],
+        ],
+      },
     );
   });
 

@@ -28,7 +28,8 @@ export class AsciiBytes implements X12Text {
   }
 
   lastIndexOf(search: string, position = Infinity): number {
-    return position < 0 ? (search === '' ? 0 : -1) : this.bytes.lastIndexOf(search, position, 'latin1');
+    // String#lastIndexOf counts a negative position as 0; Buffer's counts it from the end.
+    return this.bytes.lastIndexOf(search, Math.max(0, position), 'latin1');
   }
 
   slice(start = 0, end = this.bytes.length): string {
@@ -38,7 +39,9 @@ export class AsciiBytes implements X12Text {
   }
 
   startsWith(search: string, position = 0): boolean {
-    return this.slice(position, position + search.length) === search;
+    // As String#startsWith: a negative position is 0 (slice would count it from the end).
+    const from = Math.max(0, position);
+    return this.slice(from, from + search.length) === search;
   }
 
   toString(): string {
