@@ -94,7 +94,16 @@ describe('migrations', () => {
       // One applied everything; the others waited their turn and found nothing left to do.
       expect(applied.filter((n) => n > 0)).toHaveLength(1);
       expect(applied.filter((n) => n === 0)).toHaveLength(2);
-      // The engine's connections were closed: nobody still holds Prisma's (or our) migration lock.
+      // The engine's connections were closed: nobody still holds Prisma's (or our) migration lock. A closed
+      // connection's backend exits a moment after the client lets go (a clean-clone CI run once counted its lock
+      // still there), so wait up to 10 s for the other sessions to end before counting.
+      for (let waited = 0; waited < 10_000; waited += 100) {
+        const others = await client.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        );
+        if (others.rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const locks =
         await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
         WHERE l.locktype = 'advisory' AND d.datname = current_database()`);
