@@ -24,7 +24,9 @@ export async function reassociate(
   await tx.$queryRawUnsafe(LOCK_TRACE, `reassociate:${clinicId}:${traceNumber}`);
   const remittances = await tx.remittance.findMany({
     where: { clinicId, traceNumber, paymentCents: { gt: 0n } },
-    select: { id: true, paymentCents: true, ledgerTransactionIds: true },
+    // Not its ledger list: a payer-scale 835's runs to hundreds of thousands of ids (tens of megabytes read back
+    // into the heap at the end of every posting, bench era-post); the deposit's id is appended in SQL.
+    select: { id: true, paymentCents: true },
     take: 2,
   });
   const deposits = await tx.railPosting.findMany({
@@ -50,7 +52,7 @@ export async function reassociate(
   });
   await tx.remittance.update({
     where: { id: remittance.id },
-    data: { ledgerTransactionIds: [...remittance.ledgerTransactionIds, ledgerTransactionId] },
+    data: { ledgerTransactionIds: { push: ledgerTransactionId } },
   });
   return { remittanceId: remittance.id, railPostingId: deposit.id, ledgerTransactionId };
 }
