@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '@/lib/crypto/seal';
 import { hashBackupCode } from '@/lib/auth/backup-codes';
 import { mfaSealContext } from '@/lib/auth/second-factor';
+import { clinicToday } from '@/lib/time/clinic-day';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { attemptSignIn, HttpClient, signIn } from '../support/http';
 import { createTenant, createUser } from '../support/factories';
@@ -226,7 +227,8 @@ describe('embedded database (PGlite)', () => {
         database: 'ok',
       });
       const client = await signIn(app, 'frontdesk@northside.test');
-      const res = await client.get(`/api/appointments?date=${new Date().toISOString().slice(0, 10)}`);
+      // The clinic's today, in New York: after 19:00 there, UTC is already on the next day.
+      const res = await client.get(`/api/appointments?date=${clinicToday(new Date(), 'America/New_York')}`);
       expect(res.status).toBe(200);
       expect(res.body.appointments).toHaveLength(10);
     } finally {
