@@ -8,6 +8,7 @@ import pg from 'pg';
 import { applyMigrations, diffMigrationsToSchema, migrationStatus } from './schema-engine.mjs';
 import { migrationTarget } from './migrate.mjs';
 import { createTestDatabase } from '../test/support/postgres';
+import { until } from '../test/support/until';
 
 describe('migrations', () => {
   it('match schema.prisma: the engine finds nothing to add', async () => {
@@ -97,13 +98,17 @@ describe('migrations', () => {
       // The engine's connections were closed: nobody still holds Prisma's (or our) migration lock. A closed
       // connection's backend exits a moment after the client lets go (a clean-clone CI run once counted its lock
       // still there), so wait up to 10 s for the other sessions to end before counting.
-      for (let waited = 0; waited < 10_000; waited += 100) {
-        const others = await client.query(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-        );
-        if (others.rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await until(
+        async () =>
+          (
+            await client.query(
+              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+            )
+          ).rows[0].n,
+        (others) => others === 0,
+        10_000,
+        100,
+      );
       const locks =
         await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
         WHERE l.locktype = 'advisory' AND d.datname = current_database()`);
