@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "FhirStagedResource_syncRunId_resourceType_resourceId_idx";
