@@ -339,6 +339,24 @@ describe('embeddedFhirStore.commitStaged (a pull staged by lib/emr/stage-resourc
     ]);
   });
 
+  it('lets two first pulls of one source and an upsert from it commit at once: each succeeds, one row a resource', async () => {
+    // The first pull of a source inserts without the conflict rule; the source's lock makes the others wait for
+    // it and take the conflict rule (without the lock, the second plain INSERT would fail on the unique key).
+    const clinicId = newClinic();
+    const at = new Date('2026-02-05T00:00:00.000Z');
+    const resources = Array.from({ length: 300 }, (_, i) => patient(`p${i}`));
+    const sinks = await Promise.all([1, 2].map((n) => stage(clinicId, `run_${clinicId}_${n}`, resources, at)));
+    const store = embeddedFhirStore(db, { clock: () => at });
+    const results = await Promise.all([
+      ...sinks.map((sink) => sink.commit()),
+      store.upsertMany(clinicId, [patient('p0', 'Renamed')], { sourceBaseUrl: source }),
+    ]);
+    const counts = results.map((result) => result.byType.Patient!);
+    expect(counts.reduce((sum, c) => sum + c.created, 0)).toBe(300);
+    expect(counts.reduce((sum, c) => sum + c.created + c.updated + c.unchanged, 0)).toBe(601);
+    expect(await db.fhirResource.count({ where: { clinicId } })).toBe(300);
+  });
+
   it('discards a staged pull without touching the store', async () => {
     const clinicId = newClinic();
     const sink = await stage(
