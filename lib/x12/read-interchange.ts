@@ -69,15 +69,19 @@ export function readInterchange(text: string, maxLength: number = MAX_INTERCHANG
 
 /**
  * The envelope of the interchange, checked exactly as readInterchange checks it, keeping the segments only of the
- * transaction sets `keep` names: a large file's are read again lazily (walkInterchange) instead of held all at once.
+ * transaction sets `keep` names. The others are shown, each as it is read, to `watch.onSegment` (with `watch.at`
+ * told its start): a reader of large files reads its sets in the same walk instead of holding them all at once.
+ * A segment is shown before the envelope is known to be sound: what the watcher reads counts only once this returns.
  */
 export function checkInterchangeEnvelope(
   text: X12Text,
   maxLength: number,
   keep: (transactionId: string) => boolean,
+  watch?: { at?: { start: number }; onSegment(segment: Segment, delimiters: Delimiters): void },
 ): Interchange {
   const { start, delimiters } = readDelimiters(text, maxLength);
-  return assembleEnvelope(walkSegments(text, start, delimiters), delimiters, keep);
+  const onSegment = watch && ((segment: Segment) => watch.onSegment(segment, delimiters));
+  return assembleEnvelope(walkSegments(text, start, delimiters, watch?.at, onSegment), delimiters, keep);
 }
 
 /** Where a walk starts (an offset the walk itself gave, default the ISA) and where it tells each segment's start. */
@@ -124,11 +128,13 @@ function readDelimiters(text: X12Text, maxLength: number): { start: number; deli
   return { start, delimiters };
 }
 
+/** `onSegment` sees each segment before it is yielded (a callback: a generator wrapped around this one cost more). */
 function* walkSegments(
   text: X12Text,
   start: number,
   delimiters: Delimiters,
   at?: { start: number },
+  onSegment?: (segment: Segment) => void,
 ): Generator<Segment> {
   const { element, segment } = delimiters;
   let pos = start;
@@ -170,7 +176,9 @@ function* walkSegments(
       if (!isSegmentId(id)) fail(`not X12: segment ${read} has no valid segment id`);
       if (at) at.start = pos;
       pos = stop + 1;
-      yield { id, elements, raw };
+      const walked: Segment = { id, elements, raw };
+      onSegment?.(walked);
+      yield walked;
     }
   } finally {
     // The scratch buffer must not keep slices of this interchange (PHI) reachable after the walk ends or throws,
