@@ -66,7 +66,7 @@ export function assertNoControlCharacters(text: X12Text): void {
   const { allowed } = delimiters;
   // A BOM before the ISA is transport noise, skipped by the envelope reader.
   const first = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let i = first; i < text.length; i++) {
+  for (let i = nextSuspect(text, first); i !== -1; i = nextSuspect(text, i + 1)) {
     const code = text.charCodeAt(i);
     if (code >= 0xd800 && code <= 0xdfff) {
       const next = text.charCodeAt(i + 1);
@@ -78,9 +78,28 @@ export function assertNoControlCharacters(text: X12Text): void {
         `a lone surrogate (${hex(code)}) at character ${i + 1}, in ${segmentAt(text, i, delimiters)}: the interchange is not valid text`,
       );
     }
-    if (!isRefused(code) || allowed.has(code)) continue;
+    if (allowed.has(code)) continue;
     throw new X12ControlCharacterError(
       `a control character (${hex(code)}) at character ${i + 1}, in ${segmentAt(text, i, delimiters)}: an 835 holds printable text only`,
     );
   }
+}
+
+// Every code unit isRefused refuses, and the surrogates (a pair is let through by the caller).
+const SUSPECT = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/g;
+
+/**
+ * Where the next refused code unit or surrogate is, from `from`; -1 when none. A string is searched with one
+ * regular expression, which V8 runs natively: the loop over charCodeAt was a tenth of reading an 835 (bench era-read).
+ */
+function nextSuspect(text: X12Text, from: number): number {
+  if (typeof text === 'string') {
+    SUSPECT.lastIndex = from;
+    return SUSPECT.exec(text)?.index ?? -1;
+  }
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isRefused(code) || (code >= 0xd800 && code <= 0xdfff)) return i;
+  }
+  return -1;
 }
