@@ -86,7 +86,8 @@ export function assertNoControlCharacters(text: X12Text): void {
 }
 
 // Every code unit isRefused refuses, and the surrogates (a pair is let through by the caller).
-const SUSPECT = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/g;
+const SUSPECT =
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/g;
 
 /**
  * Where the next refused code unit or surrogate is, from `from`; -1 when none. A string is searched with one

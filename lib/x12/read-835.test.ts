@@ -528,6 +528,31 @@ describe('read835s refuses what must never be posted or shown (DECISIONS "Securi
     );
   });
 
+  it('refuses exactly the code units its rule names: each of the 65,536 tried alone in the payer name', () => {
+    const ruled = (code: number) =>
+      (code < 0x20 && code !== 0x0a && code !== 0x0d) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      code === 0x061c ||
+      (code >= 0x200b && code <= 0x200f) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2060 && code <= 0x2069) ||
+      code === 0xfeff ||
+      (code >= 0xd800 && code <= 0xdfff); // alone, a surrogate is not text
+    const refused: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const text = paidAndDenied.replace(
+        'N1*PR*ACME HEALTH PLAN*',
+        `N1*PR*ACME${String.fromCharCode(code)}HEALTH PLAN*`,
+      );
+      try {
+        read835s(text);
+      } catch (error) {
+        if (error instanceof X12ControlCharacterError) refused.push(code);
+      }
+    }
+    expect(refused).toEqual(Array.from({ length: 0x10000 }, (_, code) => code).filter(ruled));
+  });
+
   it('reads CR/LF between segments, a leading BOM, non-ASCII letters, a valid surrogate pair, and control-character delimiters', () => {
     expect(read835s(`\ufeff${paidAndDenied.replaceAll('~', '~\r\n')}`)[0]!.payerName).toBe('ACME HEALTH PLAN');
     expect(read835s(paidAndDenied.replace('ACME HEALTH PLAN', 'ACMÉ 🩺 PLAN'))[0]!.payerName).toBe('ACMÉ 🩺 PLAN');
