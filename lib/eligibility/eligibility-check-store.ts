@@ -47,16 +47,23 @@ export interface EligibilityCheckStore {
 // clinic made in a mode within the 24 h before `now`. Parameters from $first: the cache keys (JSON array of
 // text, or null for every key of the patients) and the patient ids (JSON array of text), clinicId, mode, then
 // the window's open start and closed end (UTC ISO text, as timestamp(3) stores Prisma's dates). A key may
-// stand with any of the patients; callers look up their pair.
+// stand with any of the patients; callers look up their pair. Each patient is looked up on its own through the
+// (clinicId, patientId, createdAt) index: a filter of the clinic's checks by `patientId = ANY(500 ids)` compares
+// every check of the day with every id (11 ms for a 500-patient roster after two others, and worse the busier the
+// clinic), and a semi-join left to the planner chose a nested loop over the ids on a table without fresh statistics.
 const newestCachedChecks = (first: number) => {
   const $ = (offset: number) => `$${first + offset}`;
-  return `SELECT DISTINCT ON ("cacheKey", "patientId") "cacheKey", "patientId", "createdAt", "result"
-    FROM "EligibilityCheck"
-    WHERE (${$(0)}::jsonb IS NULL OR "cacheKey" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(0)}::jsonb))))
-      AND "patientId" = ANY (ARRAY(SELECT jsonb_array_elements_text(${$(1)}::jsonb)))
-      AND "clinicId" = ${$(2)} AND "mode" = ${$(3)} AND "cacheable"
-      AND "createdAt" > ${$(4)}::timestamp(3) AND "createdAt" <= ${$(5)}::timestamp(3)
-    ORDER BY "cacheKey", "patientId", "createdAt" DESC`;
+  return `SELECT hit."cacheKey", asked."patientId", hit."createdAt", hit."result"
+    FROM (SELECT DISTINCT jsonb_array_elements_text(${$(1)}::jsonb) AS "patientId") AS asked
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT ON ("cacheKey") "cacheKey", "createdAt", "result"
+      FROM "EligibilityCheck"
+      WHERE "clinicId" = ${$(2)} AND "patientId" = asked."patientId"
+        AND "createdAt" > ${$(4)}::timestamp(3) AND "createdAt" <= ${$(5)}::timestamp(3)
+        AND "mode" = ${$(3)} AND "cacheable"
+        AND (${$(0)}::jsonb IS NULL OR "cacheKey" IN (SELECT jsonb_array_elements_text(${$(0)}::jsonb)))
+      ORDER BY "cacheKey", "createdAt" DESC
+    ) AS hit`;
 };
 
 type CacheLookup = { cacheKey: string; patientId: string };

@@ -9,13 +9,19 @@ export type RecentCheck = {
   priorAuthRequired: boolean | null;
 };
 
-const RECENT_CHECKS = `SELECT "patientId", "createdAt", "status", "network", "priorAuthRequired" FROM (
-    SELECT "patientId", "createdAt", "status", "result"->>'network' AS "network",
-      ("result"->>'priorAuthRequired')::boolean AS "priorAuthRequired",
-      row_number() OVER (PARTITION BY "patientId" ORDER BY "createdAt" DESC, "id" DESC) AS n
+// Each patient's three newest through the (clinicId, patientId, createdAt) index, one patient at a time: not a
+// window over every check the patients ever had, filtered by `patientId = ANY(500 ids)` (see newestCachedChecks).
+const RECENT_CHECKS = `SELECT asked."patientId", c."createdAt", c."status", c."network", c."priorAuthRequired"
+  FROM (SELECT DISTINCT jsonb_array_elements_text($2::jsonb) AS "patientId") AS asked
+  CROSS JOIN LATERAL (
+    SELECT "id", "createdAt", "status", "result"->>'network' AS "network",
+      ("result"->>'priorAuthRequired')::boolean AS "priorAuthRequired"
     FROM "EligibilityCheck"
-    WHERE "clinicId" = $1 AND "patientId" = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
-  ) AS ranked WHERE n <= 3 ORDER BY "patientId", "createdAt" DESC`;
+    WHERE "clinicId" = $1 AND "patientId" = asked."patientId"
+    ORDER BY "createdAt" DESC, "id" DESC
+    LIMIT 3
+  ) AS c
+  ORDER BY asked."patientId", c."createdAt" DESC, c."id" DESC`;
 
 /** @returns patient id → up to three checks, newest first (patients without a check are absent). */
 export async function findRecentChecks(
