@@ -4,12 +4,20 @@ import { AppError, type ErrorCode, type ErrorIssue } from '../errors';
 import { centsToNumber } from '../money/cents-to-number';
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
+  return jsonText(toJson(body), init);
+}
+
+/** A JSON response whose body the handler serialized itself (with toJson), piece by piece as its parts were ready. */
+export function jsonText(text: string, init: ResponseInit = {}): Response {
   // A Headers object, not a plain record: several Set-Cookie lines must survive as separate headers.
   const headers = new Headers(init.headers);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(body, bigintAsNumber), { ...init, headers });
+  return new Response(text, { ...init, headers });
 }
+
+/** JSON text as every response writes it. */
+export const toJson = (value: unknown): string => JSON.stringify(value, bigintAsNumber);
 
 export const noContent = () => new Response(null, { status: 204 });
 export const redirect = (location: string, headers: Record<string, string> = {}) =>

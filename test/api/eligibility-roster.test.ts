@@ -2,6 +2,7 @@
 // skips, defaults, order, summary), NDJSON progress, and the live CORE adapter against the fake payer
 // (concurrency cap, failures that must read `unknown`), plus production without a transport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RosterResponse } from '@/lib/eligibility/check-roster';
 import { clinicToday } from '@/lib/time/clinic-day';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
@@ -68,6 +69,9 @@ describe('POST /api/eligibility/roster on the demo day (sandbox payer)', () => {
   it("checks today's appointments in order, with names from the records and a summary that adds up", async () => {
     const res = await frontdesk.post('/api/eligibility/roster', { appointments });
     expect(res.status).toBe(200);
+    // The route writes each result's JSON as it finishes: byte for byte what the response schema gives.
+    expect(res.text).toBe(JSON.stringify(RosterResponse.parse(JSON.parse(res.text))));
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.body.summary).toEqual({ total: 10, active: 6, inactive: 1, unknown: 2, skipped: 1 });
     expect(res.body.results.map((r: { appointment: unknown }) => r.appointment)).toEqual(appointments);
     for (const r of res.body.results) {
