@@ -23,8 +23,9 @@ type PhiWriter = Pick<Db, '$executeRawUnsafe'> | Prisma.TransactionClient;
 // reads in a few milliseconds (Prisma's createMany spends ~0.3 ms of CPU per row), and a single verify scopes
 // and logs in one round trip. All or nothing: rows are inserted only when every one names a patient of its
 // clinic. createdAt goes in as UTC ISO text, which timestamp(3) stores as the UTC wall time, as Prisma does.
-// Exported to run inside a larger statement (a CTE with RETURNING): see eligibility's loggedCheckStore.
-export const INSERT_ACCESS = `WITH access AS (
+// Exported to run inside a larger statement (a CTE with RETURNING): see eligibility's loggedCheckStore. A larger
+// statement may add a `gate` of its own (SQL over its other CTEs): nothing is logged unless it holds as well.
+export const insertAccess = (gate = 'true') => `WITH access AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS rows("id" text, "orgId" text, "clinicId" text, "userId" text,
       "patientId" text, "purpose" text, "correlationId" text, "createdAt" timestamp(3))
   ), allowed AS (
@@ -32,7 +33,8 @@ export const INSERT_ACCESS = `WITH access AS (
   )
   INSERT INTO "PhiAccessLog" ("id", "orgId", "clinicId", "userId", "patientId", "purpose", "correlationId", "createdAt")
   SELECT "id", "orgId", "clinicId", "userId", "patientId", "purpose", "correlationId", "createdAt" FROM allowed
-  WHERE (SELECT count(*) FROM allowed) = (SELECT count(*) FROM access)`;
+  WHERE (SELECT count(*) FROM allowed) = (SELECT count(*) FROM access) AND (${gate})`;
+export const INSERT_ACCESS = insertAccess();
 
 /** The one parameter of INSERT_ACCESS and the number of rows it must insert (one per distinct patient id). */
 export function accessRows(

@@ -3,10 +3,9 @@
 // the guarantee that a lookup failing in any way is `unknown`, never `active`. One check is check-eligibility.ts's.
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import { recordPhiAccess } from '../audit/record-phi-access';
-import { AppError, isAppError } from '../errors';
+import { isAppError } from '../errors';
 import type { Logger } from '../log';
-import { requireClinicPatients, type ClinicPatient } from '../patients/require-clinic-patients';
+import type { ClinicPatient } from '../patients/require-clinic-patients';
 import {
   askEligibility,
   unansweredFields,
@@ -22,6 +21,7 @@ import { PAYER_DIRECTORY } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
 import { clinicDateOf } from '../time/clinic-day';
 import { findRecentChecks, type RecentCheck } from './find-recent-checks';
+import { openRoster } from './open-roster';
 
 const MAX_ROSTER_SIZE = 500;
 const MAX_CONCURRENCY = 20;
@@ -172,53 +172,29 @@ export async function prepareRoster(
 ): Promise<RosterRun> {
   const now = deps.clock();
   const patientIds = body.appointments.map((a) => a.patientId);
-  // Three reads at once; nothing leaves the building until the scope check passed and the PHI log is written.
-  // The small clinic read goes first (then() starts Prisma's lazy query): the PHI log waits only for it, not for
-  // the 500-id patient query. The cache read needs only the patient ids and reads only this clinic's rows;
-  // nothing of it is used unless the batch passes.
-  const finding = deps.db.clinic
-    .findUnique({
-      where: { id: context.clinicId },
-      select: { name: true, billingNpi: true, billingProviderName: true },
-    })
-    .then((row) => row);
-  const caching = batchCheckStore(deps.db, { clinicId: context.clinicId, mode: deps.payer.mode, now, patientIds });
-  const reading = requireClinicPatients(deps.db, context.clinicId, patientIds);
-  // This clinic's rows only, like the cache read; used only once the batch passes.
-  const recalling = findRecentChecks(deps.db, context.clinicId, patientIds);
+  // Three statements at once; nothing leaves the building until the scope check passed and the PHI log is
+  // written, both in openRoster's one statement with the clinic's provider and the patients. The cache and the
+  // recent checks read only this clinic's rows by the patient ids; nothing of them is used unless the batch passes.
+  const { orgId, clinicId, userId, correlationId } = context;
+  const access = { orgId, clinicId, userId, correlationId, purpose: 'eligibility.roster' };
+  const opening = openRoster(deps.db, access, patientIds, body.provider, now);
+  const caching = batchCheckStore(deps.db, { clinicId, mode: deps.payer.mode, now, patientIds });
+  const recalling = findRecentChecks(deps.db, clinicId, patientIds);
   // Whichever of them refuses first, the others' refusals are handled (awaited or dropped), never unhandled.
   caching.catch(() => undefined);
-  reading.catch(() => undefined);
   recalling.catch(() => undefined);
-  const clinic = await finding;
-  const npi = body.provider?.npi ?? clinic?.billingNpi ?? '';
-  if (!/^\d{10}$/.test(npi)) {
-    await reading; // an out-of-clinic patient is refused first, as OUT_OF_SCOPE
-    throw new AppError('VALIDATION_FAILED', 'The clinic has no billing provider on file; send provider.npi', {
-      issues: [{ path: 'body.provider.npi', message: 'Required: the clinic has no billing provider NPI on file' }],
-    });
-  }
-  const providerName =
-    body.provider?.name ??
-    (npi === clinic?.billingNpi ? clinic?.billingProviderName : null) ??
-    clinic?.name ??
-    'PROVIDER';
-  // The log is its own scope check (all or nothing: a batch with any other clinic's patient logs nothing and
-  // is refused), so it is written while the patients are read; the lookups are planned while it commits.
-  const logging = recordPhiAccess(deps.db, { ...context, purpose: 'eligibility.roster' }, patientIds, now);
-  logging.catch(() => undefined);
-  const patients = await reading;
+  const { provider, patients } = await opening;
 
   const plan: RosterPlan = {
     deps: { db: deps.db, clock: deps.clock, payer: deps.payer, config: deps.config, log: deps.log },
     context,
     body,
     patients,
-    provider: { npi, name: providerName },
+    provider,
     recent: await recalling,
   };
   const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
-  const [store] = await Promise.all([caching, logging]);
+  const store = await caching;
   return { run: (options) => runRoster(plan, planned, store, options) };
 }
 

@@ -493,6 +493,45 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
     },
   );
 
+  it('refuses a clinic without a billing NPI unless the request names one, logging nothing when it refuses', async () => {
+    const bare = await createTenant(app.db, 'No NPI');
+    await app.db.clinic.update({ where: { id: bare.clinicId }, data: { billingNpi: null, billingProviderName: null } });
+    const user = await createUser(app.db, bare, { scopes: ['eligibility:read'] });
+    const staff = await signIn(app, user.email, user.password);
+    const mine = await Promise.all([0, 1].map((i) => createPatient(app.db, bare, { memberId: `DEMO-ACTIVE-NPI${i}` })));
+    const foreign = await createPatient(app.db, tenant);
+    const logged = () => app.db.phiAccessLog.count({ where: { clinicId: bare.clinicId } });
+    const calls = fake.calls;
+    // Duplicates collapse: three appointments, two patients.
+    const appointments = [...mine, mine[0]!].map((p) => ({ patientId: p.id }));
+
+    const missing = await staff.post('/api/eligibility/roster', { appointments });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      issues: [{ path: 'body.provider.npi', message: 'Required: the clinic has no billing provider NPI on file' }],
+    });
+    // A patient of another clinic is refused first, whatever the NPI.
+    const intruder = await staff.post('/api/eligibility/roster', {
+      appointments: [...appointments, { patientId: foreign.id }],
+    });
+    expect(intruder.status).toBe(403);
+    expect(intruder.body.code).toBe('OUT_OF_SCOPE');
+    expect(await logged()).toBe(0);
+    expect(fake.calls).toBe(calls);
+
+    const named = await staff.post('/api/eligibility/roster', { appointments, provider: { npi: '1497758544' } });
+    expect(named.status).toBe(200);
+    expect(named.body.summary).toMatchObject({ total: 3, active: 3 });
+    expect(await logged()).toBe(2);
+    const sent = fake.received.slice(-2).map((r) => read270(r.fields.Payload!)!);
+    // No billing provider on file: the 270 names the clinic itself beside the request's NPI.
+    expect(sent.map((r) => [r.providerNpi, r.providerName])).toEqual([
+      ['1497758544', bare.clinicName],
+      ['1497758544', bare.clinicName],
+    ]);
+  });
+
   it('rejects a batch with a patient of another clinic before the payer hears anything', async () => {
     const mine = await patients(2);
     const foreign = await createPatient(app.db, await createTenant(app.db, 'Elsewhere'));
@@ -539,5 +578,32 @@ describe('POST /api/eligibility/roster in production without a live transport', 
     }
     expect(await app.db.phiAccessLog.count()).toBe(0);
     expect(await app.db.eligibilityCheck.count()).toBe(0);
+  });
+});
+
+describe('POST /api/eligibility/roster on the embedded PGlite database', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp({ database: 'pglite' });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  // openRoster refuses to go on unless its one statement wrote every PHI log row, so a 200 here is the log written.
+  it('checks the demo day and serves the repeat from the cache', async () => {
+    const frontdesk = await signIn(app, 'frontdesk@northside.test');
+    const list = await frontdesk.get(`/api/appointments?date=${today()}`);
+    const appointments = list.body.appointments.map((a: { patientId: string }) => ({ patientId: a.patientId }));
+    const first = await frontdesk.post('/api/eligibility/roster', { appointments });
+    expect(first.status).toBe(200);
+    expect(first.body.summary).toEqual({ total: 10, active: 6, inactive: 1, unknown: 2, skipped: 1 });
+    const second = await frontdesk.post('/api/eligibility/roster', { appointments });
+    expect(second.body.summary).toEqual(first.body.summary);
+    const active = second.body.results.find(
+      (r: { appointment: { patientId: string } }) => r.appointment.patientId === 'pat_n_001',
+    );
+    expect(active.result).toMatchObject({ status: 'active', cached: true });
+    expect(active.changedSinceLastCheck).toBe(false);
   });
 });
