@@ -11,9 +11,9 @@ import { refuseOutOfClinic, type ClinicPatient } from '../patients/require-clini
 /** A provider NPI the roster can send: ten digits. The statement's gate below is the same rule in SQL. */
 const NPI = /^\d{10}$/;
 
-// $1 the PHI access rows (INSERT_ACCESS's), $2 the clinic id, $3 whether the request names its own provider NPI,
-// $4 the patient ids as a JSON array. One row per patient found (one row of nulls when none is), each carrying the
-// clinic's fields and the number of log rows written. The patients are joined to the ids, not filtered by
+// $1 the PHI access rows (INSERT_ACCESS's: one per distinct patient id), $2 the clinic id, $3 whether the request
+// names its own provider NPI. One row per patient found (one row of nulls when none is), each carrying the clinic's
+// fields and the number of log rows written. The patients are joined to the access rows' ids, not filtered by
 // `id = ANY(array)`: the planner then scanned the clinic's patients comparing each with every id (10 ms for 500).
 const OPEN_ROSTER = `WITH clinic AS (
     SELECT "name", "billingNpi", "billingProviderName" FROM "Clinic" WHERE "id" = $2
@@ -26,8 +26,8 @@ const OPEN_ROSTER = `WITH clinic AS (
   FROM (SELECT 1) AS one
   LEFT JOIN clinic AS c ON true
   LEFT JOIN (
-    SELECT p.* FROM jsonb_array_elements_text($4::jsonb) AS asked ("id")
-    JOIN "Patient" AS p ON p."id" = asked."id" AND p."clinicId" = $2
+    SELECT p.* FROM jsonb_to_recordset($1::jsonb) AS asked ("patientId" text)
+    JOIN "Patient" AS p ON p."id" = asked."patientId" AND p."clinicId" = $2
   ) AS p ON true`;
 
 type Row = {
@@ -51,21 +51,14 @@ export async function openRoster(
   now: Date,
 ): Promise<OpenedRoster> {
   const rows = accessRows(access, patientIds, now);
-  const unique = [...new Set(patientIds)];
-  const found = await db.$queryRawUnsafe<Row[]>(
-    OPEN_ROSTER,
-    rows.json,
-    access.clinicId,
-    requested !== undefined,
-    JSON.stringify(unique),
-  );
+  const found = await db.$queryRawUnsafe<Row[]>(OPEN_ROSTER, rows.json, access.clinicId, requested !== undefined);
   const patients = new Map<string, ClinicPatient>();
   for (const row of found) {
     if (row.id === null) continue;
     const { logged: _logged, clinicName: _name, billingNpi: _npi, billingProviderName: _provider, ...patient } = row;
     patients.set(row.id, patient);
   }
-  if (patients.size !== unique.length) refuseOutOfClinic(access.clinicId, unique.length - patients.size, unique.length);
+  if (patients.size !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - patients.size, rows.count);
   const clinic = found[0]!;
   const npi = requested?.npi ?? clinic.billingNpi ?? '';
   if (!NPI.test(npi)) {
