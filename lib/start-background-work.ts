@@ -18,7 +18,7 @@ import { emrPullHandler } from './emr/pull-job';
 import { reconcileHandler } from './reconciliation/reconcile-day';
 import { eraPostingHandler } from './remittances/era-post-job';
 import { scheduleHandler } from './schedules/schedule-handler';
-import { SCHEDULES } from './schedules/schedules';
+import { schedulesFor } from './schedules/schedules';
 import { syncSchedules } from './schedules/sync-schedules';
 
 /** How often a worker re-reads the clinics' time zones into the schedules. */
@@ -41,6 +41,7 @@ export async function startBackgroundWork(
   const { config, db, clock, log } = deps;
   const works = config.appRole !== 'web';
   const boss = await startBoss(deps, { works });
+  const schedules = schedulesFor(config.mode);
   const handlers = [
     bulkExportHandler({ db, clock, fhirStore: deps.fhirStore, log }),
     emrPullHandler({ db, clock, config, fhirStore: deps.fhirStore, egress: deps.egress, log }),
@@ -48,7 +49,7 @@ export async function startBackgroundWork(
     reconcileHandler(deps),
     eraPostingHandler(deps),
     preVerificationHandler(deps),
-    ...SCHEDULES.map((schedule) =>
+    ...schedules.map((schedule) =>
       scheduleHandler({ db, clock, boss, log, clearinghouse: deps.clearinghouse }, schedule),
     ),
   ] as unknown as JobHandler[];
@@ -59,10 +60,10 @@ export async function startBackgroundWork(
     return boss;
   }
   await startWorkers(boss, handlers, log.child({ worker: 'jobs' }));
-  await syncSchedules(boss, db, SCHEDULES);
+  await syncSchedules(boss, db, schedules);
   startEventDispatcher(deps);
   const timer = setInterval(() => {
-    syncSchedules(boss, db, SCHEDULES).catch((error: unknown) =>
+    syncSchedules(boss, db, schedules).catch((error: unknown) =>
       log.error({ err: error instanceof Error ? error.message : String(error) }, 'schedule sync failed'),
     );
   }, SCHEDULE_SYNC_MS);

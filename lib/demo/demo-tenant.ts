@@ -1,7 +1,7 @@
 // The sandbox demo tenant of DECISIONS.md: "Demo Health" with Northside and Southside clinics, their users,
 // patients (member ids choose the sandbox payer's scenario), today's appointments, a bill and a pool each.
-// Seeded once; each clinic's today's appointments (its own calendar day) are added on every start so the roster
-// screen always has a day to check.
+// Seeded once; each clinic's appointments of its own calendar day are added on every start and kept coming by the
+// sandbox's demo-day schedule (demo-day-schedule.ts), so the roster screen always has a morning to check.
 // Production never seeds it.
 import type { Db } from '../db';
 import { ConfigError, type ServiceMode } from '../config';
@@ -85,7 +85,7 @@ export async function ensureDemoTenant(
   const { db } = deps;
   const exists = await db.organization.findUnique({ where: { id: DEMO_ORG_ID } });
   const created = !exists && (await createTenant(deps));
-  await ensureAppointmentsFor(db, deps.now);
+  await ensureDemoAppointments(db, deps.now);
   return { created };
 }
 
@@ -168,27 +168,41 @@ async function createTenant({ db, sealKey }: { db: Db; sealKey?: Buffer }): Prom
 }
 
 /**
- * Each clinic's appointments of its own today (its time zone's calendar day), from 08:30 to 13:00 on its wall
- * clock, so the roster has a morning to check whatever time of day the demo starts. Insert-if-absent (ON
- * CONFLICT DO NOTHING): instances restarting together on a new day all succeed.
+ * How far ahead the demo's days are kept: a clinic's next morning is on its calendar this long before its midnight,
+ * so a demo (or a test) that runs across the clinic's midnight finds the new day's appointments already there.
  */
-async function ensureAppointmentsFor(db: Db, now: Date) {
-  const data = CLINICS.flatMap((c) => {
-    const day = clinicToday(now, c.timeZone);
-    return Array.from({ length: 10 }, (_, i) => {
-      const n = i + 1;
-      const id = `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`;
-      const time = `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
-      return {
-        id,
-        clinicId: c.id,
-        patientId: demoPatientId(c.prefix, n),
-        start: clinicInstant(day, time, c.timeZone),
-        providerNpi: c.npi,
-        providerName: c.provider,
-        reason: 'Office visit',
-      };
-    });
+const DAY_LOOKAHEAD_MS = 15 * 60 * 1000;
+
+/**
+ * Each clinic's appointments of its own today (its time zone's calendar day, and its next one within
+ * DAY_LOOKAHEAD_MS of midnight), from 08:30 to 13:00 on its wall clock, so the roster has a morning to check
+ * whatever time of day the demo runs. Insert-if-absent (ON CONFLICT DO NOTHING): instances restarting together on a
+ * new day all succeed. Only clinics of the demo tenant that exist are given appointments. Answers how many were
+ * added.
+ */
+export async function ensureDemoAppointments(db: Db, now: Date): Promise<number> {
+  const present = await db.clinic.findMany({
+    where: { orgId: DEMO_ORG_ID, id: { in: CLINICS.map((c) => c.id) } },
+    select: { id: true },
   });
-  await db.appointment.createMany({ data, skipDuplicates: true });
+  const ahead = new Date(now.getTime() + DAY_LOOKAHEAD_MS);
+  const data = CLINICS.filter((c) => present.some((p) => p.id === c.id)).flatMap((c) =>
+    [...new Set([clinicToday(now, c.timeZone), clinicToday(ahead, c.timeZone)])].flatMap((day) =>
+      Array.from({ length: 10 }, (_, i) => {
+        const n = i + 1;
+        const time = `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
+        return {
+          id: `appt_${c.prefix}_${String(n).padStart(3, '0')}_${day.replaceAll('-', '')}`,
+          clinicId: c.id,
+          patientId: demoPatientId(c.prefix, n),
+          start: clinicInstant(day, time, c.timeZone),
+          providerNpi: c.npi,
+          providerName: c.provider,
+          reason: 'Office visit',
+        };
+      }),
+    ),
+  );
+  if (data.length === 0) return 0;
+  return (await db.appointment.createMany({ data, skipDuplicates: true })).count;
 }

@@ -19,6 +19,8 @@ import { retrieveRemittances } from '../remittances/retrieve-remittances';
 import { PRE_VERIFICATION_QUEUE, type PreVerificationJobData } from '../eligibility/pre-verify-appointments';
 import { RECONCILE_QUEUE } from '../reconciliation/reconcile-day';
 import { clinicDateOf, nextDate, previousDate } from '../time/clinic-day';
+import type { ServiceMode } from '../config';
+import { demoDaySchedule } from '../demo/demo-day-schedule';
 
 export type ScheduleDeps = {
   db: Db;
@@ -128,3 +130,8 @@ export const SCHEDULES: readonly Schedule[] = [
   eraRetrieval,
   claimSendRecovery,
 ];
+
+/** The schedules a deployment keeps: the ruled five, and in sandbox the demo tenant's rolling day too. */
+export function schedulesFor(mode: ServiceMode): readonly Schedule[] {
+  return mode === 'sandbox' ? [...SCHEDULES, demoDaySchedule] : SCHEDULES;
+}

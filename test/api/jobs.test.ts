@@ -82,6 +82,8 @@ describe('the job engine on embedded PGlite', () => {
       expect(schedules.map(({ name, cron, timeZone: zone }) => ({ name, cron, timeZone: zone }))).toEqual([
         { name: 'schedule.claim-send-recovery', cron: '*/5 * * * *', timeZone: 'UTC' },
         { name: 'schedule.claim-status-follow-up', cron: '0 7 * * *', timeZone },
+        // Sandbox only: the demo tenant's rolling day.
+        { name: 'schedule.demo-day', cron: '*/5 * * * *', timeZone: 'UTC' },
         { name: 'schedule.era-retrieval', cron: '0 * * * *', timeZone: 'UTC' },
         { name: 'schedule.pre-verification', cron: '0 18 * * *', timeZone },
         { name: 'schedule.reconciliation', cron: '0 2 * * *', timeZone },

@@ -388,6 +388,7 @@ describe('one worker and two web instances through PgBouncer in transaction mode
       { name: 'schedule.claim-send-recovery', key: 'UTC' },
       { name: 'schedule.claim-status-follow-up', key: 'America/Los_Angeles' },
       { name: 'schedule.claim-status-follow-up', key: 'America/New_York' },
+      { name: 'schedule.demo-day', key: 'UTC' },
       { name: 'schedule.era-retrieval', key: 'UTC' },
       { name: 'schedule.pre-verification', key: 'America/Los_Angeles' },
       { name: 'schedule.pre-verification', key: 'America/New_York' },
