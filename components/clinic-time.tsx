@@ -4,7 +4,7 @@
 // useClinicTime() and formats with it. Dates the API writes as YYYY-MM-DD (birth dates, dates of service,
 // coverage dates) are calendar dates and are shown as written, never shifted by a zone.
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { clinicToday } from '@/lib/time/clinic-day';
+import { clinicDateOf, clinicToday } from '@/lib/time/clinic-day';
 
 /** The schema's default zone, used only if a screen renders outside the staff layout. */
 const FALLBACK_ZONE = 'America/New_York';
@@ -19,6 +19,8 @@ export type ClinicTime = {
   timeZone: string;
   /** The clinic's calendar date now, YYYY-MM-DD. */
   today(): string;
+  /** An instant's calendar date at the clinic, YYYY-MM-DD. */
+  dateOf(instant: string | Date): string;
   /** An instant's wall-clock time at the clinic: "5:00 PM". */
   time(instant: string | Date): string;
   /** An instant's date at the clinic, or a YYYY-MM-DD calendar date as written: "Nov 23, 2026". */
@@ -55,6 +57,7 @@ export function clinicTime(timeZone: string): ClinicTime {
   return {
     timeZone,
     today: () => clinicToday(new Date(), timeZone),
+    dateOf: (instant) => clinicDateOf(asDate(instant), timeZone),
     time: (instant) => plain(timeFormat.format(asDate(instant))),
     date: (value) =>
       typeof value === 'string' && CALENDAR_DATE.test(value)

@@ -6,7 +6,7 @@
 // and accepted.
 import { test, expect, type Page } from 'playwright/test';
 import { PASSWORD, signedInPage, submitClaimThroughApi, verifyCoverageOnFile } from './billing-setup';
-import { clinicToday } from '../lib/time/clinic-day';
+import { clinicInstant, clinicToday, previousDate } from '../lib/time/clinic-day';
 
 const NORTHSIDE_NPI = '1234567893';
 const NORTHSIDE_TIME_ZONE = 'America/New_York';
@@ -55,6 +55,21 @@ test('"Bill this visit" opens the claim editor filled, and billing finds a patie
   for (const path of ['/claims', '/denials', '/remittances', '/bills']) await billing.goto(path);
   expect(denied).toEqual([]);
   await billing.context().close();
+});
+
+test('a visit on a later day at the clinic offers nothing to bill yet', async ({ browser }) => {
+  const admin = await signedInPage(browser, 'admin@northside.test');
+  // The browser's clock at noon the day before the server's: to the screens the demo's morning is tomorrow.
+  const today = clinicToday(new Date(), NORTHSIDE_TIME_ZONE);
+  await admin.clock.setFixedTime(clinicInstant(previousDate(today), '12:00', NORTHSIDE_TIME_ZONE));
+  await admin.goto('/patients/pat_n_002');
+  await expect(admin.getByText(/Office visit/).first()).toBeVisible();
+  await expect(admin.getByRole('link', { name: 'Bill this visit' })).toHaveCount(0);
+  await admin.goto('/eligibility/roster');
+  await admin.getByLabel('Day').fill(today);
+  await expect(admin.getByTestId('roster-row-pat_n_002')).toBeVisible();
+  await expect(admin.getByRole('link', { name: 'Bill this visit' })).toHaveCount(0);
+  await admin.context().close();
 });
 
 test('a rejected claim shows the reason in words, and "Edit and resubmit" sends it again as accepted', async ({

@@ -47,7 +47,10 @@ const SKIP_WORDS: Record<string, string> = {
   NO_PAYER_ID: 'Not checked: no payer on file. Add the payer to the patient’s coverage and check again.',
 };
 
-/** `canBill` (claims:write): each row offers "Bill this visit", the claim editor filled from the appointment. */
+/**
+ * `canBill` (claims:write): each row of a day up to the clinic's today offers "Bill this visit", the claim editor
+ * filled from the appointment (a later day's visits have nothing to bill yet).
+ */
 export function RosterScreen({ canBill = false }: { canBill?: boolean }) {
   const clock = useClinicTime();
   const [date, setDate] = useState(clock.today);
@@ -220,7 +223,7 @@ export function RosterScreen({ canBill = false }: { canBill?: boolean }) {
                 appointment={appointment}
                 result={results[index]}
                 pending={running && !results[index]}
-                canBill={canBill}
+                canBill={canBill && date <= clock.today()}
               />
             ))}
           </tbody>

@@ -239,7 +239,10 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
   );
 }
 
-/** With claims:write, each visit offers "Bill this visit": the claim editor filled from the appointment. */
+/**
+ * With claims:write, each visit up to the clinic's today offers "Bill this visit": the claim editor filled from the
+ * appointment. A visit on a later day has nothing to bill yet (the scrubber refuses a future date of service).
+ */
 function AppointmentList({
   title,
   items,
@@ -260,7 +263,7 @@ function AppointmentList({
             {clock.date(a.start)}, {clock.time(a.start)}
             {a.reason ? ` · ${a.reason}` : ''}
             {a.providerName ? <span className="muted"> · {a.providerName}</span> : null}
-            {canBill ? (
+            {canBill && clock.dateOf(a.start) <= clock.today() ? (
               <>
                 {' · '}
                 <Link href={`/claims/new?appointmentId=${encodeURIComponent(a.id)}`}>Bill this visit</Link>
