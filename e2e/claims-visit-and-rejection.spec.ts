@@ -66,6 +66,8 @@ test('a visit on a later day at the clinic offers nothing to bill yet', async ({
   await expect(admin.getByText(/Office visit/).first()).toBeVisible();
   await expect(admin.getByRole('link', { name: 'Bill this visit' })).toHaveCount(0);
   await admin.goto('/eligibility/roster');
+  // The screen's own today (the day before) has loaded, so the screen is live before the day is changed.
+  await expect(admin.getByText('No appointments on this day.')).toBeVisible();
   await admin.getByLabel('Day').fill(today);
   await expect(admin.getByTestId('roster-row-pat_n_002')).toBeVisible();
   await expect(admin.getByRole('link', { name: 'Bill this visit' })).toHaveCount(0);
