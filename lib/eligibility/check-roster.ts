@@ -193,7 +193,8 @@ export async function prepareRoster(
     provider,
     recent: await recalling,
   };
-  const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, now));
+  const dayOf = clinicDays(context.clinicTimeZone, now);
+  const planned = body.appointments.map((appointment, index) => planLookup(plan, appointment, index, dayOf));
   const store = await caching;
   return { run: (options) => runRoster(plan, planned, store, options) };
 }
@@ -229,11 +230,25 @@ async function runRoster(
   return { summary: summarize(results), results };
 }
 
+/**
+ * The clinic's calendar day of an appointment's start (a 17:00 visit in Los Angeles is 01:00 UTC the next day), and
+ * the clinic's today for one without a start. A day's roster shares a few dozen starts, so each is worked out once
+ * (a time zone's calendar day costs microseconds, hundreds of times over).
+ */
+function clinicDays(timeZone: string, now: Date): (start: string | undefined) => string {
+  const days = new Map<string | undefined, string>();
+  return (start) => {
+    let day = days.get(start);
+    if (day === undefined) days.set(start, (day = clinicDateOf(start ? new Date(start) : now, timeZone)));
+    return day;
+  };
+}
+
 function planLookup(
   plan: RosterPlan,
   appointment: RosterBody['appointments'][number],
   index: number,
-  now: Date,
+  dayOf: (start: string | undefined) => string,
 ): PlannedLookup {
   const { context, body, patients, provider } = plan;
   const patient = patients.get(appointment.patientId)!;
@@ -258,9 +273,7 @@ function planLookup(
       subscriber: { memberId, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate },
       serviceTypeCodes: body.serviceTypeCodes,
       coverage: { memberId: patient.coverageMemberId, payerId: patient.coveragePayerId },
-      // The clinic's calendar day of the visit (a 17:00 visit in Los Angeles is 01:00 UTC the next day), and
-      // the clinic's today for an appointment without a start.
-      dateOfService: clinicDateOf(appointment.start ? new Date(appointment.start) : now, plan.context.clinicTimeZone),
+      dateOfService: dayOf(appointment.start),
     },
   };
 }
