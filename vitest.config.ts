@@ -1,6 +1,26 @@
 // Unit tests sit beside their modules (lib/**), HTTP tests in test/api. Playwright specs (e2e/) are not vitest's.
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// Files that take minutes (a real production build; 20,000 fuzzed requests) start first, so the other worker works
+// through the rest beside them. A clean clone has no timing cache to order by, and vitest's fallback (larger files
+// first) left the fleet build running alone for the last two minutes of the suite.
+const LONGEST_FIRST = ['scripts/start-fleet.test.ts', 'test/api/fuzz.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => file.moduleId.endsWith(`/${name}`));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    const sorted = await super.sort(files);
+    return sorted
+      .map((file, i) => ({ file, i }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.i - b.i)
+      .map((x) => x.file);
+  }
+}
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
@@ -12,5 +32,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Each HTTP test file starts its own app process; two cores cannot run many at once.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

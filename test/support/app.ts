@@ -72,6 +72,8 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     HOME: process.env.HOME ?? '/tmp',
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
+    // Node keeps the server's compiled modules on disk between the suite's hundred-odd app starts (~0.4 s each).
+    NODE_COMPILE_CACHE: path.resolve('node_modules/.cache/node-compile-cache'),
     NEXT_DIST_DIR: distDir,
     SVC_ENV: 'sandbox',
     APP_URL: url,
