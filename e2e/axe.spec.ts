@@ -42,10 +42,11 @@ for (const size of WIDTHS) {
         // Still signed in, on the screen itself (not sent to /login).
         await expect(page.getByTestId('signed-in-as')).toHaveText(ADMIN);
         expect(new URL(page.url()).pathname).toBe(path);
-        // Client screens load their data after hydration; axe looks at what a person would see. (Not
-        // networkidle: a streamed roster or a polling screen may never be idle.)
+        // Client screens load their data after hydration; axe looks at what a person would see: once the network
+        // has been quiet for half a second (networkidle), or after 1.5 s on a screen that streams or polls and is
+        // never quiet (a fixed 1.5 s on every screen was most of this file's minute of waiting).
         await page.waitForLoadState('load');
-        await page.waitForTimeout(1500);
+        await page.waitForLoadState('networkidle', { timeout: 1500 }).catch(() => undefined);
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
         const blocking = results.violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
