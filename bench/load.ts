@@ -2,6 +2,7 @@
 // health (the bare route: baseline), eligibility verify on a cache hit, and signed payment-webhook ingest.
 // Targets: verify at least 50 % of health's requests per second, with p99 at most 3x health's p99.
 // The last line is one JSON object {"name","ratio","target",...}; ratios come from this one run.
+// BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { startApp, TEST_SECRETS } from '../test/support/app';
@@ -32,7 +33,7 @@ const peakRssMb = (pid: number) => {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
 };
 
-const app = await startApp({ env: { LOG_LEVEL: 'error' } });
+const app = await startApp({ env: { LOG_LEVEL: 'error', NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } });
 try {
   const staff = await signIn(app, 'admin@northside.test');
   const verifyBody = JSON.stringify({

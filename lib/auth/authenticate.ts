@@ -12,8 +12,9 @@ import { decodeSessionToken, findSessionToken } from './session-token';
 
 // The user row, the revocation check and the clinic's time zone in ONE statement: this runs on every
 // authenticated request, and a separate lookup would add a database round trip to each (bench/load measures this
-// path). The zone is read fresh each time, so a change in clinic settings applies to the next request.
-const USER_AND_REVOCATION = `
+// path). The zone is read fresh each time, so a change in clinic settings applies to the next request. Prepared
+// once per connection (lib/db.ts): parsed and planned anew, it was most of PostgreSQL's work on a cached verify.
+const USER_AND_REVOCATION = `-- prepared: user-and-revocation
   SELECT u."orgId", u."clinicId", u."sessionVersion", u."lockedUntil", u."deactivatedAt", u."scopes",
          EXISTS (SELECT 1 FROM "RevokedSession" r WHERE r."tokenId" = $2) AS "revoked",
          (SELECT c."timeZone" FROM "Clinic" c WHERE c."id" = u."clinicId") AS "clinicTimeZone"

@@ -111,8 +111,10 @@ export function databaseCheckStore(db: Db): EligibilityCheckStore {
 }
 
 // $1 the PHI access rows (INSERT_ACCESS's parameter), $2..$7 the cache query's, $8 the patient id: the patient's
-// coverage on file comes along (same clinic only), and the answer is compared with it.
-const LOG_ACCESS_AND_FIND_CACHED = `WITH logged AS (${INSERT_ACCESS} RETURNING 1)
+// coverage on file comes along (same clinic only), and the answer is compared with it. Prepared once per connection
+// (lib/db.ts), like the session check: a verify answered from the cache is these two statements.
+const LOG_ACCESS_AND_FIND_CACHED = `-- prepared: log-access-and-find-cached
+WITH logged AS (${INSERT_ACCESS} RETURNING 1)
   SELECT (SELECT count(*) FROM logged)::int AS "logged", hit."createdAt", hit."result",
     p."coverageMemberId", p."coveragePayerId"
   FROM (SELECT 1) AS one
