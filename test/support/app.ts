@@ -65,7 +65,50 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const usePglite = options.database === 'pglite';
   const database = usePglite ? undefined : (options.reuse ?? (await createTestDatabase()));
-  const port = options.port ?? (await freePort());
+  // freePort() closes its probe before the app listens, so a server of the other test worker can be given the
+  // same port in between: this app then fails to listen, and the health probe may meet that other server (a fake
+  // FHIR store answered it 200 once). A port chosen here is chosen again; a port the test chose fails loudly.
+  let started: Started;
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    started = await launch(port, distDir, usePglite ? 'memory://' : database!.url, options.env);
+    if (started !== PORT_TAKEN) break;
+    if (options.port !== undefined || attempt === 3) throw new Error(`port ${port} was taken before the app listened`);
+  }
+  const { url, env, child, exited, logs } = started;
+  const db = database ? await openDb({ kind: 'postgres', url: database.url }) : (undefined as unknown as Db);
+  return {
+    url,
+    db,
+    database,
+    env,
+    pid: child.pid!,
+    logs,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (database) {
+        await db.$disconnect();
+        if (!options.reuse) await database.drop();
+      }
+    },
+  };
+}
+
+const PORT_TAKEN = Symbol('port taken');
+
+type Started =
+  | typeof PORT_TAKEN
+  | { url: string; env: Record<string, string>; child: ChildProcess; exited: Promise<void>; logs: () => string };
+
+/** Starts `next start` on `port` and waits until it answers health, or PORT_TAKEN when it could not listen. */
+async function launch(
+  port: number,
+  distDir: string,
+  database: string,
+  overrides: StartOptions['env'],
+): Promise<Started> {
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -83,9 +126,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (test)',
     WEBAUTHN_ORIGIN: `http://localhost:${port}`,
     ...TEST_SECRETS,
-    ...(usePglite ? { PGLITE_DATA_DIR: 'memory://' } : { DATABASE_URL: database!.url }),
+    ...(database === 'memory://' ? { PGLITE_DATA_DIR: database } : { DATABASE_URL: database }),
   };
-  for (const [key, value] of Object.entries(options.env ?? {})) {
+  for (const [key, value] of Object.entries(overrides ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
@@ -102,13 +145,19 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
 
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited during start:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      // Health answers once the server is up; the sandbox seed runs in instrumentation before that.
-      if (res.status === 200) break;
-    } catch {
-      /* not listening yet */
+    if (child.exitCode !== null) {
+      if (output.includes('EADDRINUSE')) return PORT_TAKEN;
+      throw new Error(`app exited during start:\n${output}`);
+    }
+    // Next prints Ready once it listens; until then, whatever answers on this port is not this app.
+    if (output.includes('Ready in')) {
+      try {
+        const res = await fetch(`${url}/api/health`);
+        // Health answers once the server is up; the sandbox seed runs in instrumentation before that.
+        if (res.status === 200) break;
+      } catch {
+        /* not answering yet */
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -116,22 +165,5 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  const db = database ? await openDb({ kind: 'postgres', url: database.url }) : (undefined as unknown as Db);
-  return {
-    url,
-    db,
-    database,
-    env,
-    pid: child.pid!,
-    logs: () => output,
-    async stop() {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      if (database) {
-        await db.$disconnect();
-        if (!options.reuse) await database.drop();
-      }
-    },
-  };
+  return { url, env, child, exited, logs: () => output };
 }
