@@ -1,9 +1,17 @@
-// startApp hands a test its own app, never another server that answers on the port: the app saying it listens
-// decides, not the first 200 there (in CI a fake FHIR store of the other worker once took a port between
-// freePort() and the app's listen, answered the health probe, and the test signed in against it).
+// startApp hands a test its own app, never another server that answers on its port. In CI a fake FHIR store of
+// the other worker was once given the port freePort() had just released, answered the health probe 200, and the
+// test signed in against it. Now freePort() chooses below the kernel's ephemeral range (where listen(0) never
+// lands) and the probe counts only once the app itself listens.
+import fs from 'node:fs';
 import http from 'node:http';
 import { expect, it } from 'vitest';
 import { freePort, startApp } from './app';
+
+it('chooses ports below the range the kernel hands to listen(0) and outgoing connections', async () => {
+  const [floor] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+  for (const port of ports) expect(port).toBeLessThan(floor!);
+});
 
 it('refuses a port another server holds, even one that answers every path with 200, and never asks it', async () => {
   let requests = 0;

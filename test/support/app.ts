@@ -47,15 +47,34 @@ export type StartOptions = {
   port?: number;
 };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// The kernel gives every listen(0) (the fakes, the webhook receivers) and every outgoing connection a port from its
+// ephemeral range, so a port chosen there and released before the app listens can be handed to one of those in
+// between: for a fleet start that waits minutes for its build, a real risk. freePort() chooses below that range,
+// where only another freePort() can land (and startApp then chooses again).
+const EPHEMERAL_FLOOR = (() => {
+  try {
+    return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+const LOWEST_PORT = 10_000;
+const PORTS_BELOW = Math.max(EPHEMERAL_FLOOR, LOWEST_PORT + 1_000);
+
+const isFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/** A loopback port nothing listens on, outside the kernel's ephemeral range (see above). */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (PORTS_BELOW - LOWEST_PORT));
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free port between ${LOWEST_PORT} and ${PORTS_BELOW}`);
 }
 
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
@@ -65,9 +84,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const usePglite = options.database === 'pglite';
   const database = usePglite ? undefined : (options.reuse ?? (await createTestDatabase()));
-  // freePort() closes its probe before the app listens, so a server of the other test worker can be given the
-  // same port in between: this app then fails to listen, and the health probe may meet that other server (a fake
-  // FHIR store answered it 200 once). A port chosen here is chosen again; a port the test chose fails loudly.
+  // The port is free when chosen, not held: another server can take it before the app listens (in CI a fake FHIR
+  // store once did, and answered the health probe 200). The app then cannot listen: a port chosen here is chosen
+  // again; a port the test chose fails loudly. launch() probes only once the app itself listens.
   let started: Started;
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
