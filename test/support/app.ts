@@ -87,10 +87,13 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   // The port is free when chosen, not held: another server can take it before the app listens (in CI a fake FHIR
   // store once did, and answered the health probe 200). The app then cannot listen: a port chosen here is chosen
   // again; a port the test chose fails loudly. launch() probes only once the app itself listens.
+  const databaseEnv: Record<string, string> = usePglite
+    ? { PGLITE_DATA_DIR: 'memory://' }
+    : { DATABASE_URL: database!.url };
   let started: Started;
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
-    started = await launch(port, distDir, usePglite ? 'memory://' : database!.url, options.env);
+    started = await launch(port, distDir, databaseEnv, options.env);
     if (started !== PORT_TAKEN) break;
     if (options.port !== undefined || attempt === 3) throw new Error(`port ${port} was taken before the app listened`);
   }
@@ -125,7 +128,7 @@ type Started =
 async function launch(
   port: number,
   distDir: string,
-  database: string,
+  databaseEnv: Record<string, string>,
   overrides: StartOptions['env'],
 ): Promise<Started> {
   const url = `http://127.0.0.1:${port}`;
@@ -145,7 +148,7 @@ async function launch(
     WEBAUTHN_RP_NAME: 'Clinic Revenue Platform (test)',
     WEBAUTHN_ORIGIN: `http://localhost:${port}`,
     ...TEST_SECRETS,
-    ...(database === 'memory://' ? { PGLITE_DATA_DIR: database } : { DATABASE_URL: database }),
+    ...databaseEnv,
   };
   for (const [key, value] of Object.entries(overrides ?? {})) {
     if (value === undefined) delete env[key];
