@@ -1,7 +1,7 @@
-// startApp hands a test its own app, never another server that answers on its port. In CI a fake FHIR store of
-// the other worker was once given the port freePort() had just released, answered the health probe 200, and the
-// test signed in against it. Now freePort() chooses below the kernel's ephemeral range (where listen(0) never
-// lands) and the probe counts only once the app itself listens.
+// startApp hands a test its own app, never another server that answers on its port. In CI a sign-in once got 404
+// from /api/auth/csrf: most likely the other worker's fake FHIR store was given the port freePort() had just
+// released (it answers /api/health as a search, 200, and that path as a read, 404). Now freePort() chooses below
+// the kernel's ephemeral range (where listen(0) never lands) and the probe counts only once the app listens.
 import fs from 'node:fs';
 import http from 'node:http';
 import { expect, it } from 'vitest';

@@ -84,9 +84,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   }
   const usePglite = options.database === 'pglite';
   const database = usePglite ? undefined : (options.reuse ?? (await createTestDatabase()));
-  // The port is free when chosen, not held: another server can take it before the app listens (in CI a fake FHIR
-  // store once did, and answered the health probe 200). The app then cannot listen: a port chosen here is chosen
-  // again; a port the test chose fails loudly. launch() probes only once the app itself listens.
+  // The port is free when chosen, not held: another server can take it before the app listens (in CI, most likely
+  // a fake FHIR store, which answered the health probe 200). The app then cannot listen: a port chosen here is
+  // chosen again; a port the test chose fails loudly. launch() probes only once the app itself listens.
   const databaseEnv: Record<string, string> = usePglite
     ? { PGLITE_DATA_DIR: 'memory://' }
     : { DATABASE_URL: database!.url };
