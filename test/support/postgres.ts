@@ -36,7 +36,6 @@ export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
 
 /** A fresh database holding every migration: a copy of the suite's migrated template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  assertLocal(ADMIN_URL); // before the template is built there
   return createEmptyDatabase(await migratedTemplate());
 }
 
@@ -50,6 +49,7 @@ let template: Promise<string> | undefined;
  * Nothing connects to a template once it exists, which is what CREATE DATABASE … TEMPLATE requires.
  */
 function migratedTemplate(): Promise<string> {
+  assertLocal(ADMIN_URL); // before anything connects there
   template ??= (async () => {
     const migrations = migrationSql();
     const name = `tmpl_${createHash('sha256').update(migrations.join('\0')).digest('hex').slice(0, 16)}`;
