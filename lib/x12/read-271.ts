@@ -1,6 +1,8 @@
 // Reads a 005010X279A1 271 into its loops (2000A..2000D, 2100A..2100D, 2110, 2115, 2120). It does not decide
 // what the benefits mean: read-eligibility.ts applies ELIGIBILITY.md to this structure.
-import { readInterchange, type Delimiters, type Segment } from './read-interchange';
+import { element } from './element';
+import { elementAt } from './indexed-segments';
+import { readInterchangeInPlace, type Delimiters, type Segment } from './read-interchange';
 import { X12ReadError } from './x12-read-error';
 
 export type HierarchicalLevel = 'A' | 'B' | 'C' | 'D';
@@ -11,8 +13,9 @@ export type Loop2115 = { iii: Segment };
 export type Loop2120 = { segments: Segment[] };
 
 /** 2110C/D: one EB with the segments the TR3 nests under it. */
-// Most EB rows carry none of their child segments, so the lists start as one shared (frozen) empty array that
-// is replaced by the row's own array when its first child arrives: fewer allocations on the hot path.
+// Most EB rows carry none of their child segments, so the lists start as one shared empty array that
+// is replaced by the row's own array when its first child arrives: fewer allocations on the hot path. The lists
+// of a 2000 loop start so too.
 export type Loop2110 = {
   eb: Segment;
   hsd: readonly Segment[];
@@ -33,23 +36,30 @@ export type Loop2000 = {
   id: string;
   parentId: string;
   /** Segments of 2000X itself (AAA in 2000A, TRN in 2000C/D). */
-  segments: Segment[];
+  segments: readonly Segment[];
   nm1: Segment | null;
   /** Segments of 2100X after its NM1 (REF, N3, N4, AAA, PRV, DMG, INS, HI, DTP, MPI, PER). */
-  loop2100: Segment[];
-  benefits: Loop2110[];
+  loop2100: readonly Segment[];
+  benefits: readonly Loop2110[];
 };
 
 export type Response271 = { delimiters: Delimiters; controlNumber: string; loops: Loop2000[] };
 
-const LEVEL_CODES: Record<string, HierarchicalLevel> = { '20': 'A', '21': 'B', '22': 'C', '23': 'D' };
+// A Map, not an object literal: HL03 is the payer's text, and `constructor` or `toString` would find a member of
+// every object.
+const LEVEL_CODES = new Map<string, HierarchicalLevel>([
+  ['20', 'A'],
+  ['21', 'B'],
+  ['22', 'C'],
+  ['23', 'D'],
+]);
 
 /** Throws X12ReadError: 'ta1' or '999' for an acknowledgment in place of a 271, 'unreadable' otherwise. */
 export function read271(text: string): Response271 {
-  const interchange = readInterchange(text);
+  const interchange = readInterchangeInPlace(text);
   const ta1 = interchange.ta1[0];
   if (ta1) {
-    const note = ta1.elements[5] ? ` (TA105 note code ${ta1.elements[5]})` : '';
+    const note = elementAt(ta1, 5) ? ` (TA105 note code ${elementAt(ta1, 5)})` : '';
     throw new X12ReadError('ta1', `interchange rejected with a TA1 instead of a 271${note}`);
   }
   for (const group of interchange.groups) {
@@ -66,7 +76,7 @@ export function read271(text: string): Response271 {
   const ack = interchange.groups.flatMap((g) => g.transactions).find((t) => t.id === '999');
   if (ack) {
     const ak9 = ack.segments.find((s) => s.id === 'AK9');
-    throw new X12ReadError('999', `999 acknowledgment${ak9 ? ` (AK9 ${ak9.elements[1] ?? ''})` : ''} instead of a 271`);
+    throw new X12ReadError('999', `999 acknowledgment${ak9 ? ` (AK9 ${element(ak9, 1)})` : ''} instead of a 271`);
   }
   throw new X12ReadError('unreadable', 'no ST*271 transaction set in the interchange');
 }
@@ -83,17 +93,18 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
     const seg = segments[i]!;
     if (seg.id === 'BHT' && i === 1) continue;
     if (seg.id === 'HL') {
-      const level = LEVEL_CODES[seg.elements[3] ?? ''];
-      if (!level) throw new X12ReadError('unreadable', `HL03 ${seg.elements[3] ?? ''} is not a 271 hierarchical level`);
+      const hl03 = element(seg, 3);
+      const level = LEVEL_CODES.get(hl03);
+      if (!level) throw new X12ReadError('unreadable', `HL03 ${hl03} is not a 271 hierarchical level`);
       current = {
         level,
         hl: seg,
-        id: seg.elements[1] ?? '',
-        parentId: seg.elements[2] ?? '',
-        segments: [],
+        id: element(seg, 1),
+        parentId: element(seg, 2),
+        segments: NONE,
         nm1: null,
-        loop2100: [],
-        benefits: [],
+        loop2100: NONE,
+        benefits: NO_BENEFITS,
       };
       loops.push(current);
       benefit = null;
@@ -119,7 +130,7 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
       switch (seg.id) {
         case 'EB':
           benefit = newBenefit(seg, delimiters);
-          current.benefits.push(benefit);
+          current.benefits = append(current.benefits, benefit);
           continue;
         case 'HSD':
           benefit.hsd = append(benefit.hsd, seg);
@@ -151,25 +162,29 @@ function readLoops(segments: readonly Segment[], delimiters: Delimiters): Loop20
         throw new X12ReadError('unreadable', `EB outside a subscriber or dependent loop`);
       }
       benefit = newBenefit(seg, delimiters);
-      current.benefits.push(benefit);
+      current.benefits = append(current.benefits, benefit);
       continue;
     }
     if (seg.id === 'NM1' && !current.nm1) {
       current.nm1 = seg;
       continue;
     }
-    if (current.nm1) current.loop2100.push(seg);
-    else current.segments.push(seg);
+    if (current.nm1) current.loop2100 = append(current.loop2100, seg);
+    else current.segments = append(current.segments, seg);
   }
   return loops;
 }
 
-const NONE: readonly Segment[] = Object.freeze([]);
-const NO_III: readonly Loop2115[] = Object.freeze([]);
-const NO_ENTITIES: readonly Loop2120[] = Object.freeze([]);
+// Shared, and never written (append replaces an empty list instead of pushing onto it; the types are readonly).
+// Not frozen: a frozen array is of another elements kind, and a for-of over lists that may be either kind is not
+// optimised, so the rules' loops allocated an iterator result per item (bench x12-read).
+const NONE: readonly Segment[] = [];
+const NO_BENEFITS: readonly Loop2110[] = [];
+const NO_III: readonly Loop2115[] = [];
+const NO_ENTITIES: readonly Loop2120[] = [];
 
 function newBenefit(eb: Segment, delimiters: Delimiters): Loop2110 {
-  const eb03 = eb.elements[3] ?? '';
+  const eb03 = element(eb, 3);
   return {
     eb,
     hsd: NONE,
@@ -190,7 +205,7 @@ function readServiceTypeCodes(eb03: string, repetition: string): string[] {
 }
 
 /**
- * The list with one more item. An empty list is a shared frozen one, so the first item starts a new array; a
+ * The list with one more item. An empty list is a shared one, so the first item starts a new array; a
  * non-empty list is this row's own array (still being read), so later items are pushed onto it.
  */
 function append<T>(list: readonly T[], item: T): readonly T[] {

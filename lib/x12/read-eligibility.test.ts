@@ -337,6 +337,22 @@ describe('input that is not a readable 271', () => {
     expect({ kind: (error as X12ReadError).kind, reason: (error as X12ReadError).reason }).toEqual({ kind, reason });
   });
 
+  it.each(['constructor', 'toString', '__proto__', '24'])('refuses an HL03 of %s as no 271 level', (hl03) => {
+    const text = fixture('271-subscriber-ppo.x12').replace(/HL\*3\*2\*22\*0/, `HL*3*2*${hl03}*0`);
+    expect(text).toContain(`*${hl03}*0`);
+    let error: unknown = null;
+    try {
+      readEligibility(text, { dateOfService: '2025-03-01', serviceTypeCode: '30' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(X12ReadError);
+    expect({ kind: (error as X12ReadError).kind, reason: (error as X12ReadError).reason }).toEqual({
+      kind: 'unreadable',
+      reason: `HL03 ${hl03} is not a 271 hierarchical level`,
+    });
+  });
+
   it('rejects a date of service that is not YYYY-MM-DD', () => {
     expect(() =>
       readEligibility(fixture('271-subscriber-ppo.x12'), { dateOfService: '03/01/2025', serviceTypeCode: '30' }),

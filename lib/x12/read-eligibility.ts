@@ -75,31 +75,30 @@ export function readEligibility(x12: string | Response271, options: ReadEligibil
   const priorAuth = readPriorAuth(rows, response.delimiters.component);
   const network = readNetwork(feeding);
 
-  // The evidence record lists its fields in this order (stored results and API answers keep it).
+  // The evidence record lists its fields in this order (stored results and API answers keep it). Each field is
+  // written by name rather than through a closure taking the name: the closure and its store under a computed
+  // key were 4-8 % of the read in profiles (bench x12-read).
   const evidence: Record<string, string[]> = {};
-  const cite = (field: string, { sources }: Sourced<unknown>) => {
-    if (sources.length > 0) evidence[field] = sources;
-  };
-  cite('rejection', rejection);
-  cite('coverageStart', dates.start);
-  cite('coverageEnd', dates.end);
-  cite('status', status);
-  cite('memberId', member.memberId);
-  cite('memberName', member.memberName);
-  cite('planName', member.planName);
-  cite('groupNumber', member.groupNumber);
-  cite('deductible.individual', deductible.individual);
-  cite('deductible.remaining', deductible.remaining);
-  cite('deductible.met', deductible.met);
-  cite('outOfPocket.individual', outOfPocket.individual);
-  cite('outOfPocket.remaining', outOfPocket.remaining);
-  cite('outOfPocket.met', outOfPocket.met);
-  cite('copay.specialist', copay.specialist);
-  cite('copay.primaryCare', copay.primaryCare);
-  cite('coinsurance', coinsurance);
-  cite('priorAuthRequired', priorAuth.required);
-  cite('priorAuthCodes', priorAuth.codes);
-  cite('network', network);
+  if (rejection.sources.length > 0) evidence.rejection = rejection.sources;
+  if (dates.start.sources.length > 0) evidence.coverageStart = dates.start.sources;
+  if (dates.end.sources.length > 0) evidence.coverageEnd = dates.end.sources;
+  if (status.sources.length > 0) evidence.status = status.sources;
+  if (member.memberId.sources.length > 0) evidence.memberId = member.memberId.sources;
+  if (member.memberName.sources.length > 0) evidence.memberName = member.memberName.sources;
+  if (member.planName.sources.length > 0) evidence.planName = member.planName.sources;
+  if (member.groupNumber.sources.length > 0) evidence.groupNumber = member.groupNumber.sources;
+  if (deductible.individual.sources.length > 0) evidence['deductible.individual'] = deductible.individual.sources;
+  if (deductible.remaining.sources.length > 0) evidence['deductible.remaining'] = deductible.remaining.sources;
+  if (deductible.met.sources.length > 0) evidence['deductible.met'] = deductible.met.sources;
+  if (outOfPocket.individual.sources.length > 0) evidence['outOfPocket.individual'] = outOfPocket.individual.sources;
+  if (outOfPocket.remaining.sources.length > 0) evidence['outOfPocket.remaining'] = outOfPocket.remaining.sources;
+  if (outOfPocket.met.sources.length > 0) evidence['outOfPocket.met'] = outOfPocket.met.sources;
+  if (copay.specialist.sources.length > 0) evidence['copay.specialist'] = copay.specialist.sources;
+  if (copay.primaryCare.sources.length > 0) evidence['copay.primaryCare'] = copay.primaryCare.sources;
+  if (coinsurance.sources.length > 0) evidence.coinsurance = coinsurance.sources;
+  if (priorAuth.required.sources.length > 0) evidence.priorAuthRequired = priorAuth.required.sources;
+  if (priorAuth.codes.sources.length > 0) evidence.priorAuthCodes = priorAuth.codes.sources;
+  if (network.sources.length > 0) evidence.network = network.sources;
 
   return {
     status: status.value,

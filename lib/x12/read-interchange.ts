@@ -1,5 +1,7 @@
 // Reads any X12 interchange into segments, taking the delimiters from the ISA and checking the envelope
 // (ISA/IEA, GS/GE, ST/SE counts and control numbers). It knows nothing about what a 270 or 271 means.
+import { elementAt, elementCount, IndexedWalk } from './indexed-segments';
+import { SegmentBounds } from './segment-bounds';
 import type { X12Text } from './x12-text';
 import { X12ReadError } from './x12-read-error';
 
@@ -34,6 +36,8 @@ const fail = (reason: string): never => {
   throw new X12ReadError('unreadable', reason);
 };
 
+const keepAll = () => true;
+
 function isSegmentId(id: string): boolean {
   if (id.length < 2 || id.length > 3) return false;
   for (let i = 0; i < id.length; i++) {
@@ -51,17 +55,13 @@ function isAlphanumericOrSpace(character: string): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 32;
 }
 
-function isLineBreak(code: number): boolean {
-  return code === 10 || code === 13;
-}
-
 /**
  * Throws X12ReadError('unreadable') when the text is not a well-formed interchange or is longer than `maxLength`
  * (MAX_INTERCHANGE_LENGTH unless a reader of large files, the 835's, says otherwise). Work is linear in the text's
  * length, whatever the text holds.
  */
 export function readInterchange(text: string, maxLength: number = MAX_INTERCHANGE_LENGTH): Interchange {
-  return checkInterchangeEnvelope(text, maxLength, () => true);
+  return checkInterchangeEnvelope(text, maxLength, keepAll);
 }
 
 /**
@@ -79,6 +79,15 @@ export function checkInterchangeEnvelope(
   const { start, delimiters } = readDelimiters(text, maxLength);
   const onSegment = watch && ((segment: Segment) => watch.onSegment(segment, delimiters));
   return assembleEnvelope(new SegmentWalk(text, start, delimiters, watch?.at), delimiters, keep, onSegment);
+}
+
+/**
+ * The interchange exactly as readInterchange reads it, as IndexedSegments (indexed-segments.ts): each segment's
+ * elements are read from the text only when asked for. For a small interchange read on a hot path, the 271.
+ */
+export function readInterchangeInPlace(text: string): Interchange {
+  const { start, delimiters } = readDelimiters(text, MAX_INTERCHANGE_LENGTH);
+  return assembleEnvelope(new IndexedWalk(text, start, delimiters), delimiters, keepAll);
 }
 
 /** Where a walk starts (an offset the walk itself gave, default the ISA) and where it tells each segment's start. */
@@ -135,8 +144,8 @@ function readDelimiters(text: X12Text, maxLength: number): { start: number; deli
  * cost a tenth of reading a 271 (bench x12-read).
  */
 class SegmentWalk {
-  private pos: number;
   private read = 0;
+  private readonly bounds: SegmentBounds;
   // Scratch space for one segment's elements, copied out at their exact count: an array grown by push reserves
   // room for 16 or more and most segments have far fewer. It is this walk's own, so it goes with the walk and
   // keeps no slice of the interchange (PHI) past it.
@@ -148,29 +157,14 @@ class SegmentWalk {
     private readonly delimiters: Delimiters,
     private readonly at?: { start: number },
   ) {
-    this.pos = start;
+    this.bounds = new SegmentBounds(text, start, delimiters.segment);
   }
 
   next(): Segment | null {
-    const { text, scratch } = this;
-    const { element, segment } = this.delimiters;
-    const end = text.length;
-    let pos = this.pos;
-    // Line breaks after a terminator are allowed (and are the terminator's companions, not data).
-    while (pos < end && isLineBreak(text.charCodeAt(pos))) pos++;
-    if (pos >= end) {
-      this.pos = pos;
-      return null;
-    }
-    const stop = text.indexOf(segment, pos);
-    if (stop === -1) {
-      fail(
-        `truncated segment at the end of the interchange (${text.slice(pos, pos + 3).trim() || 'blank'} has no terminator)`,
-      );
-    }
-    let rawEnd = stop;
-    while (rawEnd > pos && isLineBreak(text.charCodeAt(rawEnd - 1))) rawEnd--;
-    const raw = text.slice(pos, rawEnd);
+    const { bounds, scratch } = this;
+    if (!bounds.advance()) return null;
+    const element = this.delimiters.element;
+    const raw = this.text.slice(bounds.start, bounds.end);
     // Elements by indexOf within the segment: measurably faster than String#split on each segment slice. The
     // search runs in `raw`, never in `text`: a search in the whole text for the last element's separator would
     // scan on into later segments, once per segment, which is quadratic on a text of many short segments.
@@ -189,23 +183,25 @@ class SegmentWalk {
     const id = elements[0]!;
     this.read++;
     if (!isSegmentId(id)) fail(`not X12: segment ${this.read} has no valid segment id`);
-    if (this.at) this.at.start = pos;
-    this.pos = stop + 1;
+    if (this.at) this.at.start = bounds.start;
     return { id, elements, raw };
   }
 }
 
-/** `onSegment` sees each segment before the envelope does. */
+/**
+ * `onSegment` sees each segment before the envelope does. Elements are read through elementAt, which reads an
+ * IndexedSegment's few envelope elements in place.
+ */
 function assembleEnvelope(
-  walk: SegmentWalk,
+  walk: { next(): Segment | null },
   delimiters: Delimiters,
   keep: (transactionId: string) => boolean,
   onSegment?: (segment: Segment) => void,
 ): Interchange {
   const isa = walk.next()!;
   onSegment?.(isa);
-  if (isa.elements.length !== 17) fail('ISA segment does not have 16 elements');
-  const controlNumber = isa.elements[13]!;
+  if (elementCount(isa) !== 17) fail('ISA segment does not have 16 elements');
+  const controlNumber = elementAt(isa, 13)!;
   const ta1: Segment[] = [];
   const groups: FunctionalGroup[] = [];
   let group: FunctionalGroup | null = null;
@@ -222,13 +218,13 @@ function assembleEnvelope(
       if (keeping) transaction.segments.push(seg);
       counted++;
       if (seg.id === 'SE') {
-        const count = Number(seg.elements[1]);
+        const count = Number(elementAt(seg, 1));
         if (count !== counted) {
           fail(
-            `SE01 says ${seg.elements[1] ?? ''} segments, transaction set ${transaction.controlNumber} has ${counted}`,
+            `SE01 says ${elementAt(seg, 1) ?? ''} segments, transaction set ${transaction.controlNumber} has ${counted}`,
           );
         }
-        if (seg.elements[2] !== transaction.controlNumber) fail('SE02 does not match ST02');
+        if (elementAt(seg, 2) !== transaction.controlNumber) fail('SE02 does not match ST02');
         transaction = null;
       } else if (seg.id === 'ST' || seg.id === 'GE' || seg.id === 'IEA' || seg.id === 'GS') {
         fail(`missing SE before ${seg.id}`);
@@ -242,12 +238,12 @@ function assembleEnvelope(
         break;
       case 'GS':
         if (group) fail('missing GE before GS');
-        group = { functionalId: seg.elements[1] ?? '', controlNumber: seg.elements[6] ?? '', transactions: [] };
+        group = { functionalId: elementAt(seg, 1) ?? '', controlNumber: elementAt(seg, 6) ?? '', transactions: [] };
         groups.push(group);
         break;
       case 'ST':
         if (!group) fail('ST outside a functional group');
-        transaction = { id: seg.elements[1] ?? '', controlNumber: seg.elements[2] ?? '', segments: [] };
+        transaction = { id: elementAt(seg, 1) ?? '', controlNumber: elementAt(seg, 2) ?? '', segments: [] };
         keeping = keep(transaction.id);
         if (keeping) transaction.segments.push(seg);
         counted = 1;
@@ -255,15 +251,15 @@ function assembleEnvelope(
         break;
       case 'GE':
         if (!group) fail('GE without GS');
-        if (Number(seg.elements[1]) !== group!.transactions.length)
+        if (Number(elementAt(seg, 1)) !== group!.transactions.length)
           fail('GE01 does not match the number of transaction sets');
-        if (seg.elements[2] !== group!.controlNumber) fail('GE02 does not match GS06');
+        if (elementAt(seg, 2) !== group!.controlNumber) fail('GE02 does not match GS06');
         group = null;
         break;
       case 'IEA':
         if (group) fail('missing GE before IEA');
-        if (Number(seg.elements[1]) !== groups.length) fail('IEA01 does not match the number of functional groups');
-        if (seg.elements[2] !== controlNumber) fail('IEA02 does not match ISA13');
+        if (Number(elementAt(seg, 1)) !== groups.length) fail('IEA01 does not match the number of functional groups');
+        if (elementAt(seg, 2) !== controlNumber) fail('IEA02 does not match ISA13');
         iea = seg;
         break;
       default:

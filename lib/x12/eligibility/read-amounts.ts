@@ -13,16 +13,19 @@ type AmountFamily = { individual: Amount; met: Amount; remaining: Amount };
 
 /** A row with "no limit" in EB07 wins like any other and reports null: the payer says there is no such amount. */
 export function readAmounts(feeding: readonly BenefitRow[], eb01: 'C' | 'G'): AmountFamily {
+  // The family's individual rows with an amount, once: the searches by period below then look at these few.
+  const candidates: BenefitRow[] = [];
+  for (const row of feeding) if (row.eb01 === eb01 && row.isIndividual && row.amount !== null) candidates.push(row);
   let individual: Amount = { value: null, sources: [] };
   for (const period of TOTAL_PERIODS) {
-    const winner = findAmountRow(feeding, eb01, period);
+    const winner = findAmountRow(candidates, period);
     if (winner) {
       individual = amountOf(winner);
       break;
     }
   }
-  const remaining = amountOf(findAmountRow(feeding, eb01, REMAINING_PERIOD));
-  const metRow = findAmountRow(feeding, eb01, MET_PERIOD);
+  const remaining = amountOf(findAmountRow(candidates, REMAINING_PERIOD));
+  const metRow = findAmountRow(candidates, MET_PERIOD);
   let met = amountOf(metRow);
   if (!metRow && individual.value !== null && remaining.value !== null) {
     const sources = [...individual.sources, ...remaining.sources];
@@ -31,11 +34,11 @@ export function readAmounts(feeding: readonly BenefitRow[], eb01: 'C' | 'G'): Am
   return { individual, met, remaining };
 }
 
-/** Best individual row with this EB01 and EB06 and an EB07 that is an amount or "no limit", or null. */
-function findAmountRow(feeding: readonly BenefitRow[], eb01: string, eb06: string): BenefitRow | null {
+/** Best of the candidates (individual rows of one EB01 with an amount or "no limit") with this EB06, or null. */
+function findAmountRow(candidates: readonly BenefitRow[], eb06: string): BenefitRow | null {
   let winner: BenefitRow | null = null;
-  for (const row of feeding) {
-    if (row.eb01 !== eb01 || !row.isIndividual || row.eb06 !== eb06 || row.amount === null) continue;
+  for (const row of candidates) {
+    if (row.eb06 !== eb06) continue;
     if (!winner || compareRows(row, winner) < 0) winner = row;
   }
   return winner;

@@ -6,6 +6,10 @@ import type { Sourced } from './sourced';
 
 const PRIMARY_WORDS = ['PRIMARY', 'PCP', 'PRIME CARE'];
 const SPECIALIST_WORDS = ['SPECIALIST', 'SPEC OFFICE', 'SPEC VISIT', 'SPC'];
+// Each list as one pattern of its words (letters and spaces only, so nothing to escape): one native search of a
+// message rather than a String#includes per word (bench x12-read).
+const PRIMARY = new RegExp(PRIMARY_WORDS.join('|'));
+const SPECIALIST = new RegExp(SPECIALIST_WORDS.join('|'));
 
 type Copays = { specialist: Sourced<number | null>; primaryCare: Sourced<number | null> };
 
@@ -20,8 +24,8 @@ export function readCopays(feeding: readonly BenefitRow[]): Copays {
     let isPrimary = false;
     for (const message of row.benefit.msg) {
       const text = element(message, 1).toUpperCase();
-      isSpecialist ||= mentions(text, SPECIALIST_WORDS);
-      isPrimary ||= mentions(text, PRIMARY_WORDS);
+      isSpecialist ||= SPECIALIST.test(text);
+      isPrimary ||= PRIMARY.test(text);
     }
     if (!isSpecialist && !isPrimary) unlabelled.push(row);
     if (row.amount === null) continue;
@@ -31,12 +35,6 @@ export function readCopays(feeding: readonly BenefitRow[]): Copays {
   // A payer that sends one office copay without saying whose it is means the ordinary office visit.
   const onlyUnlabelled = unlabelled.length === 1 && unlabelled[0]!.amount !== null ? unlabelled[0]! : null;
   return { specialist: copayOf(specialist), primaryCare: copayOf(primary ?? onlyUnlabelled) };
-}
-
-/** Case-insensitive: `text` is already upper case. */
-function mentions(text: string, words: readonly string[]): boolean {
-  for (const word of words) if (text.includes(word)) return true;
-  return false;
 }
 
 function copayOf(winner: BenefitRow | null): Sourced<number | null> {
