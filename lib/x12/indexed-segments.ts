@@ -131,51 +131,8 @@ export class IndexedWalk {
     const { bounds } = this;
     if (!bounds.advance()) return null;
     this.read++;
-    const id = readSegmentId(this.source.text, bounds.start, bounds.end, this.separator);
+    const id = bounds.id(this.separator);
     if (id === null) fail(`not X12: segment ${this.read} has no valid segment id`);
     return new IndexedSegment(id!, this.source, bounds.start, bounds.end);
   }
-}
-
-// The segment ids the readers compare against, each under the number its characters' codes spell (two and three
-// characters below 128 never collide): an id read from the text is one of these very strings, so reading it
-// allocates nothing and comparing it with a literal is a pointer comparison. Others are sliced. A table indexed by
-// a multiplicative hash of that number, rather than a Map: the lookup runs for every segment.
-const ID_SLOTS = 256;
-const idSlot = (key: number): number => Math.imul(key, 0x85ebca6b) >>> 24;
-const SLOT_KEYS = new Int32Array(ID_SLOTS);
-const SLOT_IDS: string[] = new Array<string>(ID_SLOTS).fill('');
-for (const id of [
-  ...['ISA', 'IEA', 'GS', 'GE', 'ST', 'SE', 'TA1', 'BHT', 'HL', 'NM1', 'TRN', 'REF', 'N3', 'N4', 'PER', 'PRV'],
-  ...['DMG', 'INS', 'HI', 'DTP', 'MPI', 'AAA', 'EB', 'HSD', 'MSG', 'III', 'LS', 'LE', 'AK1', 'AK2', 'AK9', 'IK5'],
-]) {
-  let key = 0;
-  for (let i = 0; i < id.length; i++) key = key * 128 + id.charCodeAt(i);
-  const slot = idSlot(key);
-  // On a collision the later id would simply be sliced like any other (this multiplier gives none for this list).
-  if (SLOT_KEYS[slot] === 0) {
-    SLOT_KEYS[slot] = key;
-    SLOT_IDS[slot] = id;
-  }
-}
-
-/**
- * The text before the first element separator when it is a segment id (two or three of A-Z and 0-9), else null;
- * looks at four characters at most.
- */
-function readSegmentId(text: string, start: number, end: number, separator: number): string | null {
-  let key = 0;
-  let i = start;
-  for (; i < end && i - start < 4; i++) {
-    const c = text.charCodeAt(i);
-    if (c === separator) break;
-    const isUpper = c >= 65 && c <= 90;
-    const isDigit = c >= 48 && c <= 57;
-    if (!isUpper && !isDigit) return null;
-    key = key * 128 + c;
-  }
-  const length = i - start;
-  if (length < 2 || length > 3) return null;
-  const slot = idSlot(key);
-  return SLOT_KEYS[slot] === key ? SLOT_IDS[slot]! : text.slice(start, i);
 }

@@ -1,7 +1,6 @@
 // Reads a 005010X279A1 271 into its loops (2000A..2000D, 2100A..2100D, 2110, 2115, 2120). It does not decide
 // what the benefits mean: read-eligibility.ts applies ELIGIBILITY.md to this structure.
 import { element } from './element';
-import { elementAt } from './indexed-segments';
 import { readInterchangeInPlace, type Delimiters, type Segment } from './read-interchange';
 import { X12ReadError } from './x12-read-error';
 
@@ -59,7 +58,8 @@ export function read271(text: string): Response271 {
   const interchange = readInterchangeInPlace(text);
   const ta1 = interchange.ta1[0];
   if (ta1) {
-    const note = elementAt(ta1, 5) ? ` (TA105 note code ${elementAt(ta1, 5)})` : '';
+    const ta105 = element(ta1, 5);
+    const note = ta105 ? ` (TA105 note code ${ta105})` : '';
     throw new X12ReadError('ta1', `interchange rejected with a TA1 instead of a 271${note}`);
   }
   for (const group of interchange.groups) {

@@ -38,17 +38,6 @@ const fail = (reason: string): never => {
 
 const keepAll = () => true;
 
-function isSegmentId(id: string): boolean {
-  if (id.length < 2 || id.length > 3) return false;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    const isUpper = c >= 65 && c <= 90;
-    const isDigit = c >= 48 && c <= 57;
-    if (!isUpper && !isDigit) return false;
-  }
-  return true;
-}
-
 /** One delimiter character (a single UTF-16 unit): A-Z, a-z, 0-9 or a space. */
 function isAlphanumericOrSpace(character: string): boolean {
   const c = character.charCodeAt(0);
@@ -146,6 +135,7 @@ function readDelimiters(text: X12Text, maxLength: number): { start: number; deli
 class SegmentWalk {
   private read = 0;
   private readonly bounds: SegmentBounds;
+  private readonly separator: number;
   // Scratch space for one segment's elements, copied out at their exact count: an array grown by push reserves
   // room for 16 or more and most segments have far fewer. It is this walk's own, so it goes with the walk and
   // keeps no slice of the interchange (PHI) past it.
@@ -158,6 +148,7 @@ class SegmentWalk {
     private readonly at?: { start: number },
   ) {
     this.bounds = new SegmentBounds(text, start, delimiters.segment);
+    this.separator = delimiters.element.charCodeAt(0);
   }
 
   next(): Segment | null {
@@ -180,11 +171,11 @@ class SegmentWalk {
       from = next + 1;
     }
     const elements = scratch.slice(0, count);
-    const id = elements[0]!;
+    const id = bounds.id(this.separator);
     this.read++;
-    if (!isSegmentId(id)) fail(`not X12: segment ${this.read} has no valid segment id`);
+    if (id === null) fail(`not X12: segment ${this.read} has no valid segment id`);
     if (this.at) this.at.start = bounds.start;
-    return { id, elements, raw };
+    return { id: id!, elements, raw };
   }
 }
 
