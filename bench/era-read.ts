@@ -79,22 +79,25 @@ const corpus = Array.from({ length: 12 }, (_, i) =>
   build835(generateRemittance(random, 50 + Math.round((450 * i) / 11), i)),
 );
 
-let sink = 0;
-const ours = () => {
-  for (const text of corpus) sink += read835s(text)[0]!.claims.length;
-};
-const theirs = () => {
-  // A parser per document, as node-x12 is meant to be used: one instance keeps every interchange it parsed in one
-  // growing fat interchange (~100 MB a round here), whose collection then landed inside either side's timing.
-  for (const text of corpus) sink += new X12Parser(true).parse(text) ? 1 : 0;
-};
-
-const { oursMs, theirsMs } = compareMedians(ours, theirs);
+const { oursMs, theirsMs, sinks } = await compareMedians(import.meta.url, () => ({
+  ours: () => {
+    let read = 0;
+    for (const text of corpus) read += read835s(text)[0]!.claims.length;
+    return read;
+  },
+  theirs: () => {
+    // A parser per document, as node-x12 is meant to be used: one instance keeps every interchange it parsed in
+    // one growing fat interchange (~100 MB a round here), whose collection then landed inside either side's timing.
+    let read = 0;
+    for (const text of corpus) read += new X12Parser(true).parse(text) ? 1 : 0;
+    return read;
+  },
+}));
 
 const oursMsPerFile = oursMs / corpus.length;
 const baselineMsPerFile = theirsMs / corpus.length;
 const kib = corpus.reduce((sum, text) => sum + text.length, 0) / 1024;
-console.error(`files: ${corpus.length}, ${kib.toFixed(0)} KiB, sink ${sink}`);
+console.error(`files: ${corpus.length}, ${kib.toFixed(0)} KiB, sinks ${JSON.stringify(sinks)}`);
 console.log(
   JSON.stringify({
     name: 'era-read',

@@ -27,17 +27,20 @@ const files = fs
 const corpus = Array.from({ length: 400 }, () => files).flat();
 const options = { dateOfService: '2025-03-01', serviceTypeCode: '30' };
 
-let sink = 0;
-const ours = () => {
-  for (const text of corpus) sink += readEligibility(text, options).priorAuthCodes.length;
-};
-const theirs = () => {
-  // A parser per document, as node-x12 is meant to be used: one instance keeps every interchange it parsed in one
-  // growing fat interchange (~100 MB a round here), whose collection then landed inside either side's timing.
-  for (const text of corpus) sink += new X12Parser(true).parse(text) ? 1 : 0;
-};
-
-const { oursMs, theirsMs } = compareMedians(ours, theirs);
+const { oursMs, theirsMs, sinks } = await compareMedians(import.meta.url, () => ({
+  ours: () => {
+    let read = 0;
+    for (const text of corpus) read += readEligibility(text, options).priorAuthCodes.length;
+    return read;
+  },
+  theirs: () => {
+    // A parser per document, as node-x12 is meant to be used: one instance keeps every interchange it parsed in
+    // one growing fat interchange (~100 MB a round here), whose collection then landed inside either side's timing.
+    let read = 0;
+    for (const text of corpus) read += new X12Parser(true).parse(text) ? 1 : 0;
+    return read;
+  },
+}));
 
 // Hostile inputs: each shape at 256 and 512 KiB, read in turn five times; the fastest read of each size counts,
 // because a hostile read allocates enough for a collection to land in any one of them on a loaded machine.
@@ -47,6 +50,7 @@ const hostileShapes: HostileShape[] = [
   'many repetitions',
   'spaced message',
 ];
+let sink = 0;
 const fastestMs = (texts: string[]) => {
   const fastest = texts.map(() => Infinity);
   for (let round = 0; round < 5; round++) {
@@ -70,7 +74,7 @@ const hostile = hostileShapes.map((shape) => {
 });
 const oursMsPerFile = oursMs / corpus.length;
 const baselineMsPerFile = theirsMs / corpus.length;
-console.error(`files: ${files.length} x 400, sink ${sink}`);
+console.error(`files: ${files.length} x 400, sinks ${JSON.stringify(sinks)} / ${sink}`);
 console.log(
   JSON.stringify({
     name: 'x12-read',
