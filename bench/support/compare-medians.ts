@@ -74,6 +74,8 @@ export async function compareMedians(
       rounds.ours.push(await ours.time(3));
       rounds.theirs.push(await theirs.time(3));
     }
+    const shown = (timings: Timing[]) => timings.map((r) => r.ms.toFixed(2)).join(', ');
+    console.error(`rounds (ms): ours ${shown(rounds.ours)}; theirs ${shown(rounds.theirs)}`);
     return {
       oursMs: medianOf(rounds.ours.map((r) => r.ms)),
       theirsMs: medianOf(rounds.theirs.map((r) => r.ms)),

@@ -29,10 +29,6 @@ class IndexedText {
     // past the reserve the list grows as any array does.
     this.separators = new Array<number>(Math.min(text.length >> 2, RESERVED_SEPARATORS));
   }
-
-  add(position: number): void {
-    this.separators[this.separatorCount++] = position;
-  }
 }
 
 const RESERVED_SEPARATORS = 4096;
@@ -88,12 +84,17 @@ export class IndexedSegment implements Segment {
     if (this.first !== -1) return;
     const source = this.source;
     const { text, element } = source;
-    this.first = source.separatorCount;
-    // The id holds no separator (it was checked as two or three letters and digits).
-    for (let i = this.start + this.id.length; i < this.end; i++) {
-      if (text.charCodeAt(i) === element) source.add(i);
+    const separators = source.separators;
+    const first = source.separatorCount;
+    let count = first;
+    // The id holds no separator (it was checked as two or three letters and digits). The count is a local inside
+    // the loop rather than the source's field: this scan is about a tenth of the read (bench x12-read).
+    for (let i = this.start + this.id.length, end = this.end; i < end; i++) {
+      if (text.charCodeAt(i) === element) separators[count++] = i;
     }
-    this.separatorCount = source.separatorCount - this.first;
+    source.separatorCount = count;
+    this.first = first;
+    this.separatorCount = count - first;
   }
 }
 

@@ -14,10 +14,11 @@ export function readPriorAuth(rows: readonly BenefitRow[], component: string): P
   const flagged: string[] = [];
   const requiring: string[] = [];
   // A Set keeps "no repeats" linear (a hostile 271 can flag tens of thousands of codes) and iterates in
-  // insertion order.
-  const codes = new Set<string>();
+  // insertion order. Made at the first flagged row: most 271s flag none.
+  let codes: Set<string> | null = null;
   for (const row of rows) {
     if (element(row.eb, 11) !== 'Y') continue;
+    codes ??= new Set<string>();
     flagged.push(row.eb.raw);
     if (row.isFeeding && row.isActive && (row.hasRequestedType || row.hasPlanType)) requiring.push(row.eb.raw);
     for (const code of row.benefit.serviceTypeCodes) if (code !== '') codes.add(code);
@@ -26,7 +27,7 @@ export function readPriorAuth(rows: readonly BenefitRow[], component: string): P
   }
   return {
     required: { value: requiring.length > 0, sources: requiring },
-    codes: { value: [...codes], sources: codes.size > 0 ? flagged : [] },
+    codes: codes && codes.size > 0 ? { value: [...codes], sources: flagged } : { value: [], sources: [] },
   };
 }
 
