@@ -65,7 +65,7 @@ describe('page security headers over http', () => {
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('sends the same headers and the same 401 on the routes that skip the middleware (835 upload, receivers)', async () => {
+  it('sends the same headers and the same 401 on the routes that skip the middleware (835 upload, receivers, roster)', async () => {
     const anonymous = new HttpClient(app.url);
     const upload = await anonymous.request('POST', '/api/remittances', {
       body: 'ISA*00*',
@@ -79,8 +79,17 @@ describe('page security headers over http', () => {
     });
     const list = await anonymous.get('/api/remittances');
     const receiver = await anonymous.request('POST', '/api/webhooks/payment', { body: '{}' });
-    expect([list.status, receiver.status]).toEqual([401, 401]);
-    for (const answer of [upload, list, receiver]) {
+    const roster = await anonymous.request('POST', '/api/eligibility/roster', {
+      body: JSON.stringify({ appointments: [{ patientId: 'pat_1' }] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([list.status, receiver.status, roster.status]).toEqual([401, 401, 401]);
+    expect(roster.body).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Sign in to continue',
+      correlationId: roster.headers.get('x-correlation-id'),
+    });
+    for (const answer of [upload, list, receiver, roster]) {
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
       expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
       expect(answer.headers.get('x-frame-options')).toBe('DENY');

@@ -135,6 +135,10 @@ describe('one worker and two web instances through PgBouncer in transaction mode
       expect(res.status, path).toBe(503);
       expect(res.body, path).toMatchObject(refusal);
     }
+    // The roster skips the middleware too: the wrapper refuses it before any payer call.
+    const roster = await billing.post('/api/eligibility/roster', { appointments: [{ patientId: 'pat_1' }] });
+    expect(roster.status).toBe(503);
+    expect(roster.body).toMatchObject(refusal);
     // Partner webhooks skip the middleware: the route wrapper refuses them on a worker before the signature.
     const raw = JSON.stringify({ id: uid('evt'), type: 'payment.succeeded', data: {} });
     const webhook = await new HttpClient(worker.url).request('POST', '/api/webhooks/payment', {
