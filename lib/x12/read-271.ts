@@ -209,13 +209,10 @@ function newBenefit(eb: Segment, delimiters: Delimiters): Loop2110 {
   };
 }
 
-/**
- * EB03 split on the repetition separator. Most EB03s hold one code of one or two characters, which holds no
- * separator (a repetition takes three at least): no search, no String#split.
- */
+/** EB03 split on the repetition separator; most EB03s hold one code, which needs no String#split. */
 function readServiceTypeCodes(eb03: string, repetition: string): string[] {
   if (eb03 === '') return [];
-  return eb03.length > 2 && eb03.includes(repetition) ? eb03.split(repetition) : [eb03];
+  return eb03.includes(repetition) ? eb03.split(repetition) : [eb03];
 }
 
 /**
