@@ -110,7 +110,7 @@ export function databaseCheckStore(db: Db): EligibilityCheckStore {
   };
 }
 
-// $1 the PHI access rows (INSERT_ACCESS's parameter), $2..$7 the cache query's, $8 the patient id: the patient's
+// $1 the PHI access (INSERT_ACCESS's parameter), $2..$7 the cache query's, $8 the patient id: the patient's
 // coverage on file comes along (same clinic only), and the answer is compared with it. Prepared once per connection
 // (lib/db.ts), like the session check: a verify answered from the cache is these two statements.
 const LOG_ACCESS_AND_FIND_CACHED = `-- prepared: log-access-and-find-cached

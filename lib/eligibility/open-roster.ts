@@ -11,10 +11,11 @@ import { refuseOutOfClinic, type ClinicPatient } from '../patients/require-clini
 /** A provider NPI the roster can send: ten digits. The statement's gate below is the same rule in SQL. */
 const NPI = /^\d{10}$/;
 
-// $1 the PHI access rows (INSERT_ACCESS's: one per distinct patient id), $2 the clinic id, $3 whether the request
-// names its own provider NPI. One row per patient found (one row of nulls when none is), each carrying the clinic's
-// fields and the number of log rows written. The patients are joined to the access rows' ids, not filtered by
-// `id = ANY(array)`: the planner then scanned the clinic's patients comparing each with every id (10 ms for 500).
+// $1 the PHI access (INSERT_ACCESS's parameter: the access and its distinct patient ids), $2 the clinic id, $3
+// whether the request names its own provider NPI. One row per patient found (one row of nulls when none is), each
+// carrying the clinic's fields and the number of log rows written. The patients are joined to the parameter's ids,
+// not filtered by `id = ANY(array)`: the planner then scanned the clinic's patients comparing each with every id
+// (10 ms for 500).
 const OPEN_ROSTER = `WITH clinic AS (
     SELECT "name", "billingNpi", "billingProviderName" FROM "Clinic" WHERE "id" = $2
   ), logged AS (
@@ -26,7 +27,7 @@ const OPEN_ROSTER = `WITH clinic AS (
   FROM (SELECT 1) AS one
   LEFT JOIN clinic AS c ON true
   LEFT JOIN (
-    SELECT p.* FROM jsonb_to_recordset($1::jsonb) AS asked ("patientId" text)
+    SELECT p.* FROM jsonb_array_elements_text($1::jsonb -> 'ids') AS asked ("patientId")
     JOIN "Patient" AS p ON p."id" = asked."patientId" AND p."clinicId" = $2
   ) AS p ON true`;
 
