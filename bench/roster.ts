@@ -5,7 +5,8 @@
 // at the same concurrency against the same fake. Target: the roster's wall time at most 1.03x the floor's,
 // so the ratio says what the roster adds to the transport, whatever the machine's load. Beside it: the wall
 // time against the ideal ceil(500/20) x 200 ms = 5000 ms, and the server's peak RSS during the runs (under
-// 200 MB; VmHWM reset just before the runs; the start-up peak is printed beside it).
+// 200 MB; VmHWM reset just before the runs; the start-up peak is printed beside it), and where each side's time
+// went on the fake payer's clock (`phasesMs`: open, chain, tail and the connections' turnarounds; see phasesOf).
 // Needs a build (NEXT_DIST_DIR, default .next) and the local PostgreSQL the HTTP tests use.
 // BENCH_SERVER_NODE_OPTIONS is handed to the server as NODE_OPTIONS (e.g. --require a profiler preload).
 // The last line is one JSON object {"name","ratio","target",...}.
@@ -16,7 +17,7 @@ import { build270 } from '../lib/x12/build-270';
 import { startApp } from '../test/support/app';
 import { signIn } from '../test/support/http';
 import { createTenant, createUser } from '../test/support/factories';
-import { startFakePayer } from '../test/fakes/core-payer';
+import { startFakePayer, type FakePayer } from '../test/fakes/core-payer';
 
 const APPOINTMENTS = 500;
 // Runs of the same roster on fresh patients, each followed by a run of the floor: the cores are shared with
@@ -50,6 +51,26 @@ function resetPeakRss(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Where a run's time went, on the fake payer's clock: from the request to the first 270 arriving (open), from there
+ * to the last 271 written (chain: 25 exchanges on each of 20 connections), and from there to the answer in hand
+ * (tail); and each connection's turnaround between two exchanges, whose slowest decide the chain's end.
+ */
+function phasesOf(timings: ReturnType<FakePayer['takeTimings']>, started: number, ended: number) {
+  const { firstArrival, lastAnswer, turnaroundsMs } = timings;
+  if (firstArrival === null || lastAnswer === null) throw new Error('the fake payer saw no exchange in the run');
+  const sorted = [...turnaroundsMs].sort((a, b) => a - b);
+  const round = (ms: number) => Number(ms.toFixed(1));
+  return {
+    openMs: round(firstArrival - started),
+    chainMs: round(lastAnswer - firstArrival),
+    tailMs: round(ended - lastAnswer),
+    turnaroundMeanMs: round(sorted.reduce((sum, ms) => sum + ms, 0) / Math.max(1, sorted.length)),
+    turnaroundP90Ms: round(sorted[Math.floor(sorted.length * 0.9)] ?? 0),
+  };
+}
+type Phases = ReturnType<typeof phasesOf>;
 
 /** CPU time (user + system) the process has used, in ms. */
 function cpuMs(pid: number): number {
@@ -148,11 +169,15 @@ try {
   const cpuBefore = cpuMs(app.pid);
   const wallRuns: number[] = [];
   const transportOnlyRuns: number[] = [];
+  const phases: { roster: Phases; floor: Phases }[] = [];
   for (const measured of runs) {
     const callsBefore = fake.calls;
+    fake.takeTimings(); // from here on, this run's exchanges
     const started = performance.now();
     const res = await client.post('/api/eligibility/roster', roster(measured));
-    wallRuns.push(Math.round(performance.now() - started));
+    const ended = performance.now();
+    wallRuns.push(Math.round(ended - started));
+    const rosterPhases = phasesOf(fake.takeTimings(), started, ended);
     if (res.status !== 200) throw new Error(`roster failed: ${res.status} ${res.text.slice(0, 300)}`);
     const { summary } = res.body as { summary: Record<string, number> };
     if (summary.active !== APPOINTMENTS || fake.calls - callsBefore !== APPOINTMENTS) {
@@ -161,17 +186,28 @@ try {
       );
     }
     // Right after, so both see the same machine load.
+    const floorStarted = performance.now();
     transportOnlyRuns.push(await runFloor(APPOINTMENTS));
+    phases.push({ roster: rosterPhases, floor: phasesOf(fake.takeTimings(), floorStarted, performance.now()) });
   }
   const serverCpuMs = Math.round((cpuMs(app.pid) - cpuBefore) / RUNS); // the server idles during the floor runs
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const wallMs = median(wallRuns);
   const transportOnlyMs = median(transportOnlyRuns);
   const rssMb = peakRssMb(app.pid);
+  const medianPhases = (side: 'roster' | 'floor') =>
+    Object.fromEntries(
+      (Object.keys(phases[0]![side]) as (keyof Phases)[]).map((key) => [key, median(phases.map((p) => p[side][key]))]),
+    );
   console.error(`roster: ${APPOINTMENTS} appointments, concurrency ${CONCURRENCY}, payer latency ${LATENCY_MS} ms`);
   console.error(
     `wall ${wallMs} ms, the median of ${wallRuns.join(', ')} ms; the CORE adapter alone, same load: ${transportOnlyMs} ms, the median of ${transportOnlyRuns.join(', ')} ms (ideal ${IDEAL_MS} ms); payer peak in flight ${fake.peakInFlight}`,
   );
+  for (const [i, { roster: r, floor: f }] of phases.entries()) {
+    console.error(
+      `run ${i + 1} on the fake's clock: roster open ${r.openMs} ms, chain ${r.chainMs}, tail ${r.tailMs}, turnaround mean ${r.turnaroundMeanMs} p90 ${r.turnaroundP90Ms}; adapter open ${f.openMs}, chain ${f.chainMs}, tail ${f.tailMs}, turnaround mean ${f.turnaroundMeanMs} p90 ${f.turnaroundP90Ms}`,
+    );
+  }
   console.error(
     `server (${fs.readFileSync(`/proc/${app.pid}/comm`, 'utf8').trim()}): peak RSS ${rssMb} MB ${peakReset ? 'during the runs' : 'since start'} (${rssBeforeRunMb} MB resident as it began; ${processPeakRssMb} MB peak before it: start-up, sign-in, warm-up); CPU ${serverCpuMs} ms a run`,
   );
@@ -194,6 +230,7 @@ try {
       processPeakRssMb,
       peakInFlight: fake.peakInFlight,
       serverCpuMs,
+      phasesMs: { roster: medianPhases('roster'), transportOnly: medianPhases('floor') },
     }),
   );
 } finally {

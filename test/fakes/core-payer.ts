@@ -26,12 +26,21 @@ export type FakePayer = {
   readonly calls: number;
   /** Live: the most requests the server held at once. */
   readonly peakInFlight: number;
+  /** When the exchanges since the last call began and ended, and how long each connection sat between them. */
+  takeTimings(): FakePayerTimings;
   /** Envelopes that passed Basic auth and parsed, in arrival order. */
   received: FakePayerRequest[];
   setBehaviour(behaviour: FakePayerBehaviour): void;
   setLatency(latencyMs: number): void;
   close(): Promise<void>;
 };
+
+/**
+ * `performance.now()` instants of the first request to arrive and the last answer written (null when none), and
+ * each turnaround: the time from an answer written on a connection to the next request arriving on it, which is
+ * what the client spent between two exchanges of one slot (bench/roster).
+ */
+type FakePayerTimings = { firstArrival: number | null; lastAnswer: number | null; turnaroundsMs: number[] };
 
 // Text a real payer might put in an error; tests assert it never reaches our clients.
 export const FAKE_PAYER_ERROR_TEXT = 'MAINFRAME ELIG-7 DOWN FOR BATCH WINDOW (PAYER INTERNAL)';
@@ -195,7 +204,17 @@ export async function startFakePayer(
     };
   }
 
+  let timings: FakePayerTimings = { firstArrival: null, lastAnswer: null, turnaroundsMs: [] };
+  let answeredAt = new WeakMap<object, number>(); // by connection, within the current timings
   const server = createServer((req, res) => {
+    const arrived = performance.now();
+    const previous = answeredAt.get(req.socket);
+    if (previous !== undefined) timings.turnaroundsMs.push(arrived - previous);
+    timings.firstArrival ??= arrived;
+    res.on('finish', () => {
+      timings.lastAnswer = performance.now();
+      answeredAt.set(req.socket, timings.lastAnswer);
+    });
     calls += 1;
     inFlight += 1;
     peakInFlight = Math.max(peakInFlight, inFlight);
@@ -220,6 +239,12 @@ export async function startFakePayer(
     },
     get peakInFlight() {
       return peakInFlight;
+    },
+    takeTimings() {
+      const taken = timings;
+      timings = { firstArrival: null, lastAnswer: null, turnaroundsMs: [] };
+      answeredAt = new WeakMap(); // a connection's first request of the next window has no turnaround in it
+      return taken;
     },
     received,
     setBehaviour(next) {
