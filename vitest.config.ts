@@ -31,8 +31,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Each HTTP test file starts its own app process, so a worker is often waiting on it (or on PostgreSQL): with two
-    // workers the two cores sat idle 30 % of the time, with three 16 %. Ten of the slowest HTTP files on a slow
-    // machine: 230 s with two workers, 189 s with three. More would crowd the cores past the tests' timeouts.
+    // workers the two cores sat idle 30 % of the time, with three 16 %. On a slow machine ten of the slowest HTTP
+    // files took 230 s with two workers and 189 s with three, the whole suite 1,041 s and 973 s. More would crowd
+    // the cores past the tests' timeouts.
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
   },

@@ -46,7 +46,7 @@ export const insertAccess = (gate = 'true') => `WITH access AS (
 export const INSERT_ACCESS = insertAccess();
 
 /** The one parameter of INSERT_ACCESS and the number of rows it must insert (one per distinct id). */
-export function accessRows(access: PhiAccess, ids: readonly string[], now: Date): { json: string; count: number } {
+export function accessParameter(access: PhiAccess, ids: readonly string[], now: Date): { json: string; count: number } {
   const unique = [...new Set(ids)];
   const { orgId, clinicId, userId, purpose, correlationId } = access;
   return {
@@ -75,9 +75,9 @@ export async function recordPhiAccess(
   now: Date = new Date(),
 ): Promise<void> {
   if (patientIds.length === 0) return;
-  const rows = accessRows(access, patientIds, now);
-  const logged = await db.$executeRawUnsafe(INSERT_ACCESS, rows.json);
-  if (logged !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - logged, rows.count);
+  const logging = accessParameter(access, patientIds, now);
+  const logged = await db.$executeRawUnsafe(INSERT_ACCESS, logging.json);
+  if (logged !== logging.count) refuseOutOfClinic(access.clinicId, logging.count - logged, logging.count);
 }
 
 // The same rows for FHIR references: no join on Patient (a pulled patient is not a Patient row), the caller's
@@ -97,6 +97,6 @@ export async function recordFhirPhiAccess(
   now: Date = new Date(),
 ): Promise<void> {
   if (references.length === 0) return;
-  const rows = accessRows(access, references, now);
-  await db.$executeRawUnsafe(INSERT_FHIR_ACCESS, rows.json);
+  const logging = accessParameter(access, references, now);
+  await db.$executeRawUnsafe(INSERT_FHIR_ACCESS, logging.json);
 }

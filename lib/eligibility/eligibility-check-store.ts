@@ -2,7 +2,7 @@
 // claims precondition reads those rows). One query per call for a single verify; for a roster, one cache query
 // for the whole batch and rows written in small batches, so a 500-appointment day is not 1,000 round trips.
 import { randomUUID } from 'node:crypto';
-import { accessRows, INSERT_ACCESS, type PhiAccess } from '../audit/record-phi-access';
+import { accessParameter, INSERT_ACCESS, type PhiAccess } from '../audit/record-phi-access';
 import type { Db, Prisma } from '../db';
 import { refuseOutOfClinic } from '../patients/require-clinic-patients';
 import { eligibilityPairRows, insertEligibilityPairs } from '../fhir/store-eligibility-pairs';
@@ -132,7 +132,7 @@ export async function loggedCheckStore(
   access: PhiAccess,
   query: CacheQuery,
 ): Promise<EligibilityCheckStore & { coverage: Coverage }> {
-  const rows = accessRows(access, [query.patientId], query.now);
+  const logging = accessParameter(access, [query.patientId], query.now);
   type Row = {
     logged: number;
     createdAt: Date | null;
@@ -142,8 +142,8 @@ export async function loggedCheckStore(
   };
   const { cacheKey, patientId } = query;
   const cache = newestCachedChecksParams({ ...query, lookups: [{ cacheKey, patientId }] });
-  const [row] = await db.$queryRawUnsafe<Row[]>(LOG_ACCESS_AND_FIND_CACHED, rows.json, ...cache, query.patientId);
-  if (row!.logged !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - row!.logged, rows.count);
+  const [row] = await db.$queryRawUnsafe<Row[]>(LOG_ACCESS_AND_FIND_CACHED, logging.json, ...cache, query.patientId);
+  if (row!.logged !== logging.count) refuseOutOfClinic(access.clinicId, logging.count - row!.logged, logging.count);
   const hit = row!.createdAt ? { createdAt: row!.createdAt, result: row!.result } : null;
   return {
     coverage: { memberId: row!.coverageMemberId, payerId: row!.coveragePayerId },

@@ -3,7 +3,7 @@
 // on: every patient is the clinic's and a provider NPI is known (the request's, or the clinic's billing NPI), so a
 // batch refused for either logs nothing. It replaces a clinic read the log had to wait for (to know the NPI), a
 // 500-id patient read beside it and the log itself: 20-40 ms before the first 270 on two cores (bench roster).
-import { accessRows, insertAccess, type PhiAccess } from '../audit/record-phi-access';
+import { accessParameter, insertAccess, type PhiAccess } from '../audit/record-phi-access';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { refuseOutOfClinic, type ClinicPatient } from '../patients/require-clinic-patients';
@@ -51,15 +51,15 @@ export async function openRoster(
   requested: { npi: string; name?: string | undefined } | undefined,
   now: Date,
 ): Promise<OpenedRoster> {
-  const rows = accessRows(access, patientIds, now);
-  const found = await db.$queryRawUnsafe<Row[]>(OPEN_ROSTER, rows.json, access.clinicId, requested !== undefined);
+  const logging = accessParameter(access, patientIds, now);
+  const found = await db.$queryRawUnsafe<Row[]>(OPEN_ROSTER, logging.json, access.clinicId, requested !== undefined);
   const patients = new Map<string, ClinicPatient>();
   for (const row of found) {
     if (row.id === null) continue;
     const { logged: _logged, clinicName: _name, billingNpi: _npi, billingProviderName: _provider, ...patient } = row;
     patients.set(row.id, patient);
   }
-  if (patients.size !== rows.count) refuseOutOfClinic(access.clinicId, rows.count - patients.size, rows.count);
+  if (patients.size !== logging.count) refuseOutOfClinic(access.clinicId, logging.count - patients.size, logging.count);
   const clinic = found[0]!;
   const npi = requested?.npi ?? clinic.billingNpi ?? '';
   if (!NPI.test(npi)) {
@@ -69,7 +69,8 @@ export async function openRoster(
   }
   // Both checks passed, so the statement's gate did too: anything but every row logged is a fault, never a batch
   // that goes on without its log.
-  if (clinic.logged !== rows.count) throw new Error(`PHI access log wrote ${clinic.logged} of ${rows.count} rows`);
+  if (clinic.logged !== logging.count)
+    throw new Error(`PHI access log wrote ${clinic.logged} of ${logging.count} rows`);
   const name =
     requested?.name ??
     (npi === clinic.billingNpi ? clinic.billingProviderName : null) ??
