@@ -72,7 +72,7 @@ export function route<E extends RoutedEndpoint>(
       response = errorResponse(error, correlationId, log, endpoint.errorFormat);
     }
     response.headers.set(CORRELATION_HEADER, correlationId);
-    // The middleware sets these too, but not on the routes it skips (the webhook receivers, the 835 upload, the roster).
+    // The middleware sets these too, but not on the routes its matcher skips (middleware.ts names them and why).
     const https = deps.config.appUrl.startsWith('https://');
     for (const [name, value] of Object.entries({ ...baseSecurityHeaders({ https }), ...endpoint.headers })) {
       response.headers.set(name, value);
