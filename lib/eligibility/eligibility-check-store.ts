@@ -155,14 +155,14 @@ export async function loggedCheckStore(
 }
 
 // Rows wait at most this long for company before they are written together, unless the batch fills up or the
-// run says no more rows are coming (flush). Long enough that a round of answers from a pool of payer lookups goes
+// run says no later round will join them (flush). Long enough that a round of answers from a pool of payer lookups goes
 // in one statement written between rounds: at 2 ms a 500-appointment roster on a 200 ms payer made ~300
 // one-or-two-row statements, and their CPU, landing among the answers, delayed the next 270s (bench/roster,
 // DECISIONS "Margins").
 const FLUSH_DELAY_MS = 50;
 const MAX_BATCH = 100;
 
-/** The roster's store: `flush` writes the rows waiting for company now (the run's last answer is in). */
+/** The roster's store: `flush` writes the rows waiting for company now (no later round will join them). */
 export type BatchCheckStore = EligibilityCheckStore & { flush(): void };
 
 /**
