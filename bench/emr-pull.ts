@@ -19,6 +19,7 @@ import { startApp } from '../test/support/app';
 import { createTenant, createUser, uid } from '../test/support/factories';
 import { signIn } from '../test/support/http';
 import { holdStepUp } from '../test/support/step-up-claim';
+import { median } from './support/median';
 
 const SIZES = [20_000, 200_000];
 const TYPES = ['Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'AllergyIntolerance'];
@@ -201,7 +202,7 @@ try {
     if (index > 0) results.push({ n, seconds, perSecond: n / seconds, peakRssMb, rssBeforeMb, serverCpuUsPerResource });
   }
   rawRates.push(...(await rawInsertRates(RAW_ROUNDS)));
-  const rawPerSecond = [...rawRates].sort((a, b) => a - b)[Math.floor(rawRates.length / 2)]!;
+  const rawPerSecond = median(rawRates);
   const [small, large] = results as [(typeof results)[number], (typeof results)[number]];
   console.error(`raw multi-row INSERT rows/s by round: ${rawRates.map(Math.round).join(', ')}`);
   console.log(

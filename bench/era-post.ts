@@ -15,6 +15,7 @@ import { startApp } from '../test/support/app';
 import { createTenant, createUser } from '../test/support/factories';
 import { signIn } from '../test/support/http';
 import { largeClaimSet, largeRemittance, largeX12, seedClaims, type SeededClaim } from '../test/support/large-835';
+import { median } from './support/median';
 
 const CLAIMS = 5_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -135,8 +136,6 @@ async function writeFloor(rows: Rows): Promise<number> {
   }
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function oneRound(round: number): Promise<{ routeMs: number; floorMs: number }> {
   const routePrefix = `clm_r${round}a`;

@@ -7,6 +7,7 @@ import { openDb, type Db } from '../lib/db';
 import { embeddedFhirStore } from '../lib/fhir/embedded-fhir-store';
 import { contentHash } from '../lib/fhir/content-hash';
 import type { FhirResource } from '../lib/fhir/types';
+import { median } from './support/median';
 
 const ROWS = 10_000;
 const ROUNDS = 5;
@@ -94,8 +95,6 @@ async function viaRawInsert(clinicId: string): Promise<number> {
   await db.$transaction(statements);
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // Warm-up (JIT, plans, table growth), then interleave so both see the same machine load. Each round writes a
 // fresh clinic, so every store upsert is the insert path, like the raw baseline.

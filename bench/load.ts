@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { startApp, TEST_SECRETS } from '../test/support/app';
 import { signIn } from '../test/support/http';
 import { signBody } from '../lib/webhooks/verify-signature';
+import { median } from './support/median';
 
 const DURATION_SECONDS = Number(process.argv[3] ?? 4);
 const CONNECTIONS = 16;
@@ -98,7 +99,6 @@ try {
       webhook: await load(targets.webhook),
     });
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const medianOf = (name: keyof typeof targets): Result => ({
     rps: median(rounds.map((r) => r[name].rps)),
     p50: median(rounds.map((r) => r[name].p50)),

@@ -18,6 +18,7 @@ import { startApp } from '../test/support/app';
 import { HttpClient, signIn } from '../test/support/http';
 import { createTenant, createUser } from '../test/support/factories';
 import { startFakePayer, type FakePayer } from '../test/fakes/core-payer';
+import { median } from './support/median';
 
 const APPOINTMENTS = 500;
 // Runs of the same roster on fresh patients, each followed by a run of the floor: the cores are shared with
@@ -195,7 +196,6 @@ try {
     phases.push({ roster: rosterPhases, floor: phasesOf(fake.takeTimings(), floorStarted, performance.now()) });
   }
   const serverCpuMs = Math.round((cpuMs(app.pid) - cpuBefore) / RUNS); // the server idles during the floor runs
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const wallMs = median(wallRuns);
   const transportOnlyMs = median(transportOnlyRuns);
   const rssMb = peakRssMb(app.pid);

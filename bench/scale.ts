@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { startApp, type TestApp } from '../test/support/app';
 import { signIn } from '../test/support/http';
 import { createTestDatabase } from '../test/support/postgres';
+import { median } from './support/median';
 
 const DURATION_SECONDS = Number(process.argv[3] ?? 4);
 const CONNECTIONS = 18;
@@ -50,7 +51,6 @@ try {
     three.push(spread.reduce((sum, r) => sum + r.requests.average, 0));
     non2xx += single.non2xx + spread.reduce((sum, r) => sum + r.non2xx, 0);
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const ratio = Number(median(one.map((rps, i) => three[i]! / rps)).toFixed(3));
   console.log(`3/1 by round: ${one.map((rps, i) => (three[i]! / rps).toFixed(3)).join(', ')}`);
   console.log(

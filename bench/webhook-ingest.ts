@@ -10,6 +10,7 @@ import http from 'node:http';
 import pg from 'pg';
 import { signBody } from '../lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS } from '../test/support/app';
+import { median } from './support/median';
 
 // In-flight deliveries, as a partner's parallel webhook workers would send them. BENCH_CONCURRENCY overrides
 // it for exploring the curve; the reported ratio uses the default.
@@ -183,7 +184,6 @@ try {
   if (applied !== expected || unbalanced.length !== 0)
     throw new Error(`bench integrity: ${applied} payments (expected ${expected}), ${unbalanced.length} unbalanced`);
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   // Each round's route rate against the health rate measured right after it, under the same load.
   const ratios = routeRates.map((rate, round) => rate / healthRates[round]!);
   const routePerSecond = median(routeRates);

@@ -10,14 +10,11 @@
 // A bench calls `compareMedians(import.meta.url, workloads)` from its top level; the file then runs again in each
 // worker, where the call serves its side (`workloads` built there too) and never resolves.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { median } from './median';
 
 type Side = 'ours' | 'theirs';
 /** Each run returns a number derived from what it read, summed and reported, so no read can be optimised away. */
 type Workloads = Record<Side, () => number>;
-
-function medianOf(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-}
 
 let sink = 0;
 
@@ -28,7 +25,7 @@ function timeRuns(run: () => number, runs: number): number {
     sink += run();
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return medianOf(samples); // median run: robust on a shared machine
+  return median(samples); // median run: robust on a shared machine
 }
 
 type Timing = { ms: number; sink: number };
@@ -77,8 +74,8 @@ export async function compareMedians(
     const shown = (timings: Timing[]) => timings.map((r) => r.ms.toFixed(2)).join(', ');
     console.error(`rounds (ms): ours ${shown(rounds.ours)}; theirs ${shown(rounds.theirs)}`);
     return {
-      oursMs: medianOf(rounds.ours.map((r) => r.ms)),
-      theirsMs: medianOf(rounds.theirs.map((r) => r.ms)),
+      oursMs: median(rounds.ours.map((r) => r.ms)),
+      theirsMs: median(rounds.theirs.map((r) => r.ms)),
       sinks: { ours: rounds.ours.at(-1)!.sink, theirs: rounds.theirs.at(-1)!.sink },
     };
   } finally {
