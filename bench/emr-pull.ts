@@ -3,9 +3,9 @@
 // file server sends them), at N = 20,000 and N = 200,000 resources (the six sync types, one system-level export
 // each, each into a fresh clinic). Measured: the server's peak RSS during each pull (VmHWM, reset just before
 // it), resources per second, and the server's CPU time per resource (user + system: less moved by other load on
-// the cores than wall time). Baseline in the same run: a raw
-// multi-row INSERT of 10,000 prepared rows into FhirResource (fhir-upsert's floor: 1,000 rows a statement, one
-// transaction), as rows per second, on the same database: three rounds before the pulls and three after, median.
+// the cores than wall time). Baseline in the same run: a raw multi-row INSERT of 10,000 prepared rows into
+// FhirResource (fhir-upsert's floor: 1,000 rows a statement, one transaction), as rows per second, on the same
+// database: three rounds before the pulls and three after, median.
 // A 20,000 warm-up pull comes first and is not counted; the server's RSS is sampled through each pull.
 // Targets: peak RSS at 200k within 50 MB of the peak at 20k (memory does not grow with the population:
 // `rssGrowthMb`), and resources/s at 200k at least 0.5 of the raw INSERT rate (`ratio`).
@@ -184,8 +184,8 @@ try {
     const connectionId = (await client.post('/api/emr-sync/connections', { vendor: 'smart-backend' })).body.connection
       .id as string;
     // The export's files exist before the pull asks for them, as a real EHR's do once its export job completes:
-    // generating each line (a sha256 and three ISO dates) while it was sent ran on the same two cores as the server
-    // and PostgreSQL, inside the measured time.
+    // generating each line (a sha256, two ISO dates, a stringify) while it was sent ran on the same two cores as
+    // the server and PostgreSQL, inside the measured time.
     population = n;
     files = new Map(TYPES.map((type) => [type, [...linesOf(type)]]));
     const rssBeforeMb = statusNumber(app.pid, 'VmRSS');
