@@ -52,10 +52,9 @@ function resource(type: string, i: number): Record<string, unknown> {
   };
 }
 
-let population = 0;
 /** Each type's file for the pull about to run, generated before it is timed (linesOf). */
 let files = new Map<string, string[]>();
-function* linesOf(type: string): Iterable<string> {
+function* linesOf(type: string, population: number): Iterable<string> {
   const perType = Math.ceil(population / TYPES.length);
   const offset = TYPES.indexOf(type) * perType;
   const count = Math.min(perType, population - offset);
@@ -186,8 +185,7 @@ try {
     // The export's files exist before the pull asks for them, as a real EHR's do once its export job completes:
     // generating each line (a sha256, two ISO dates, a stringify) while it was sent ran on the same two cores as
     // the server and PostgreSQL, inside the measured time.
-    population = n;
-    files = new Map(TYPES.map((type) => [type, [...linesOf(type)]]));
+    files = new Map(TYPES.map((type) => [type, [...linesOf(type, n)]]));
     const rssBeforeMb = statusNumber(app.pid, 'VmRSS');
     peakResetWorked &&= resetPeakRss(app.pid);
     const cpuBefore = cpuMs(app.pid);
