@@ -351,14 +351,16 @@ describe('POST /api/eligibility/roster over the live CAQH CORE transport (fake p
     );
 
   it('never has more lookups in flight than the concurrency cap, and reaches it', { timeout: 60_000 }, async () => {
-    fake.setLatency(120);
     try {
-      // peakInFlight only grows, so the caps go up: each run proves "at most" and "reached" for its cap.
-      for (const [concurrency, size] of [
-        [2, 8],
-        [5, 20],
-        [20, 60],
+      // peakInFlight only grows, so the caps go up: each run proves "at most" and "reached" for its cap. The cap is
+      // reached only if its last lookup leaves before the first answer comes: at 20, on two loaded cores, 120 ms was
+      // once too short (a peak of 19), so the payer answers that run more slowly.
+      for (const [concurrency, size, latencyMs] of [
+        [2, 8, 120],
+        [5, 20, 120],
+        [20, 60, 500],
       ] as const) {
+        fake.setLatency(latencyMs);
         const batch = await patients(size);
         const calls = fake.calls;
         const res = await client.post('/api/eligibility/roster', {
