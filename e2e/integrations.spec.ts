@@ -1,5 +1,5 @@
 import { test, expect } from 'playwright/test';
-import { E2E_EMR_CLIENT_ID, E2E_FAKE_EMR_PORT, E2E_URL } from './e2e-env';
+import { E2E_EMR_CLIENT_ID, E2E_FAKE_EMR_PORT } from './e2e-env';
 
 // The browser OAuth round trip against the fake EMR (global-setup.ts): create a connection (through the step-up
 // dialog), register its client id, Connect, consent at the EMR, and land back on the integrations screen with the
@@ -10,7 +10,7 @@ test('an admin creates a connection and connects it through the EMR sign-in', as
   await page.getByLabel('Password').fill('demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
-  await expect(page.getByTestId('redirect-uri')).toHaveText(`${E2E_URL}/api/emr-sync/callback`);
+  await expect(page.getByTestId('redirect-uri')).toHaveText(`${test.info().project.use.baseURL}/api/emr-sync/callback`);
 
   // Created without a client id: it needs registration, and cannot connect yet.
   await page.getByLabel('EMR type').selectOption('browser-oauth');
