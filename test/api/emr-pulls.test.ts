@@ -251,7 +251,8 @@ describe('POST /api/emr-sync/smart/pull', () => {
     const res = await client.post('/api/emr-sync/smart/pull', { connectionId });
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ code: 'TRANSPORT_FAILED', message: NEUTRAL, correlationId: expect.any(String) });
-    expect(res.text).not.toContain('503');
+    // The correlation id is a random UUID, which holds `503` in about one answer of 140.
+    expect(res.text.replace(res.body.correlationId, '')).not.toContain('503');
     expect(emr.receivedSearches.length).toBe(searches);
   });
 
