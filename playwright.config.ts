@@ -5,7 +5,7 @@
 // on the other, each project's files one after another as before. One worker left the two cores idle a quarter of
 // the run (the browser and the app waiting on each other); the halves take about the same time.
 import { defineConfig } from 'playwright/test';
-import { E2E_PORTS, e2eEnv } from './e2e/e2e-env';
+import { E2E_PORTS, e2eEnv, e2eUrl } from './e2e/e2e-env';
 import { nextStartCommand } from './scripts/next-server';
 
 const BILLING_OFFICE = [
@@ -23,15 +23,14 @@ const BILLING_OFFICE = [
 ];
 const billingOffice = BILLING_OFFICE.map((file) => `**/${file}`);
 const [frontDeskPort, billingPort] = E2E_PORTS;
-const app = (port: number) => `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: 'e2e',
   workers: 2,
   projects: [
     // Every spec not named above, so a new one runs here until it is moved.
-    { name: 'front desk', testIgnore: billingOffice, workers: 1, use: { baseURL: app(frontDeskPort) } },
-    { name: 'billing office', testMatch: billingOffice, workers: 1, use: { baseURL: app(billingPort) } },
+    { name: 'front desk', testIgnore: billingOffice, workers: 1, use: { baseURL: e2eUrl(frontDeskPort) } },
+    { name: 'billing office', testMatch: billingOffice, workers: 1, use: { baseURL: e2eUrl(billingPort) } },
   ],
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   timeout: 60_000,

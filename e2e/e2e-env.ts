@@ -18,9 +18,12 @@ const SMART_PRIVATE_KEY = generateKeyPairSync('ec', { namedCurve: 'P-384' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
 
+/** The address the browser opens the app on `port` at: localhost, so WebAuthn has a secure-context rpID. */
+export const e2eUrl = (port: number) => `http://localhost:${port}`;
+
 /** The environment of the app on `port` (its own URLs: the session, WebAuthn and its sandbox EHR name them). */
 export function e2eEnv(port: number): Record<string, string> {
-  const url = `http://localhost:${port}`;
+  const url = e2eUrl(port);
   return {
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',

@@ -45,8 +45,8 @@ test('register, test, rotate and the disabled notice on Settings → Webhooks', 
     await signIn(page, 'admin@northside.test');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
-    // The list is loaded once the screen is hydrated: a URL typed before that is in the field but not in the
-    // form's state, and the button stays disabled (seen on two loaded cores).
+    // The list loads once the screen is hydrated: a URL typed before that is in the field but not in the form's
+    // state, and the button stays disabled (seen on two loaded cores).
     await expect(page.getByText('No endpoints yet.')).toBeVisible();
 
     await page.getByLabel('Endpoint URL (https)').fill(`${base}/hooks`);
