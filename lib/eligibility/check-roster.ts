@@ -17,7 +17,7 @@ import {
 import { compareCoverage } from './coverage-on-file';
 import { batchCheckStore, type BatchCheckStore, type EligibilityCheckStore } from './eligibility-check-store';
 import { EligibilityFields } from './eligibility-result';
-import { PAYER_DIRECTORY } from './payer-directory';
+import { findPayerName } from './payer-directory';
 import { MemberId, Npi, PayerId, ServiceTypeCode, x12Text } from './x12-fields';
 import { clinicDateOf } from '../time/clinic-day';
 import { findRecentChecks, type RecentCheck } from './find-recent-checks';
@@ -344,7 +344,7 @@ function logFailure(plan: RosterPlan, error: unknown) {
 
 function payerNameFor(payerId: string, patient: ClinicPatient): string {
   if (patient.coveragePayerId === payerId && patient.coveragePayerName) return patient.coveragePayerName;
-  return PAYER_DIRECTORY.find((entry) => entry.payerId === payerId)?.name ?? payerId;
+  return findPayerName(payerId) ?? payerId;
 }
 
 /** Compares an answer with the patient's check before it (the newest one older than the answer's own time). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAYER_DIRECTORY, findPayerByName } from './payer-directory';
+import { PAYER_DIRECTORY, findPayerByName, findPayerName } from './payer-directory';
 
 describe('findPayerByName', () => {
   it.each([
@@ -49,6 +49,16 @@ describe('findPayerByName', () => {
     ['a partial name', 'Aet'],
   ])('finds nothing for %s', (_case, typed) => {
     expect(findPayerByName(typed)).toBeNull();
+  });
+});
+
+describe('findPayerName', () => {
+  it("answers the directory's name for a listed id, and null for an unlisted or absent one", () => {
+    expect(findPayerName('60054')).toBe('Aetna');
+    expect(findPayerName('87726')).toBe('UnitedHealthcare');
+    expect(findPayerName('99999')).toBeNull();
+    expect(findPayerName(null)).toBeNull();
+    expect(findPayerName(undefined)).toBeNull();
   });
 });
 

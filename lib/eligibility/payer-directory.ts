@@ -139,3 +139,8 @@ export function findPayerByName(name: string): { payerId: string; name: string }
   const entry = index.get(key);
   return entry === undefined ? null : { payerId: entry.payerId, name: entry.name };
 }
+
+/** The directory's name for a payer id, or null when the directory does not list it. */
+export function findPayerName(payerId: string | null | undefined): string | null {
+  return PAYER_DIRECTORY.find((entry) => entry.payerId === payerId)?.name ?? null;
+}

@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db';
 import { recordAudit } from '../audit/record-audit';
 import { canonicalId } from '../eligibility/coverage-on-file';
-import { PAYER_DIRECTORY } from '../eligibility/payer-directory';
+import { findPayerName } from '../eligibility/payer-directory';
 import { MemberId, PayerId, x12Text } from '../eligibility/x12-fields';
 import { refuseOutOfClinic } from './require-clinic-patients';
 
@@ -73,9 +73,7 @@ export async function updateCoverage(deps: { db: Db; clock: Clock }, change: Cov
     const before = row as unknown as Record<string, string | null>;
     const beforePayerId = before[columns.payerId] ?? null;
     const samePayer = beforePayerId !== null && canonicalId(beforePayerId) === canonicalId(change.payerId);
-    const payerName = samePayer
-      ? (before[columns.payerName] ?? null)
-      : (PAYER_DIRECTORY.find((p) => p.payerId === change.payerId)?.name ?? null);
+    const payerName = samePayer ? (before[columns.payerName] ?? null) : findPayerName(change.payerId);
     const groupNumber = change.groupNumber ?? null;
     const patient = await tx.patient.update({
       where: { id: change.patientId },
