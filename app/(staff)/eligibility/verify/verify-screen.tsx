@@ -7,41 +7,20 @@
 // benefit grid, and flags on an active one (out of network, prior authorization) get next steps in words.
 // When the member id or payer checked is not the patient's coverage on file, the result offers to make it so
 // (PUT /api/patients/{id}/coverage; claims:write), which claims need.
-import { useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { VerifyEligibilityBody } from '@/lib/eligibility/verify-eligibility-body';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
-import { PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
+import { findPayerName, PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
 import { clinicDateOf } from '@/lib/time/clinic-day';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
 import { describeIssue, issueField } from '@/components/describe-api-error';
 import { useClinicTime } from '@/components/clinic-time';
-import { formatDollars } from '@/components/eligibility/format-dollars';
-import { networkLabel } from '@/components/eligibility/network-label';
-import { RejectionNote } from '@/components/eligibility/rejection-note';
-import { StatusBadge } from '@/components/eligibility/status-badge';
-import { attentionReasons, outOfNetworkStep, priorAuthStep } from '@/components/eligibility/needs-attention';
-import { serviceTypeList, serviceTypeName } from '@/components/eligibility/service-type-name';
-
-type Appointment = {
-  id: string;
-  patientId: string;
-  patientName: string;
-  start: string;
-  memberId: string | null;
-  payerId: string | null;
-  payerName: string | null;
-  providerNpi: string | null;
-};
-
-type PatientSummary = {
-  id: string;
-  firstName: string;
-  lastName: string;
-  birthDate: string;
-  coverage: { payerId: string; payerName: string | null; memberId: string; groupNumber: string | null } | null;
-};
+import { serviceTypeName } from '@/components/eligibility/service-type-name';
+import { PatientPicker, type Appointment, type PatientSummary } from './patient-picker';
+import { VerifyField } from './verify-field';
+import { announce, ResultCard } from './verify-result';
 
 type Form = {
   patientId: string;
@@ -157,7 +136,7 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
         dob: patient.birthDate,
         memberId: patient.coverage?.memberId ?? '',
         payerId: patient.coverage?.payerId ?? '',
-        payerName: patient.coverage?.payerName ?? payerNameOf(patient.coverage?.payerId) ?? '',
+        payerName: patient.coverage?.payerName ?? findPayerName(patient.coverage?.payerId) ?? '',
       });
       setFilled(
         patient.coverage
@@ -239,32 +218,15 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
   }
 
   const input = (name: keyof Form, label: string, options: { type?: string; hint?: string } = {}) => (
-    <div key={name}>
-      <label htmlFor={`verify-${name}`}>{label}</label>
-      <input
-        id={`verify-${name}`}
-        type={options.type ?? 'text'}
-        value={form[name]}
-        autoComplete="off"
-        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-        aria-invalid={issues[name] ? true : undefined}
-        aria-describedby={
-          [options.hint ? `verify-${name}-hint` : '', issues[name] ? `verify-${name}-error` : '']
-            .filter(Boolean)
-            .join(' ') || undefined
-        }
-      />
-      {options.hint ? (
-        <div id={`verify-${name}-hint`} className="muted">
-          {options.hint}
-        </div>
-      ) : null}
-      {issues[name] ? (
-        <div id={`verify-${name}-error`} className="error" data-testid={`verify-${name}-error`}>
-          {issues[name]}
-        </div>
-      ) : null}
-    </div>
+    <VerifyField
+      key={name}
+      name={name}
+      label={label}
+      value={form[name]}
+      onChange={(value) => setForm({ ...form, [name]: value })}
+      issue={issues[name]}
+      {...options}
+    />
   );
 
   return (
@@ -347,306 +309,4 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
       </div>
     </div>
   );
-}
-
-function PatientPicker({
-  appointments,
-  onAppointment,
-  onPatient,
-}: {
-  appointments: Appointment[];
-  onAppointment: (id: string) => void;
-  onPatient: (id: string) => void;
-}) {
-  const clock = useClinicTime();
-  const [query, setQuery] = useState('');
-  const [found, setFound] = useState<PatientSummary[] | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-
-  async function search(event: FormEvent) {
-    event.preventDefault();
-    setFailure(null);
-    const q = query.trim();
-    const params = new URLSearchParams({ limit: '10' });
-    // A date searches birth dates, something with digits member ids, anything else names.
-    if (/^\d{4}-\d{2}-\d{2}$/.test(q)) params.set('birthDate', q);
-    else if (/\d/.test(q)) params.set('memberId', q);
-    else if (q) params.set('name', q);
-    try {
-      setFound((await apiFetch<{ patients: PatientSummary[] }>(`/api/patients?${params}`)).patients);
-    } catch (error) {
-      setFound(null);
-      setFailure(error);
-    }
-  }
-
-  return (
-    <div className="card">
-      {appointments.length ? (
-        <>
-          <label htmlFor="verify-appointment">Fill in from today&apos;s appointment</label>
-          <select id="verify-appointment" defaultValue="" onChange={(e) => onAppointment(e.target.value)}>
-            <option value="" disabled>
-              Choose an appointment…
-            </option>
-            {appointments.map((a) => (
-              <option key={a.id} value={a.id}>
-                {clock.time(a.start)} · {a.patientName}
-                {a.memberId ? '' : ' (self-pay)'}
-              </option>
-            ))}
-          </select>
-        </>
-      ) : (
-        <p className="muted">No appointments today at the clinic.</p>
-      )}
-      <form onSubmit={search} role="search" aria-label="Find a patient">
-        <label htmlFor="verify-patient-search">Or find a patient</label>
-        <div className="fd-inline">
-          <input
-            id="verify-patient-search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            placeholder="Name, date of birth (YYYY-MM-DD) or member id"
-            autoComplete="off"
-          />
-          <button type="submit" className="secondary">
-            Find
-          </button>
-        </div>
-      </form>
-      {failure ? <ErrorNote error={failure} otherwise="The search could not be sent. Try again." /> : null}
-      {found ? (
-        found.length ? (
-          <ul className="fd-picklist" aria-label="Patients found">
-            {found.map((p) => (
-              <li key={p.id}>
-                <button type="button" className="secondary" onClick={() => onPatient(p.id)}>
-                  {p.firstName} {p.lastName} · born {clock.date(p.birthDate)}
-                  {p.coverage ? ` · ${p.coverage.payerName ?? p.coverage.payerId}` : ' · self-pay'}
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">No patient of the clinic matches.</p>
-        )
-      ) : null}
-    </div>
-  );
-}
-
-function ResultCard({
-  ref,
-  result,
-  asked,
-}: {
-  ref: Ref<HTMLElement>;
-  result: EligibilityResult;
-  asked: { patientId: string; memberId: string; dos: string };
-}) {
-  const clock = useClinicTime();
-  const reasons = attentionReasons(result);
-  return (
-    <section
-      ref={ref}
-      tabIndex={-1}
-      className="card fd-result"
-      aria-labelledby="verify-result-heading"
-      data-testid="verify-result"
-      data-status={result.status}
-    >
-      <h2 id="verify-result-heading">
-        Result: <StatusBadge status={result.status} />
-      </h2>
-      <p className="muted">
-        {result.mode === 'sandbox' ? 'Sandbox answer (demo payer). ' : ''}
-        {payerNameOf(result.payerId) ?? 'Payer'} ({result.payerId}) · member {result.memberId} · date of service{' '}
-        {clock.date(asked.dos)} · checked {clock.dateTime(result.verifiedAt)}
-        {result.cached ? ' (a check from the last 24 hours; the payer was not asked again)' : ''}
-      </p>
-      {result.status === 'unknown' ? (
-        <div data-testid="verify-next-step">
-          {result.rejection ? (
-            <RejectionNote rejection={result.rejection} />
-          ) : (
-            <p>
-              The payer sent no coverage status. <strong>Next step:</strong> confirm coverage with the payer by phone.
-            </p>
-          )}
-        </div>
-      ) : null}
-      {result.status === 'inactive' ? (
-        <div data-testid="verify-next-step">
-          <p>
-            Coverage is not active on {clock.date(asked.dos)}
-            {result.coverageEnd ? `: it ended ${clock.date(result.coverageEnd)}` : ''}.
-          </p>
-          <p>
-            <strong>Next step:</strong> ask the patient for their current insurance card and check it, or collect as
-            self-pay.
-          </p>
-        </div>
-      ) : null}
-      {result.status === 'active' && (reasons.includes('out-of-network') || reasons.includes('prior-auth')) ? (
-        <div data-testid="verify-next-step">
-          <h3>Next steps</h3>
-          <ul>
-            {reasons.includes('out-of-network') ? <li>{outOfNetworkStep()}</li> : null}
-            {reasons.includes('prior-auth') ? <li>{priorAuthStep(result)}</li> : null}
-          </ul>
-        </div>
-      ) : null}
-      <CoverageOnFileNote result={result} asked={asked} />
-      {/* Benefits only for an active answer: an unknown or inactive one has none to show, only defaults. */}
-      {result.status === 'active' ? <BenefitTable result={result} /> : null}
-    </section>
-  );
-}
-
-function BenefitTable({ result }: { result: EligibilityResult }) {
-  const clock = useClinicTime();
-  const evidence = result.evidence ?? {};
-  const priorAuth = result.priorAuthCodes.length
-    ? `${result.priorAuthRequired ? 'Required' : 'Flagged'} for ${serviceTypeList(result.priorAuthCodes)}`
-    : result.priorAuthRequired
-      ? 'Required'
-      : 'Not flagged';
-  const coverage = `${result.coverageStart ? clock.date(result.coverageStart) : 'start not stated'} to ${
-    result.coverageEnd ? clock.date(result.coverageEnd) : 'no end date'
-  }`;
-  // Each row names the evidence keys behind it (lib/x12's field paths).
-  const rows: { label: string; value: ReactNode; keys: string[] }[] = [
-    { label: 'Member', value: `${result.memberName ?? '—'} · ${result.memberId}`, keys: ['memberName', 'memberId'] },
-    { label: 'Plan', value: result.planName ?? '—', keys: ['planName'] },
-    { label: 'Group', value: result.groupNumber ?? '—', keys: ['groupNumber'] },
-    { label: 'Coverage', value: coverage, keys: ['coverageStart', 'coverageEnd'] },
-    { label: 'Network', value: networkLabel(result.network), keys: ['network'] },
-    {
-      label: 'Deductible (individual)',
-      value: formatDollars(result.deductible.individual),
-      keys: ['deductible.individual'],
-    },
-    { label: 'Deductible met', value: formatDollars(result.deductible.met), keys: ['deductible.met'] },
-    {
-      label: 'Deductible remaining',
-      value: formatDollars(result.deductible.remaining),
-      keys: ['deductible.remaining'],
-    },
-    {
-      label: 'Out-of-pocket maximum',
-      value: formatDollars(result.outOfPocket.individual),
-      keys: ['outOfPocket.individual'],
-    },
-    { label: 'Out-of-pocket met', value: formatDollars(result.outOfPocket.met), keys: ['outOfPocket.met'] },
-    {
-      label: 'Out-of-pocket remaining',
-      value: formatDollars(result.outOfPocket.remaining),
-      keys: ['outOfPocket.remaining'],
-    },
-    { label: 'Primary care copay', value: formatDollars(result.copay.primaryCare), keys: ['copay.primaryCare'] },
-    { label: 'Specialist copay', value: formatDollars(result.copay.specialist), keys: ['copay.specialist'] },
-    {
-      label: 'Coinsurance',
-      value: result.coinsurance === null ? '—' : `${result.coinsurance} %`,
-      keys: ['coinsurance'],
-    },
-    { label: 'Prior authorization', value: priorAuth, keys: ['priorAuthRequired', 'priorAuthCodes'] },
-  ];
-  return (
-    <table className="fd-stack" aria-label="Benefits">
-      <thead>
-        <tr>
-          <th scope="col">Benefit</th>
-          <th scope="col">Value</th>
-          <th scope="col">From the payer&apos;s answer</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.label}>
-            <th scope="row" data-label="Benefit">
-              {row.label}
-            </th>
-            <td data-label="Value">{row.value}</td>
-            <td className="mono fd-evidence" data-label="From the payer">
-              {[...new Set(row.keys.flatMap((key) => evidence[key] ?? []))].map((segment) => (
-                <div key={segment}>{segment}</div>
-              ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-const COVERAGE_ON_FILE_TEXT = {
-  match: "This member id and payer are the patient's coverage on file.",
-  mismatch:
-    "This member id or payer is not the patient's coverage on file: a claim needs a check of the coverage on file.",
-  none: 'The patient has no coverage on file: a claim needs a check of the coverage on file.',
-} as const;
-
-/** Whether the check was of the patient's coverage on file; when not, a button that makes it so. */
-function CoverageOnFileNote({
-  result,
-  asked,
-}: {
-  result: EligibilityResult;
-  asked: { patientId: string; memberId: string } | null;
-}) {
-  const [state, setState] = useState<{ busy: boolean; saved: boolean; error: unknown }>({
-    busy: false,
-    saved: false,
-    error: null,
-  });
-  async function saveAsCoverage() {
-    if (!asked) return;
-    setState({ busy: true, saved: false, error: null });
-    try {
-      const body = {
-        payerId: result.payerId,
-        memberId: asked.memberId,
-        ...(result.groupNumber ? { groupNumber: result.groupNumber } : {}),
-      };
-      await apiFetch(`/api/patients/${encodeURIComponent(asked.patientId)}/coverage`, { method: 'PUT', json: body });
-      setState({ busy: false, saved: true, error: null });
-    } catch (failure) {
-      setState({ busy: false, saved: false, error: failure });
-    }
-  }
-  if (result.coverageOnFile === 'match' || state.saved) {
-    return (
-      <p data-testid="coverage-on-file" data-coverage="match">
-        {state.saved ? 'Saved as the coverage on file.' : COVERAGE_ON_FILE_TEXT.match}
-      </p>
-    );
-  }
-  return (
-    <div data-testid="coverage-on-file" data-coverage={result.coverageOnFile}>
-      <p>{COVERAGE_ON_FILE_TEXT[result.coverageOnFile]}</p>
-      {asked ? (
-        <button type="button" onClick={saveAsCoverage} disabled={state.busy}>
-          {state.busy ? 'Saving…' : `Update coverage on file: member ${asked.memberId}, payer ${result.payerId}`}
-        </button>
-      ) : null}
-      {state.error ? <ErrorNote error={state.error} otherwise="The coverage could not be saved. Try again." /> : null}
-    </div>
-  );
-}
-
-function payerNameOf(payerId: string | undefined | null): string | null {
-  return PAYER_DIRECTORY.find((p) => p.payerId === payerId)?.name ?? null;
-}
-
-/** One sentence a screen reader says when the answer arrives. */
-function announce(result: EligibilityResult): string {
-  const status = { active: 'Active', inactive: 'Inactive', unknown: 'Unknown' }[result.status];
-  const parts = [`Eligibility result: ${status}.`];
-  if (result.status === 'unknown') parts.push(result.rejection ? `${result.rejection.reason}.` : 'No status sent.');
-  if (result.status === 'active' && result.network === 'OUT') parts.push('Out of network.');
-  if (result.priorAuthRequired) parts.push('Prior authorization required.');
-  if (result.coverageOnFile !== 'match') parts.push('Not the coverage on file.');
-  return parts.join(' ');
 }
