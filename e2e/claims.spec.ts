@@ -11,6 +11,9 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
   page,
   browser,
 }) => {
+  // A long walk (three users, the claim screens and five refusals, three pages at phone width): 46 s alone on two
+  // cores, past the default 60 s once when the front desk's app and browser ran beside it.
+  test.setTimeout(120_000);
   const admin = await signedInPage(browser, 'admin@northside.test');
   await verifyCoverageOnFile(admin, PATIENT);
   await admin.context().close();
