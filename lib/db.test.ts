@@ -1,23 +1,12 @@
 // The PostgreSQL pool openDb makes, on a real server: a connection left idle is kept past pg's own 10 s default, so a
 // burst after a quiet spell meets connections whose statements are already prepared.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from './db';
-import { createTestDatabase, type TestDatabase } from '@/test/support/postgres';
+import { describe, expect, it } from 'vitest';
+import { setUpTwoClinicDb } from '@/test/support/test-db';
 
-let database: TestDatabase;
-let db: Db;
+const t = setUpTwoClinicDb();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await openDb({ kind: 'postgres', url: database.url });
-});
-
-afterAll(async () => {
-  await db?.$disconnect();
-  await database?.drop();
-});
-
-const backendPid = async () => (await db.$queryRawUnsafe<{ pid: number }[]>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
+const backendPid = async () =>
+  (await t.db.$queryRawUnsafe<{ pid: number }[]>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
 
 describe('openDb on PostgreSQL', () => {
   it('keeps a connection idle for longer than 10 s: the next statement runs on the same backend', async () => {
