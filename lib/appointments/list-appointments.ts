@@ -24,6 +24,7 @@ export const AppointmentListItem = z.object({
   providerNpi: z.string().nullable(),
   reason: z.string().nullable(),
 });
+export type AppointmentListItem = z.infer<typeof AppointmentListItem>;
 export const AppointmentList = z.object({
   /** The clinic's calendar day listed (the one asked for, else the clinic's today). */
   date: z.string(),

@@ -5,6 +5,7 @@
 // authorization and what to do. "Needs attention" counts and filters the answers staff must act on before the
 // visit. Rows stack into labelled cards at phone width (no sideways scroll box).
 import { useEffect, useState } from 'react';
+import type { AppointmentListItem as Appointment } from '@/lib/appointments/list-appointments';
 import type { RosterResult, RosterSummary } from '@/lib/eligibility/check-roster';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError, type ApiErrorBody } from '@/components/api-error';
@@ -23,17 +24,6 @@ import {
 } from '@/components/eligibility/needs-attention';
 import { serviceTypeList } from '@/components/eligibility/service-type-name';
 import { readNdjson } from './read-ndjson';
-
-type Appointment = {
-  id: string;
-  patientId: string;
-  patientName: string;
-  start: string;
-  memberId: string | null;
-  payerId: string | null;
-  payerName: string | null;
-  reason: string | null;
-};
 
 type ProgressLine =
   | ({ type: 'result'; index: number } & RosterResult)

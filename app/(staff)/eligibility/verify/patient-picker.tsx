@@ -2,20 +2,10 @@
 // The verify screen's way to a patient: one of today's appointments (the clinic's today), or a search of the clinic's
 // patients by name, date of birth or member id. It only says which was picked; the screen fills its form from it.
 import { useState, type FormEvent } from 'react';
+import type { AppointmentListItem } from '@/lib/appointments/list-appointments';
 import { apiFetch } from '@/components/api-fetch';
 import { ErrorNote } from '@/components/error-note';
 import { useClinicTime } from '@/components/clinic-time';
-
-export type Appointment = {
-  id: string;
-  patientId: string;
-  patientName: string;
-  start: string;
-  memberId: string | null;
-  payerId: string | null;
-  payerName: string | null;
-  providerNpi: string | null;
-};
 
 export type PatientSummary = {
   id: string;
@@ -30,7 +20,7 @@ export function PatientPicker({
   onAppointment,
   onPatient,
 }: {
-  appointments: Appointment[];
+  appointments: AppointmentListItem[];
   onAppointment: (id: string) => void;
   onPatient: (id: string) => void;
 }) {

@@ -18,7 +18,8 @@ import { ErrorNote } from '@/components/error-note';
 import { describeIssue, issueField } from '@/components/describe-api-error';
 import { useClinicTime } from '@/components/clinic-time';
 import { serviceTypeName } from '@/components/eligibility/service-type-name';
-import { PatientPicker, type Appointment, type PatientSummary } from './patient-picker';
+import type { AppointmentListItem as Appointment } from '@/lib/appointments/list-appointments';
+import { PatientPicker, type PatientSummary } from './patient-picker';
 import { VerifyField } from './verify-field';
 import { announce, ResultCard } from './verify-result';
 
