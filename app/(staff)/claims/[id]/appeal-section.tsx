@@ -1,0 +1,100 @@
+'use client';
+// The appeals of a denied or partly paid claim, and the form that files one (POST /appeal, behind a step-up).
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { apiFetch } from '@/components/api-fetch';
+import { describeApiError } from '@/components/describe-api-error';
+import { useDateFormat } from '@/components/billing/use-date-format';
+import type { ClaimDetail } from './claim-detail';
+
+export function AppealSection({
+  path,
+  claim,
+  canAppeal,
+  onDone,
+}: {
+  path: string;
+  claim: ClaimDetail;
+  canAppeal: boolean;
+  onDone: (message: string) => void;
+}) {
+  const fmt = useDateFormat();
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const [reason, setReason] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // The denial queue's "Appeal" links here with #appeal: the form appears once the claim has loaded, so the
+  // browser's own jump to the anchor came too early.
+  useEffect(() => {
+    if (window.location.hash !== '#appeal') return;
+    reasonRef.current?.scrollIntoView({ block: 'center' });
+    reasonRef.current?.focus();
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!reason.trim()) {
+      setFieldError('Say why the payer should pay this claim.');
+      return;
+    }
+    setFieldError(null);
+    setBusy(true);
+    try {
+      const answer = await apiFetch<{ correlationId?: string }>(`${path}/appeal`, {
+        method: 'POST',
+        json: { reason: reason.trim() },
+      });
+      setReason('');
+      onDone(`Appeal filed${answer.correlationId ? ` (reference ${answer.correlationId})` : ''}.`);
+    } catch (failure) {
+      setError(describeApiError(failure, { withReference: true, otherwise: 'The appeal could not be filed.' }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" id="appeal" aria-labelledby="claim-appeal-title">
+      <h2 id="claim-appeal-title">Appeal</h2>
+      {claim.appeals?.length ? (
+        <ul>
+          {claim.appeals.map((appeal, i) => (
+            <li key={i}>
+              {fmt.dateTime(appeal.createdAt ?? appeal.at)}: {appeal.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {canAppeal ? (
+        <form onSubmit={submit} noValidate>
+          <label htmlFor="appeal-reason">Why the payer should pay this claim</label>
+          <textarea
+            ref={reasonRef}
+            id="appeal-reason"
+            rows={4}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? 'appeal-reason-error' : undefined}
+          />
+          {fieldError ? (
+            <div id="appeal-reason-error" className="error">
+              {fieldError}
+            </div>
+          ) : null}
+          <p className="muted">Filing an appeal asks you to confirm it&apos;s you.</p>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Filing…' : 'File appeal'}
+          </button>
+          {error ? (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          ) : null}
+        </form>
+      ) : null}
+    </section>
+  );
+}
