@@ -3,16 +3,15 @@
 // user with claims:write, a form to change each; the secondary is what a secondary claim bills), the eligibility checks already stored, newest first, and appointments.
 // Dates of birth and dates of service are calendar dates; times are the clinic's.
 import Link from 'next/link';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { PatientDetail } from '@/lib/patients/get-patient';
-import { PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
 import { apiFetch } from '@/components/api-fetch';
-import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
-import { describeIssue, issueField } from '@/components/describe-api-error';
 import { useClinicTime } from '@/components/clinic-time';
 import { StatusBadge } from '@/components/eligibility/status-badge';
 import { networkLabel } from '@/components/eligibility/network-label';
+import { CoverageForm } from './coverage-form';
+import { AppointmentList } from './appointment-list';
 
 const RELATIONSHIP: Record<string, string> = {
   '18': 'Self (the patient is the subscriber)',
@@ -20,6 +19,7 @@ const RELATIONSHIP: Record<string, string> = {
   '19': 'Child',
   G8: 'Other',
 };
+
 const COVERAGE_CHECKED: Record<string, string> = {
   match: 'Coverage on file',
   mismatch: 'Not the coverage on file',
@@ -236,169 +236,5 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
         )}
       </section>
     </>
-  );
-}
-
-/**
- * With claims:write, each visit up to the clinic's today offers "Bill this visit": the claim editor filled from the
- * appointment. A visit on a later day has nothing to bill yet (the scrubber refuses a future date of service).
- */
-function AppointmentList({
-  title,
-  items,
-  canBill,
-}: {
-  title: string;
-  items: PatientDetail['appointments'];
-  canBill: boolean;
-}) {
-  const clock = useClinicTime();
-  if (!items.length) return null;
-  return (
-    <>
-      <h3>{title}</h3>
-      <ul className="fd-plain-list">
-        {items.map((a) => (
-          <li key={a.id}>
-            {clock.date(a.start)}, {clock.time(a.start)}
-            {a.reason ? ` · ${a.reason}` : ''}
-            {a.providerName ? <span className="muted"> · {a.providerName}</span> : null}
-            {canBill && clock.dateOf(a.start) <= clock.today() ? (
-              <>
-                {' · '}
-                <Link href={`/claims/new?appointmentId=${encodeURIComponent(a.id)}`}>Bill this visit</Link>
-              </>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-/** Replaces the primary or secondary coverage on file (payer from the directory or typed, member id, group number). */
-function CoverageForm({
-  patient,
-  rank,
-  onCancel,
-  onSaved,
-}: {
-  patient: PatientDetail;
-  rank: 'primary' | 'secondary';
-  onCancel: () => void;
-  onSaved: () => void;
-}) {
-  const onFile = rank === 'secondary' ? patient.secondaryCoverage : patient.coverage;
-  // Ids of their own per rank: both forms' labels stay tied to their inputs.
-  const id = (name: string) => (rank === 'secondary' ? `secondary-coverage-${name}` : `coverage-${name}`);
-  const [payerId, setPayerId] = useState(onFile?.payerId ?? '');
-  const [memberId, setMemberId] = useState(onFile?.memberId ?? '');
-  const [groupNumber, setGroupNumber] = useState(onFile?.groupNumber ?? '');
-  const [issues, setIssues] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const listed = PAYER_DIRECTORY.some((p) => p.payerId === payerId);
-  const [other, setOther] = useState(!!payerId && !listed);
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setIssues({});
-    try {
-      await apiFetch(`/api/patients/${encodeURIComponent(patient.id)}/coverage`, {
-        method: 'PUT',
-        json: { payerId, memberId, rank, ...(groupNumber.trim() ? { groupNumber } : {}) },
-      });
-      onSaved();
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.body.issues) {
-        setIssues(
-          Object.fromEntries(failure.body.issues.map((i) => [issueField(i.path), describeIssue(i.path, i.message)])),
-        );
-      }
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const fieldError = (name: string) =>
-    issues[name] ? (
-      <div id={id(`${name}-error`)} className="error">
-        {issues[name]}
-      </div>
-    ) : null;
-
-  return (
-    <form
-      onSubmit={save}
-      noValidate
-      aria-label={rank === 'secondary' ? 'Change secondary coverage' : 'Change coverage on file'}
-    >
-      <label htmlFor={id('payer')}>Payer</label>
-      <select
-        id={id('payer')}
-        value={other ? '__other' : payerId}
-        onChange={(e) => {
-          const value = e.target.value;
-          setOther(value === '__other');
-          setPayerId(value === '__other' ? '' : value);
-        }}
-      >
-        <option value="" disabled>
-          Choose the payer…
-        </option>
-        {PAYER_DIRECTORY.map((p) => (
-          <option key={p.payerId} value={p.payerId}>
-            {p.name} ({p.payerId})
-          </option>
-        ))}
-        <option value="__other">Another payer (enter its payer id)</option>
-      </select>
-      {other ? (
-        <>
-          <label htmlFor={id('payerId')}>Payer id</label>
-          <input
-            id={id('payerId')}
-            value={payerId}
-            onChange={(e) => setPayerId(e.target.value)}
-            aria-invalid={issues.payerId ? true : undefined}
-            aria-describedby={issues.payerId ? id('payerId-error') : undefined}
-          />
-        </>
-      ) : null}
-      {fieldError('payerId')}
-      <label htmlFor={id('memberId')}>Member id</label>
-      <input
-        id={id('memberId')}
-        value={memberId}
-        autoComplete="off"
-        onChange={(e) => setMemberId(e.target.value)}
-        aria-invalid={issues.memberId ? true : undefined}
-        aria-describedby={issues.memberId ? id('memberId-error') : undefined}
-      />
-      {fieldError('memberId')}
-      <label htmlFor={id('groupNumber')}>Group number (optional)</label>
-      <input
-        id={id('groupNumber')}
-        value={groupNumber}
-        autoComplete="off"
-        onChange={(e) => setGroupNumber(e.target.value)}
-        aria-invalid={issues.groupNumber ? true : undefined}
-        aria-describedby={issues.groupNumber ? id('groupNumber-error') : undefined}
-      />
-      {fieldError('groupNumber')}
-      <p className="muted">Claims need an active eligibility check of the new coverage: check it again after saving.</p>
-      <div className="fd-actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : 'Save coverage on file'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-      </div>
-      {error ? <ErrorNote error={error} otherwise="The coverage could not be saved. Try again." /> : null}
-    </form>
   );
 }
