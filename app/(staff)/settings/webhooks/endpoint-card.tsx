@@ -1,0 +1,197 @@
+'use client';
+// One webhook endpoint: its recent deliveries (status, HTTP answer, latency) with re-send, a test event, secret
+// rotation (the new secret shown once) and delete.
+import { useCallback, useEffect, useState } from 'react';
+import { apiFetch } from '@/components/api-fetch';
+import { useClinicTime } from '@/components/clinic-time';
+import type { Endpoint } from './webhook-endpoint';
+
+type Delivery = {
+  id: string;
+  eventId: string;
+  type: string;
+  attempt: number;
+  status: 'pending' | 'retrying' | 'delivered' | 'failed';
+  responseStatus: number | null;
+  durationMs: number | null;
+  at: string;
+  nextAttemptAt: string | null;
+};
+
+const STATUS_WORDS: Record<Delivery['status'], string> = {
+  pending: 'Waiting to send',
+  retrying: 'Failed, will retry',
+  delivered: 'Delivered',
+  failed: 'Failed for good',
+};
+
+/** An endpoint's deliveries; none shown when they cannot be read (the endpoint's own errors are on the page). */
+async function fetchDeliveries(base: string): Promise<Delivery[]> {
+  try {
+    return (await apiFetch<{ deliveries: Delivery[] }>(`${base}/deliveries`)).deliveries;
+  } catch {
+    return [];
+  }
+}
+
+export function EndpointCard({
+  endpoint,
+  act,
+  onSecret,
+}: {
+  endpoint: Endpoint;
+  act(done: string, call: () => Promise<void>): Promise<void>;
+  onSecret(value: string): void;
+}) {
+  const when = useClinicTime();
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const base = `/api/webhook-endpoints/${encodeURIComponent(endpoint.id)}`;
+  const loadDeliveries = useCallback(async () => setDeliveries(await fetchDeliveries(base)), [base]);
+  useEffect(() => {
+    let current = true;
+    void fetchDeliveries(base).then((loaded) => {
+      if (current) setDeliveries(loaded);
+    });
+    return () => {
+      current = false;
+    };
+  }, [base]);
+
+  const change = (done: string, call: () => Promise<void>) =>
+    act(done, async () => {
+      await call();
+      await loadDeliveries();
+    });
+
+  return (
+    <section className="card" aria-label={`Endpoint ${endpoint.url}`} data-testid={`endpoint-${endpoint.id}`}>
+      <h2 className="mono" style={{ overflowWrap: 'anywhere' }}>
+        {endpoint.url}
+      </h2>
+      {endpoint.description && <p>{endpoint.description}</p>}
+      {endpoint.status === 'disabled' && (
+        <p role="alert" className="error" data-testid="endpoint-disabled">
+          Disabled: {endpoint.disabledReason ?? 'turned off by a person'}. Nothing is sent until it is enabled again;
+          deliveries waiting for it resume then.
+        </p>
+      )}
+      <p>
+        Events: <span className="mono">{endpoint.events.join(', ')}</span>
+        {endpoint.previousSecretExpiresAt && (
+          <> · The previous secret also signs until {when.dateTime(endpoint.previousSecretExpiresAt)}</>
+        )}
+      </p>
+      <p className="actions">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            change('A test event is on its way.', async () => {
+              await apiFetch(`${base}/test`, { method: 'POST' });
+            })
+          }
+        >
+          Send test event
+        </button>{' '}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            change('The secret is rotated; the previous one signs too for 24 hours.', async () => {
+              const rotated = await apiFetch<{ secret: string }>(`${base}/rotate-secret`, {
+                method: 'POST',
+                stepUpDescription: `Rotate the signing secret of ${endpoint.url}`,
+              });
+              onSecret(rotated.secret);
+            })
+          }
+        >
+          Rotate secret
+        </button>{' '}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            change(
+              endpoint.status === 'enabled' ? 'The endpoint is disabled.' : 'The endpoint is enabled.',
+              async () => {
+                await apiFetch(base, {
+                  method: 'PATCH',
+                  json: { status: endpoint.status === 'enabled' ? 'disabled' : 'enabled' },
+                  stepUpDescription: `${endpoint.status === 'enabled' ? 'Disable' : 'Enable'} ${endpoint.url}`,
+                });
+              },
+            )
+          }
+        >
+          {endpoint.status === 'enabled' ? 'Disable' : 'Enable'}
+        </button>{' '}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            act('The endpoint is deleted.', async () => {
+              await apiFetch(base, { method: 'DELETE', stepUpDescription: `Delete the endpoint ${endpoint.url}` });
+            })
+          }
+        >
+          Delete
+        </button>
+      </p>
+      <h3>Recent deliveries</h3>
+      {deliveries && deliveries.length === 0 && <p>No deliveries yet.</p>}
+      {deliveries && deliveries.length > 0 && (
+        <table className="admin-list">
+          <caption className="visually-hidden">Deliveries to this endpoint, newest first (at most 100)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Queued</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <tr key={d.id} data-testid={`delivery-${d.id}`}>
+                <th scope="row" data-label="Event">
+                  <span className="mono">{d.type}</span>
+                </th>
+                <td data-label="Status">
+                  {STATUS_WORDS[d.status]}
+                  {d.attempt > 1 && <span className="muted"> after {d.attempt} attempts</span>}
+                  {d.nextAttemptAt && d.status === 'retrying' && (
+                    <span className="muted"> · next {when.dateTime(d.nextAttemptAt)}</span>
+                  )}
+                </td>
+                <td data-label="Answer">
+                  {d.responseStatus ? `HTTP ${d.responseStatus}` : d.attempt > 0 ? 'No answer' : '—'}
+                  {d.durationMs !== null && <span className="muted"> in {d.durationMs} ms</span>}
+                </td>
+                <td data-label="Queued">{when.dateTime(d.at)}</td>
+                <td data-label="Actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Re-send ${d.type} delivery ${d.id}`}
+                    onClick={() =>
+                      change('The event is queued again.', async () => {
+                        await apiFetch(`${base}/deliveries/${encodeURIComponent(d.id)}/resend`, {
+                          method: 'POST',
+                          stepUpDescription: `Re-send ${d.type} to ${endpoint.url}`,
+                        });
+                      })
+                    }
+                  >
+                    Re-send
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
