@@ -1,6 +1,6 @@
 'use client';
 // One webhook endpoint: its recent deliveries (status, HTTP answer, latency) with re-send, a test event, secret
-// rotation (the new secret shown once) and delete.
+// rotation (the new secret handed to the screen, which shows it once) and delete.
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';

@@ -1,4 +1,4 @@
-// A webhook endpoint as GET /api/webhooks/endpoints answers it (its secret never among its fields).
+// A webhook endpoint as GET /api/webhook-endpoints answers it (its secret never among its fields).
 
 export type Endpoint = {
   id: string;
