@@ -110,6 +110,17 @@ test('a verify result takes focus and is announced; unknown shows the reason and
   await page.getByRole('button', { name: 'Check eligibility' }).click();
   await expect(page.getByTestId('verify-dob-error')).toHaveText('Enter the date of birth as on the card.');
   await expect(page.getByLabel('Date of birth')).toHaveAttribute('aria-invalid', 'true');
+
+  // A payer the directory does not list is typed: its name and id; picking a listed one hides them again.
+  const payer = page.getByLabel('Payer', { exact: true });
+  await payer.selectOption({ label: 'Another payer (enter its name and payer id)' });
+  await expect(page.getByLabel('Payer name')).toHaveValue('');
+  await page.getByLabel('Payer name').fill('Regional Health Plan');
+  await page.getByLabel('Payer id').fill('99999');
+  await expect(payer).toHaveValue('__other');
+  await payer.selectOption('60054');
+  await expect(page.getByLabel('Payer name')).toHaveCount(0);
+  await expect(payer).toHaveValue('60054');
 });
 
 test('the roster counts what needs attention and filters to it', async ({ page }) => {
