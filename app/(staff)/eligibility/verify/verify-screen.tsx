@@ -10,7 +10,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { VerifyEligibilityBody } from '@/lib/eligibility/verify-eligibility-body';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
-import { findPayerName, PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
+import { findPayerName } from '@/lib/eligibility/payer-directory';
 import { clinicDateOf } from '@/lib/time/clinic-day';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
@@ -20,6 +20,7 @@ import { useClinicTime } from '@/components/clinic-time';
 import { serviceTypeName } from '@/components/eligibility/service-type-name';
 import type { AppointmentListItem as Appointment } from '@/lib/appointments/list-appointments';
 import { PatientPicker, type PatientSummary } from './patient-picker';
+import { PayerField } from './payer-field';
 import { VerifyField } from './verify-field';
 import { announce, ResultCard } from './verify-result';
 
@@ -49,8 +50,6 @@ const EMPTY: Form = {
   dos: '',
 };
 
-const OTHER_PAYER = '__other';
-
 // X12 service type codes with X12's own meanings (DECISIONS).
 const SERVICE_TYPES = ['30', '1', '98', 'MH', '5', 'AL'] as const;
 
@@ -75,7 +74,6 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
   const [busy, setBusy] = useState(false);
   const [filled, setFilled] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const [payerMode, setPayerMode] = useState<'directory' | 'other'>('directory');
   const resultRef = useRef<HTMLElement>(null);
   // The clinic's NPI as soon as it is known, for a fill that started before it arrived (the effect above fills
   // it into the form when it arrives later).
@@ -164,19 +162,6 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
     if (a) void fillFromPatient(a.patientId, { appointment: a });
   }
 
-  function pickPayer(value: string) {
-    if (value === OTHER_PAYER) {
-      setForm({ ...form, payerName: '', payerId: '' });
-      setPayerMode('other');
-      return;
-    }
-    const payer = PAYER_DIRECTORY.find((p) => p.payerId === value);
-    setPayerMode('directory');
-    if (payer) setForm({ ...form, payerName: payer.name, payerId: payer.payerId });
-  }
-  const listedPayer = PAYER_DIRECTORY.find((p) => p.payerId === form.payerId);
-  const showOtherPayer = payerMode === 'other' || (!!form.payerId && !listedPayer);
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
@@ -245,35 +230,12 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
             </p>
           ) : null}
           {FIELDS.map((f) => input(f.name, f.label, { type: f.type, hint: f.hint }))}
-          <label htmlFor="verify-payer">Payer</label>
-          <select
-            id="verify-payer"
-            value={showOtherPayer ? OTHER_PAYER : (listedPayer?.payerId ?? '')}
-            onChange={(e) => pickPayer(e.target.value)}
-            aria-invalid={issues.payerName || issues.payerId ? true : undefined}
-            aria-describedby={issues.payerName ? 'verify-payerName-error' : undefined}
-          >
-            <option value="" disabled>
-              Choose the payer…
-            </option>
-            {PAYER_DIRECTORY.map((p) => (
-              <option key={p.payerId} value={p.payerId}>
-                {p.name} ({p.payerId})
-              </option>
-            ))}
-            <option value={OTHER_PAYER}>Another payer (enter its name and payer id)</option>
-          </select>
-          {!showOtherPayer && issues.payerName ? (
-            <div id="verify-payerName-error" className="error">
-              {issues.payerName}
-            </div>
-          ) : null}
-          {showOtherPayer ? (
-            <>
-              {input('payerName', 'Payer name')}
-              {input('payerId', 'Payer id', { hint: 'The electronic payer id on the card or from the clearinghouse' })}
-            </>
-          ) : null}
+          <PayerField
+            payerId={form.payerId}
+            payerName={form.payerName}
+            issues={issues}
+            onChange={(payer) => setForm({ ...form, ...payer })}
+          />
           {input('npi', 'Rendering provider NPI', {
             hint: clinicNpi ? `The clinic's billing provider is ${clinicNpi}` : undefined,
           })}
