@@ -5,7 +5,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ScopeChecklist } from './scope-checklist';
-import type { User } from './user';
+import type { UserView as User } from '@/lib/users/user-view';
 
 export function EditScopesForm({
   user,

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
-import type { User } from './user';
+import type { UserView as User } from '@/lib/users/user-view';
 import { InviteForm } from './invite-form';
 import { EditScopesForm } from './edit-scopes-form';
 

@@ -1,29 +1,13 @@
 // An EMR connection as GET /api/emr-sync/connections answers it, a pull's result, and the words the screen uses for
 // their vendors: the integrations screen's parts share these.
+import type { EmrConnectionView, LastRunView } from '@/lib/emr/connection-view';
 
-export type LastRun = {
-  id: string;
-  status: string;
+/** The connection's latest pull, its progress read as the pull writes it (lib/emr's LastRunView leaves it open). */
+export type LastRun = Omit<LastRunView, 'progress'> & {
   progress: { phase?: string; files?: number; filesDone?: number; resources?: number } | null;
-  counts: Record<string, unknown> | null;
-  error: string | null;
-  startedAt: string;
-  finishedAt: string | null;
 };
-export type Connection = {
-  id: string;
-  name: string | null;
-  vendor: 'generic-fhir' | 'browser-oauth' | 'smart-backend' | 'partner-api';
-  status: 'pending' | 'connected' | 'needs-registration' | 'needs-reauthorization';
-  lastError: string | null;
-  canAuthorize: boolean;
-  hasClientId: boolean;
-  fhirBaseUrl: string | null;
-  connectedAt: string | null;
-  lastRun: LastRun | null;
-};
-/** "Pull now" of a smart-backend connection: queued as a job, its run to follow. */
-export type QueuedPull = { syncRunId: string; status: 'queued' };
+export type Connection = Omit<EmrConnectionView, 'lastRun'> & { lastRun: LastRun | null };
+/** What a connection's pull and a partner pull both answer (lib/emr's PullResult and PartnerPullResult). */
 export type PullResult = {
   upserted: Record<string, number>;
   /** Stored resources removed because the EHR deleted them (a Bulk Data export's `deleted`). */

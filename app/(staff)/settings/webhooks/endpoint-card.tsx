@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
-import type { Endpoint } from './webhook-endpoint';
+import type { WebhookEndpointView as Endpoint } from '@/lib/events/webhook-endpoint-view';
 
 type Delivery = {
   id: string;

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
-import type { Endpoint } from './webhook-endpoint';
+import type { WebhookEndpointView as Endpoint } from '@/lib/events/webhook-endpoint-view';
 import { RegisterForm } from './register-form';
 import { EndpointCard } from './endpoint-card';
 
