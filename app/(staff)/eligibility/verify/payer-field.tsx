@@ -3,7 +3,7 @@
 // list. A payer id the directory does not list, filled in from a record, shows the typed fields too.
 import { useState } from 'react';
 import { findPayerName, PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
-import { VerifyField } from './verify-field';
+import { TextField } from '@/components/form-field';
 
 const OTHER_PAYER = '__other';
 
@@ -57,15 +57,15 @@ export function PayerField({
       ) : null}
       {showOther ? (
         <>
-          <VerifyField
-            name="payerName"
+          <TextField
+            id="verify-payerName"
             label="Payer name"
             value={payerName}
             onChange={(value) => onChange({ payerId, payerName: value })}
             issue={issues.payerName}
           />
-          <VerifyField
-            name="payerId"
+          <TextField
+            id="verify-payerId"
             label="Payer id"
             value={payerId}
             onChange={(value) => onChange({ payerId: value, payerName })}

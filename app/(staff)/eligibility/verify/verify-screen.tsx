@@ -15,13 +15,13 @@ import { clinicDateOf } from '@/lib/time/clinic-day';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
+import { TextField } from '@/components/form-field';
 import { describeIssue, issueField } from '@/components/describe-api-error';
 import { useClinicTime } from '@/components/clinic-time';
 import { serviceTypeName } from '@/components/eligibility/service-type-name';
 import type { AppointmentListItem as Appointment } from '@/lib/appointments/list-appointments';
 import { PatientPicker, type PatientSummary } from './patient-picker';
 import { PayerField } from './payer-field';
-import { VerifyField } from './verify-field';
 import { announce, ResultCard } from './verify-result';
 
 type Form = {
@@ -204,9 +204,9 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
   }
 
   const input = (name: keyof Form, label: string, options: { type?: string; hint?: string } = {}) => (
-    <VerifyField
+    <TextField
       key={name}
-      name={name}
+      id={`verify-${name}`}
       label={label}
       value={form[name]}
       onChange={(value) => setForm({ ...form, [name]: value })}
