@@ -1,4 +1,5 @@
-// Unit tests sit beside their modules (lib/**), HTTP tests in test/api. Playwright specs (e2e/) are not vitest's.
+// Unit tests sit beside their modules (lib/**, components/**), HTTP tests in test/api. Playwright specs (e2e/) are
+// not vitest's.
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -25,7 +26,7 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     testTimeout: 30_000,

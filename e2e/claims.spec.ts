@@ -46,9 +46,10 @@ test('billing creates a two-line claim, fixes a scrub error, submits with step-u
 
   // The scrub error appears next to its field, and the field says so to assistive technology.
   await page.getByRole('button', { name: 'Check for problems' }).click();
-  const diagnosisError = page.getByTestId('claim-error-diagnoses.1');
+  const diagnosisError = page.getByTestId('claim-diagnoses-1-error');
   await expect(diagnosisError).toContainText('ICD-10-CM');
   await expect(page.getByLabel('Diagnosis 2')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Diagnosis 2')).toHaveAttribute('aria-describedby', 'claim-diagnoses-1-error');
   await expect(page.getByTestId('claim-editor-status')).toContainText('1 problem');
 
   await page.getByLabel('Diagnosis 2').fill('R05.9');

@@ -8,132 +8,22 @@ import { useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
-import { centsToDollarInput, formatDollars, parseDollarInput } from './format';
+import { Field, FieldIssue, TextField } from '@/components/form-field';
+import { formatDollars, parseDollarInput } from './format';
+import {
+  buildBody,
+  emptyLine,
+  issueAt,
+  linesFrom,
+  MAX_LINES,
+  PLACES_OF_SERVICE,
+  type ClaimDraftView,
+  type LineForm,
+} from './claim-form';
 import { groupIssues, whereToFix, type ApiIssue, type IssueMap } from './claim-issues';
 import { ClaimPatientPicker, type ChosenPatient } from './claim-patient-picker';
-
-export const MAX_DIAGNOSES = 12;
-export const MAX_LINES = 50;
-
-/** What the editor starts from: a stored draft (GET /api/claims/{id}) or nothing. */
-export type ClaimDraftView = {
-  claimId: string;
-  patientId: string;
-  patientName?: string | null;
-  patientBirthDate?: string | null;
-  serviceDate: string;
-  placeOfService?: string | null;
-  diagnoses?: string[];
-  renderingNpi?: string | null;
-  lines?: {
-    procedureCode: string;
-    modifiers?: string[];
-    diagnosisPointers: number[];
-    units: number;
-    chargeCents: number;
-    serviceDate?: string | null;
-  }[];
-};
-
-type LineForm = {
-  key: number;
-  procedureCode: string;
-  modifiers: string;
-  pointers: string;
-  units: string;
-  charge: string;
-  serviceDate: string;
-};
-
-// The place-of-service codes a clinic uses most (CMS Place of Service code set); any other two digits can be typed.
-const PLACES_OF_SERVICE: [string, string][] = [
-  ['11', '11 · Office'],
-  ['02', '02 · Telehealth (not in the home)'],
-  ['10', "10 · Telehealth in the patient's home"],
-  ['12', '12 · Home'],
-  ['19', '19 · Off-campus outpatient hospital'],
-  ['20', '20 · Urgent care facility'],
-  ['22', '22 · On-campus outpatient hospital'],
-  ['23', '23 · Emergency room (hospital)'],
-  ['49', '49 · Independent clinic'],
-  ['81', '81 · Independent laboratory'],
-];
-
-let nextKey = 1;
-const emptyLine = (): LineForm => ({
-  key: nextKey++,
-  procedureCode: '',
-  modifiers: '',
-  pointers: '1',
-  units: '1',
-  charge: '',
-  serviceDate: '',
-});
-
-function linesFrom(draft?: ClaimDraftView): LineForm[] {
-  if (!draft?.lines?.length) return [emptyLine()];
-  return draft.lines.map((line) => ({
-    key: nextKey++,
-    procedureCode: line.procedureCode,
-    modifiers: (line.modifiers ?? []).join(', '),
-    pointers: line.diagnosisPointers.join(', '),
-    units: String(line.units),
-    charge: centsToDollarInput(line.chargeCents),
-    serviceDate: line.serviceDate ?? '',
-  }));
-}
-
-const splitList = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((part) => part.trim())
-    .filter(Boolean);
-
-/** The API body from the form, or the fields the form itself can tell are wrong (in the API's paths). */
-function buildBody(form: {
-  patientId: string;
-  serviceDate: string;
-  placeOfService: string;
-  renderingNpi: string;
-  diagnoses: string[];
-  lines: LineForm[];
-}): { body: Record<string, unknown> | null; problems: IssueMap } {
-  const problems: IssueMap = {};
-  const add = (path: string, message: string) => (problems[path] ??= []).push(message);
-  if (!form.patientId.trim()) add('patientId', 'Choose the patient.');
-  if (!form.serviceDate) add('serviceDate', 'Enter the date of service.');
-  const lines = form.lines.map((line, i) => {
-    const units = Number(line.units);
-    if (!/^\d+$/.test(line.units.trim()) || units < 1) add(`lines.${i}.units`, 'Enter whole units, 1 or more.');
-    const chargeCents = parseDollarInput(line.charge);
-    if (chargeCents === null || chargeCents <= 0)
-      add(`lines.${i}.chargeCents`, 'Enter the charge in dollars, such as 125.00.');
-    const pointerParts = splitList(line.pointers);
-    if (!pointerParts.length || pointerParts.some((p) => !/^\d+$/.test(p)))
-      add(`lines.${i}.diagnosisPointers`, 'Enter the numbers of the diagnoses this line treats, such as 1 or 1, 2.');
-    const modifiers = splitList(line.modifiers).map((m) => m.toUpperCase());
-    return {
-      procedureCode: line.procedureCode.trim().toUpperCase(),
-      ...(modifiers.length ? { modifiers } : {}),
-      diagnosisPointers: pointerParts.map(Number),
-      units,
-      chargeCents: chargeCents ?? 0,
-      ...(line.serviceDate ? { serviceDate: line.serviceDate } : {}),
-    };
-  });
-  if (Object.keys(problems).length) return { body: null, problems };
-  return {
-    body: {
-      patientId: form.patientId.trim(),
-      serviceDate: form.serviceDate,
-      placeOfService: form.placeOfService.trim() || '11',
-      diagnoses: form.diagnoses.map((d) => d.trim().toUpperCase()),
-      lines,
-      ...(form.renderingNpi.trim() ? { renderingNpi: form.renderingNpi.trim() } : {}),
-    },
-    problems,
-  };
-}
+import { DiagnosisFields } from './diagnosis-fields';
+import { ServiceLineFields } from './service-line-fields';
 
 function issuesOf(error: unknown): ApiIssue[] {
   return error instanceof ApiError ? ((error.body.issues ?? []) as ApiIssue[]) : [];
@@ -274,9 +164,6 @@ export function ClaimEditor({
     void run('submit');
   }
 
-  const updateLine = (index: number, patch: Partial<LineForm>) =>
-    setLines((now) => now.map((line, i) => (i === index ? { ...line, ...patch } : line)));
-
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="claim-editor-title" data-testid="claim-editor">
       <h2 id="claim-editor-title" className="billing-title">
@@ -298,186 +185,58 @@ export function ClaimEditor({
       </div>
 
       <div className="billing-grid">
-        <div>
-          <ClaimPatientPicker
-            chosen={patient}
-            locked={claimId !== null}
-            onChoose={setPatient}
-            describedBy={describedBy('patientId', fieldIssues)}
-          />
-          <FieldError field="patientId" issues={fieldIssues} />
-        </div>
-        <div>
-          <label htmlFor="claim-serviceDate">Date of service</label>
-          <input
-            id="claim-serviceDate"
-            type="date"
-            value={serviceDate}
-            onChange={(e) => setServiceDate(e.target.value)}
-            {...describedBy('serviceDate', fieldIssues)}
-          />
-          <FieldError field="serviceDate" issues={fieldIssues} />
-        </div>
-        <div>
-          <label htmlFor="claim-placeOfService">Place of service</label>
-          <select
-            id="claim-placeOfService"
-            value={placeOfService}
-            onChange={(e) => setPlaceOfService(e.target.value)}
-            {...describedBy('placeOfService', fieldIssues)}
-          >
-            {PLACES_OF_SERVICE.some(([code]) => code === placeOfService) ? null : (
-              <option value={placeOfService}>{placeOfService}</option>
-            )}
-            {PLACES_OF_SERVICE.map(([code, label]) => (
-              <option key={code} value={code}>
-                {label}
-              </option>
-            ))}
-          </select>
-          <FieldError field="placeOfService" issues={fieldIssues} />
-        </div>
-        <div>
-          <label htmlFor="claim-renderingNpi">Rendering provider NPI (empty: the clinic&apos;s)</label>
-          <input
-            id="claim-renderingNpi"
-            inputMode="numeric"
-            value={renderingNpi}
-            onChange={(e) => setRenderingNpi(e.target.value)}
-            {...describedBy('renderingNpi', fieldIssues)}
-          />
-          <FieldError field="renderingNpi" issues={fieldIssues} />
-        </div>
+        <ClaimPatientPicker
+          chosen={patient}
+          locked={claimId !== null}
+          onChoose={setPatient}
+          issue={issueAt(fieldIssues, 'patientId')}
+        />
+        <TextField
+          id="claim-serviceDate"
+          label="Date of service"
+          type="date"
+          value={serviceDate}
+          onChange={setServiceDate}
+          issue={issueAt(fieldIssues, 'serviceDate')}
+        />
+        <Field id="claim-placeOfService" label="Place of service" issue={issueAt(fieldIssues, 'placeOfService')}>
+          {(control) => (
+            <select {...control} value={placeOfService} onChange={(e) => setPlaceOfService(e.target.value)}>
+              {PLACES_OF_SERVICE.some(([code]) => code === placeOfService) ? null : (
+                <option value={placeOfService}>{placeOfService}</option>
+              )}
+              {PLACES_OF_SERVICE.map(([code, label]) => (
+                <option key={code} value={code}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField
+          id="claim-renderingNpi"
+          label="Rendering provider NPI (empty: the clinic's)"
+          inputMode="numeric"
+          value={renderingNpi}
+          onChange={setRenderingNpi}
+          issue={issueAt(fieldIssues, 'renderingNpi')}
+        />
       </div>
 
-      <fieldset className="billing-fieldset">
-        <legend>Diagnoses (ICD-10-CM, the first is the principal)</legend>
-        <FieldError field="diagnoses" issues={fieldIssues} />
-        {diagnoses.map((code, i) => (
-          <div key={i} className="row">
-            <div style={{ flex: '1 1 12rem' }}>
-              <label htmlFor={`claim-diagnoses-${i}`}>Diagnosis {i + 1}</label>
-              <input
-                id={`claim-diagnoses-${i}`}
-                value={code}
-                onChange={(e) => setDiagnoses((now) => now.map((d, j) => (j === i ? e.target.value : d)))}
-                autoComplete="off"
-                {...describedBy(`diagnoses.${i}`, fieldIssues)}
-              />
-              <FieldError field={`diagnoses.${i}`} issues={fieldIssues} />
-            </div>
-            {diagnoses.length > 1 ? (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => setDiagnoses((now) => now.filter((_, j) => j !== i))}
-              >
-                Remove diagnosis {i + 1}
-              </button>
-            ) : null}
-          </div>
-        ))}
-        {diagnoses.length < MAX_DIAGNOSES ? (
-          <p>
-            <button type="button" className="secondary" onClick={() => setDiagnoses((now) => [...now, ''])}>
-              Add a diagnosis
-            </button>
-          </p>
-        ) : (
-          <p className="muted">A claim takes at most {MAX_DIAGNOSES} diagnoses.</p>
-        )}
-      </fieldset>
+      <DiagnosisFields diagnoses={diagnoses} issues={fieldIssues} onChange={setDiagnoses} />
 
       <h3>Service lines</h3>
-      <FieldError field="lines" issues={fieldIssues} />
-      {lines.map((line, i) => {
-        const id = (field: string) => `claim-lines-${i}-${field}`;
-        return (
-          <fieldset key={line.key} className="billing-line" data-testid={`claim-line-${i}`}>
-            <legend>Line {i + 1}</legend>
-            <div className="billing-grid">
-              <div>
-                <label htmlFor={id('procedureCode')}>Procedure code (CPT/HCPCS)</label>
-                <input
-                  id={id('procedureCode')}
-                  value={line.procedureCode}
-                  onChange={(e) => updateLine(i, { procedureCode: e.target.value })}
-                  autoComplete="off"
-                  {...describedBy(`lines.${i}.procedureCode`, fieldIssues)}
-                />
-                <FieldError field={`lines.${i}.procedureCode`} issues={fieldIssues} />
-              </div>
-              <div>
-                <label htmlFor={id('modifiers')}>Modifiers (up to 4, comma separated)</label>
-                <input
-                  id={id('modifiers')}
-                  value={line.modifiers}
-                  onChange={(e) => updateLine(i, { modifiers: e.target.value })}
-                  autoComplete="off"
-                  {...describedBy(`lines.${i}.modifiers`, fieldIssues)}
-                />
-                <FieldError field={`lines.${i}.modifiers`} issues={fieldIssues} />
-              </div>
-              <div>
-                <label htmlFor={id('diagnosisPointers')}>Diagnosis numbers this line treats</label>
-                <input
-                  id={id('diagnosisPointers')}
-                  value={line.pointers}
-                  onChange={(e) => updateLine(i, { pointers: e.target.value })}
-                  autoComplete="off"
-                  {...describedBy(`lines.${i}.diagnosisPointers`, fieldIssues)}
-                />
-                <FieldError field={`lines.${i}.diagnosisPointers`} issues={fieldIssues} />
-              </div>
-              <div>
-                <label htmlFor={id('units')}>Units</label>
-                <input
-                  id={id('units')}
-                  inputMode="numeric"
-                  value={line.units}
-                  onChange={(e) => updateLine(i, { units: e.target.value })}
-                  {...describedBy(`lines.${i}.units`, fieldIssues)}
-                />
-                <FieldError field={`lines.${i}.units`} issues={fieldIssues} />
-              </div>
-              <div>
-                <label htmlFor={id('chargeCents')}>Charge (dollars)</label>
-                <input
-                  id={id('chargeCents')}
-                  inputMode="decimal"
-                  value={line.charge}
-                  onChange={(e) => updateLine(i, { charge: e.target.value })}
-                  placeholder="125.00"
-                  {...describedBy(`lines.${i}.chargeCents`, fieldIssues)}
-                />
-                <FieldError field={`lines.${i}.chargeCents`} issues={fieldIssues} />
-              </div>
-              <div>
-                <label htmlFor={id('serviceDate')}>Date of service (empty: the claim&apos;s)</label>
-                <input
-                  id={id('serviceDate')}
-                  type="date"
-                  value={line.serviceDate}
-                  onChange={(e) => updateLine(i, { serviceDate: e.target.value })}
-                  {...describedBy(`lines.${i}.serviceDate`, fieldIssues)}
-                />
-                <FieldError field={`lines.${i}.serviceDate`} issues={fieldIssues} />
-              </div>
-            </div>
-            {lines.length > 1 ? (
-              <p>
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => setLines((now) => now.filter((_, j) => j !== i))}
-                >
-                  Remove line {i + 1}
-                </button>
-              </p>
-            ) : null}
-          </fieldset>
-        );
-      })}
+      <FieldIssue id="claim-lines" issue={issueAt(fieldIssues, 'lines')} />
+      {lines.map((line, i) => (
+        <ServiceLineFields
+          key={line.key}
+          line={line}
+          index={i}
+          issues={fieldIssues}
+          onChange={(patch) => setLines((now) => now.map((l, j) => (j === i ? { ...l, ...patch } : l)))}
+          onRemove={lines.length > 1 ? () => setLines((now) => now.filter((_, j) => j !== i)) : undefined}
+        />
+      ))}
       {lines.length < MAX_LINES ? (
         <p>
           <button type="button" className="secondary" onClick={() => setLines((now) => [...now, emptyLine()])}>
@@ -509,23 +268,5 @@ export function ClaimEditor({
         </p>
       ) : null}
     </form>
-  );
-}
-
-function describedBy(field: string, issues: IssueMap) {
-  return issues[field]?.length
-    ? { 'aria-invalid': true as const, 'aria-describedby': `${errorId(field)}` }
-    : { 'aria-invalid': undefined };
-}
-
-const errorId = (field: string) => `claim-error-${field.replaceAll('.', '-')}`;
-
-function FieldError({ field, issues }: { field: string; issues: IssueMap }) {
-  const messages = issues[field];
-  if (!messages?.length) return null;
-  return (
-    <div id={errorId(field)} className="error" data-testid={`claim-error-${field}`}>
-      {messages.join(' ')}
-    </div>
   );
 }

@@ -1,10 +1,12 @@
 'use client';
 // The claim editor's patient: a search by name over GET /api/claims/patients?q= (claims:write, so billing, which
 // has no patients:read, can use it), the matches as buttons, and the chosen patient named with their date of
-// birth. A draft's patient does not change, so a draft shows the name only.
+// birth. A draft's patient does not change, so a draft shows the name only. `issue` is the problem found in the
+// claim's patient (path patientId), shown beside the search.
 import { useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field, FieldIssue } from '@/components/form-field';
 import { useDateFormat } from './use-date-format';
 
 export type ChosenPatient = { patientId: string; name: string | null; birthDate: string | null };
@@ -15,13 +17,13 @@ export function ClaimPatientPicker({
   chosen,
   locked,
   onChoose,
-  describedBy,
+  issue,
 }: {
   chosen: ChosenPatient | null;
   /** A saved draft: its patient is shown, not changed. */
   locked: boolean;
   onChoose: (patient: ChosenPatient) => void;
-  describedBy: { 'aria-invalid'?: true; 'aria-describedby'?: string };
+  issue?: string | undefined;
 }) {
   const fmt = useDateFormat();
   const [query, setQuery] = useState('');
@@ -61,20 +63,23 @@ export function ClaimPatientPicker({
       <div>
         <span>Patient</span>
         <p data-testid="claim-patient">{named}</p>
+        <FieldIssue id="claim-patient-search" issue={issue} />
       </div>
     );
 
   return (
     <div>
-      <label htmlFor="claim-patient-search">Patient (search by name)</label>
-      <input
-        id="claim-patient-search"
-        type="search"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        autoComplete="off"
-        {...describedBy}
-      />
+      <Field id="claim-patient-search" label="Patient (search by name)" issue={issue}>
+        {(control) => (
+          <input
+            {...control}
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            autoComplete="off"
+          />
+        )}
+      </Field>
       <p data-testid="claim-patient" aria-live="polite">
         {named ? `Chosen: ${named}` : 'No patient chosen yet.'}
       </p>

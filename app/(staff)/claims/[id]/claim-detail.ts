@@ -1,5 +1,5 @@
 // A claim as GET /api/claims/{id} and /transmissions answer it, as the claim screen's parts read it.
-import type { ClaimDraftView } from '@/components/billing/claim-editor';
+import type { ClaimDraftView } from '@/components/billing/claim-form';
 import type { RelatedClaim } from './second-pass';
 
 export type TimelineEvent = {
