@@ -50,7 +50,8 @@ test('billing writes off a rejected claim in two steps and the claim closes at a
     await section.getByLabel('Amount (dollars)').fill('200');
     await section.getByLabel('Reason').fill('Patient moved away; not resubmitting');
     await section.getByRole('button', { name: 'Write off' }).click();
-    await expect(section.locator('#write-off-error')).toContainText('at most the balance, $125.00');
+    await expect(section.getByTestId('write-off-amount-error')).toContainText('at most the balance, $125.00');
+    await expect(section.getByLabel('Amount (dollars)')).toHaveAttribute('aria-describedby', 'write-off-amount-error');
 
     await section.getByLabel('Amount (dollars)').fill('25.00');
     await section.getByRole('button', { name: 'Write off' }).click();

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field } from '@/components/form-field';
 import { postNextAuthForm } from '@/components/post-next-auth-form';
 import { safeRedirectPath } from '@/lib/auth/safe-redirect-path';
 
@@ -39,26 +40,22 @@ export function LoginForm() {
 
   return (
     <form onSubmit={submit} noValidate>
-      <label htmlFor="email">E-mail</label>
-      <input id="email" name="email" type="email" autoComplete="username" required />
-      <label htmlFor="password">Password</label>
-      <input id="password" name="password" type="password" autoComplete="current-password" required />
+      <Field id="email" label="E-mail">
+        {(control) => <input {...control} name="email" type="email" autoComplete="username" required />}
+      </Field>
+      <Field id="password" label="Password">
+        {(control) => <input {...control} name="password" type="password" autoComplete="current-password" required />}
+      </Field>
       {needsCode && (
-        <>
-          <label htmlFor="mfaCode">Authentication code</label>
-          <input
-            id="mfaCode"
-            name="mfaCode"
-            inputMode="text"
-            autoComplete="one-time-code"
-            required
-            autoFocus
-            aria-describedby="mfa-help"
-          />
-          <p id="mfa-help" className="muted">
-            The 6-digit code from your authenticator app, or one of your backup codes.
-          </p>
-        </>
+        <Field
+          id="mfaCode"
+          label="Authentication code"
+          hint="The 6-digit code from your authenticator app, or one of your backup codes."
+        >
+          {(control) => (
+            <input {...control} name="mfaCode" inputMode="text" autoComplete="one-time-code" required autoFocus />
+          )}
+        </Field>
       )}
       {error && (
         <p role="alert" className="error">

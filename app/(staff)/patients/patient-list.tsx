@@ -7,6 +7,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
 import { describeIssue, issueField } from '@/components/describe-api-error';
+import { TextField } from '@/components/form-field';
 import { useClinicTime } from '@/components/clinic-time';
 
 type Patient = {
@@ -57,23 +58,14 @@ export function PatientList() {
   }
 
   const field = (name: keyof Search, label: string, type = 'text') => (
-    <div>
-      <label htmlFor={`patients-${name}`}>{label}</label>
-      <input
-        id={`patients-${name}`}
-        type={type}
-        value={search[name]}
-        autoComplete="off"
-        onChange={(e) => setSearch({ ...search, [name]: e.target.value })}
-        aria-invalid={issues[name] ? true : undefined}
-        aria-describedby={issues[name] ? `patients-${name}-error` : undefined}
-      />
-      {issues[name] ? (
-        <div id={`patients-${name}-error`} className="error">
-          {issues[name]}
-        </div>
-      ) : null}
-    </div>
+    <TextField
+      id={`patients-${name}`}
+      label={label}
+      type={type}
+      value={search[name]}
+      onChange={(value) => setSearch({ ...search, [name]: value })}
+      issue={issues[name]}
+    />
   );
 
   return (

@@ -9,6 +9,7 @@ import type { UploadResult } from '@/lib/remittances/endpoints';
 import type { RemittanceList } from '@/lib/remittances/remittance-view';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field } from '@/components/form-field';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
@@ -134,23 +135,21 @@ function UploadForm({ onPosted }: { onPosted: () => void }) {
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-title">
       <h2 id="upload-title">Post a remittance file</h2>
-      <label htmlFor="remittance-file">835 file from the payer</label>
-      <input
+      <Field
         id="remittance-file"
-        type="file"
-        accept=".835,.txt,.x12,.edi,text/plain"
-        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-        aria-invalid={fieldError ? true : undefined}
-        aria-describedby={fieldError ? 'remittance-file-error' : 'remittance-file-hint'}
-      />
-      <div id="remittance-file-hint" className="muted">
-        Posting is all or nothing, and a file already posted changes nothing.
-      </div>
-      {fieldError ? (
-        <div id="remittance-file-error" className="error">
-          {fieldError}
-        </div>
-      ) : null}
+        label="835 file from the payer"
+        hint="Posting is all or nothing, and a file already posted changes nothing."
+        issue={fieldError}
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="file"
+            accept=".835,.txt,.x12,.edi,text/plain"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        )}
+      </Field>
       <div className="billing-actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Posting…' : 'Post remittance'}

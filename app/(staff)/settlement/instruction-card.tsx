@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { InstructionView } from '@/lib/settlements/instruction-view';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { TextField } from '@/components/form-field';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { instructionStatusWords } from '@/components/billing/words';
@@ -142,19 +143,13 @@ export function InstructionCard({
       ) : null}
       {canWrite && i.status === 'SIGNED' ? (
         <div>
-          <label htmlFor="settle-railReference">Rail reference (ACH trace or wire reference)</label>
-          <input
+          <TextField
             id="settle-railReference"
+            label="Rail reference (ACH trace or wire reference)"
             value={railReference}
-            onChange={(e) => setRailReference(e.target.value)}
-            aria-invalid={railError ? true : undefined}
-            aria-describedby={railError ? 'settle-railReference-error' : undefined}
+            onChange={setRailReference}
+            issue={railError}
           />
-          {railError ? (
-            <div id="settle-railReference-error" className="error">
-              {railError}
-            </div>
-          ) : null}
           <div className="billing-actions">
             <button type="button" onClick={() => void act('execute')} disabled={busy}>
               {busy ? 'Executing…' : 'Execute instruction'}

@@ -7,6 +7,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
 import { formatDollars, parseDollarInput } from '@/components/billing/format';
+import { TextField } from '@/components/form-field';
 import type { PoolSummary } from '@/lib/settlements/settlement-overview';
 
 type Issues = Record<string, string>;
@@ -69,15 +70,6 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
     }
   }
 
-  const field = (name: string) =>
-    issues[name] ? { 'aria-invalid': true as const, 'aria-describedby': `settle-${name}-error` } : {};
-  const errorOf = (name: string) =>
-    issues[name] ? (
-      <div id={`settle-${name}-error`} className="error">
-        {issues[name]}
-      </div>
-    ) : null;
-
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="draft-title">
       <h2 id="draft-title">Draft an instruction</h2>
@@ -92,50 +84,38 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor="settle-advanceAmountCents">Advance (dollars)</label>
-          <input
-            id="settle-advanceAmountCents"
-            inputMode="decimal"
-            value={advance}
-            onChange={(e) => setAdvance(e.target.value)}
-            placeholder="2500.00"
-            {...field('advanceAmountCents')}
-          />
-          {errorOf('advanceAmountCents')}
-        </div>
-        <div>
-          <label htmlFor="settle-feeBps">Platform fee (percent)</label>
-          <input
-            id="settle-feeBps"
-            inputMode="decimal"
-            value={fee}
-            onChange={(e) => setFee(e.target.value)}
-            {...field('feeBps')}
-          />
-          {errorOf('feeBps')}
-        </div>
-        <div>
-          <label htmlFor="settle-reserveBps">Reserve held back (percent)</label>
-          <input
-            id="settle-reserveBps"
-            inputMode="decimal"
-            value={reserve}
-            onChange={(e) => setReserve(e.target.value)}
-            {...field('reserveBps')}
-          />
-          {errorOf('reserveBps')}
-        </div>
-        <div>
-          <label htmlFor="settle-encounterId">Encounter id (optional)</label>
-          <input
-            id="settle-encounterId"
-            value={encounterId}
-            onChange={(e) => setEncounterId(e.target.value)}
-            {...field('encounterId')}
-          />
-          {errorOf('encounterId')}
-        </div>
+        <TextField
+          id="settle-advanceAmountCents"
+          label="Advance (dollars)"
+          inputMode="decimal"
+          placeholder="2500.00"
+          value={advance}
+          onChange={setAdvance}
+          issue={issues.advanceAmountCents}
+        />
+        <TextField
+          id="settle-feeBps"
+          label="Platform fee (percent)"
+          inputMode="decimal"
+          value={fee}
+          onChange={setFee}
+          issue={issues.feeBps}
+        />
+        <TextField
+          id="settle-reserveBps"
+          label="Reserve held back (percent)"
+          inputMode="decimal"
+          value={reserve}
+          onChange={setReserve}
+          issue={issues.reserveBps}
+        />
+        <TextField
+          id="settle-encounterId"
+          label="Encounter id (optional)"
+          value={encounterId}
+          onChange={setEncounterId}
+          issue={issues.encounterId}
+        />
       </div>
       <div className="billing-actions">
         <button type="submit" disabled={busy}>

@@ -4,6 +4,7 @@ import { useSearchParams } from 'next/navigation';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field } from '@/components/form-field';
 
 const MIN_CHARS = 12;
 
@@ -57,39 +58,17 @@ export function AcceptForm() {
 
   return (
     <form onSubmit={submit} noValidate>
-      <label htmlFor="password">New password</label>
-      <input
+      <Field
         id="password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        aria-invalid={passwordError ? true : undefined}
-        aria-describedby={passwordError ? 'password-help password-error' : 'password-help'}
-      />
-      <p id="password-help" className="muted">
-        At least {MIN_CHARS} characters; a phrase is easiest to remember.
-      </p>
-      {passwordError && (
-        <p id="password-error" className="error">
-          {passwordError}
-        </p>
-      )}
-      <label htmlFor="confirm">New password again</label>
-      <input
-        id="confirm"
-        name="confirm"
-        type="password"
-        autoComplete="new-password"
-        required
-        aria-invalid={confirmError ? true : undefined}
-        aria-describedby={confirmError ? 'confirm-error' : undefined}
-      />
-      {confirmError && (
-        <p id="confirm-error" className="error">
-          {confirmError}
-        </p>
-      )}
+        label="New password"
+        hint={`At least ${MIN_CHARS} characters; a phrase is easiest to remember.`}
+        issue={passwordError}
+      >
+        {(control) => <input {...control} name="password" type="password" autoComplete="new-password" required />}
+      </Field>
+      <Field id="confirm" label="New password again" issue={confirmError}>
+        {(control) => <input {...control} name="confirm" type="password" autoComplete="new-password" required />}
+      </Field>
       {failure && (
         <p role="alert" className="error">
           {failure}

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field } from '@/components/form-field';
 import { CsvLink } from '@/components/csv-link';
 
 type Entry = {
@@ -160,23 +161,11 @@ export function AuditScreen({ initial }: { initial: Filters }) {
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor="audit-day">Day{timeZone ? ` (${timeZone})` : ''}</label>
-          <input
-            id="audit-day"
-            name="day"
-            type="date"
-            defaultValue={filters.day}
-            key={`d-${filters.day}`}
-            aria-invalid={dayError ? true : undefined}
-            aria-describedby={dayError ? 'audit-day-error' : undefined}
-          />
-          {dayError && (
-            <p id="audit-day-error" className="error">
-              {dayError}
-            </p>
+        <Field id="audit-day" label={`Day${timeZone ? ` (${timeZone})` : ''}`} issue={dayError}>
+          {(control) => (
+            <input {...control} name="day" type="date" defaultValue={filters.day} key={`d-${filters.day}`} />
           )}
-        </div>
+        </Field>
         <div className="audit-apply">
           <button type="submit">Show</button>
         </div>

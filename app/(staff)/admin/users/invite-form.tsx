@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field } from '@/components/form-field';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ScopeChecklist } from './scope-checklist';
 import { useClinicTime } from '@/components/clinic-time';
@@ -60,21 +61,9 @@ export function InviteForm({
     <section className="card" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
       <form onSubmit={submit} noValidate>
-        <label htmlFor="invite-email">E-mail</label>
-        <input
-          id="invite-email"
-          name="invite-email"
-          type="email"
-          autoComplete="off"
-          required
-          aria-invalid={emailError ? true : undefined}
-          aria-describedby={emailError ? 'invite-email-error' : undefined}
-        />
-        {emailError && (
-          <p id="invite-email-error" className="error">
-            {emailError}
-          </p>
-        )}
+        <Field id="invite-email" label="E-mail" issue={emailError}>
+          {(control) => <input {...control} name="invite-email" type="email" autoComplete="off" required />}
+        </Field>
         <ScopeChecklist
           idPrefix="invite"
           legend="What they may do"

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
+import { Field } from '@/components/form-field';
 import type { ClaimDetail } from './claim-detail';
 
 export function AppealSection({
@@ -69,21 +70,17 @@ export function AppealSection({
       ) : null}
       {canAppeal ? (
         <form onSubmit={submit} noValidate>
-          <label htmlFor="appeal-reason">Why the payer should pay this claim</label>
-          <textarea
-            ref={reasonRef}
-            id="appeal-reason"
-            rows={4}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? 'appeal-reason-error' : undefined}
-          />
-          {fieldError ? (
-            <div id="appeal-reason-error" className="error">
-              {fieldError}
-            </div>
-          ) : null}
+          <Field id="appeal-reason" label="Why the payer should pay this claim" issue={fieldError}>
+            {(control) => (
+              <textarea
+                {...control}
+                ref={reasonRef}
+                rows={4}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            )}
+          </Field>
           <p className="muted">Filing an appeal asks you to confirm it&apos;s you.</p>
           <button type="submit" disabled={busy}>
             {busy ? 'Filing…' : 'File appeal'}

@@ -5,7 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
-import { formatDollars } from '@/components/billing/format';
+import { centsToDollarInput, formatDollars } from '@/components/billing/format';
+import { Field, TextField } from '@/components/form-field';
 import { parseDollarsToCents } from '@/lib/money/dollars';
 
 export function WriteOffSection({
@@ -17,31 +18,28 @@ export function WriteOffSection({
   balanceCents: number;
   onDone: (message: string) => void;
 }) {
-  const [amount, setAmount] = useState(() => (balanceCents / 100).toFixed(2));
+  const [amount, setAmount] = useState(() => centsToDollarInput(balanceCents));
   const [reason, setReason] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  // Each field's own problem, beside it: both are checked before anything is sent.
+  const [issues, setIssues] = useState<{ amount?: string; reason?: string }>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    let amountCents: number;
+    let amountCents: number | null = null;
+    const found: typeof issues = {};
     try {
       amountCents = parseDollarsToCents(amount.replace(/[$,\s]/g, ''));
+      if (amountCents <= 0 || amountCents > balanceCents)
+        found.amount = `Enter an amount more than $0.00 and at most the balance, ${formatDollars(balanceCents)}.`;
     } catch {
-      setFieldError('Enter an amount in dollars, e.g. 125.00.');
-      return;
+      found.amount = 'Enter an amount in dollars, e.g. 125.00.';
     }
-    if (amountCents <= 0 || amountCents > balanceCents) {
-      setFieldError(`Enter an amount more than $0.00 and at most the balance, ${formatDollars(balanceCents)}.`);
-      return;
-    }
-    if (!reason.trim()) {
-      setFieldError('Say why the balance is written off.');
-      return;
-    }
-    setFieldError(null);
+    if (!reason.trim()) found.reason = 'Say why the balance is written off.';
+    setIssues(found);
+    if (amountCents === null || found.amount || found.reason) return;
     setBusy(true);
     try {
       await apiFetch(`${path}/write-off`, {
@@ -67,28 +65,19 @@ export function WriteOffSection({
         ledger and closes the claim when nothing is left.
       </p>
       <form onSubmit={submit} noValidate>
-        <label htmlFor="write-off-amount">Amount (dollars)</label>
-        <input
+        <TextField
           id="write-off-amount"
+          label="Amount (dollars)"
           inputMode="decimal"
           value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          aria-invalid={fieldError ? true : undefined}
+          onChange={setAmount}
+          issue={issues.amount}
         />
-        <label htmlFor="write-off-reason">Reason</label>
-        <input
-          id="write-off-reason"
-          value={reason}
-          maxLength={500}
-          onChange={(e) => setReason(e.target.value)}
-          aria-invalid={fieldError ? true : undefined}
-          aria-describedby={fieldError ? 'write-off-error' : undefined}
-        />
-        {fieldError ? (
-          <div id="write-off-error" className="error">
-            {fieldError}
-          </div>
-        ) : null}
+        <Field id="write-off-reason" label="Reason" issue={issues.reason}>
+          {(control) => (
+            <input {...control} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
+          )}
+        </Field>
         <p className="muted">Writing off asks you to confirm it&apos;s you.</p>
         <button type="submit" disabled={busy}>
           {busy ? 'Writing off…' : 'Write off'}

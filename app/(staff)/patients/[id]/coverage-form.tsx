@@ -8,6 +8,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
 import { describeIssue, issueField } from '@/components/describe-api-error';
+import { FieldIssue, TextField } from '@/components/form-field';
 
 /** Replaces the primary or secondary coverage on file (payer from the directory or typed, member id, group number). */
 export function CoverageForm({
@@ -56,13 +57,6 @@ export function CoverageForm({
     }
   }
 
-  const fieldError = (name: string) =>
-    issues[name] ? (
-      <div id={id(`${name}-error`)} className="error">
-        {issues[name]}
-      </div>
-    ) : null;
-
   return (
     <form
       onSubmit={save}
@@ -90,38 +84,25 @@ export function CoverageForm({
         <option value="__other">Another payer (enter its payer id)</option>
       </select>
       {other ? (
-        <>
-          <label htmlFor={id('payerId')}>Payer id</label>
-          <input
-            id={id('payerId')}
-            value={payerId}
-            onChange={(e) => setPayerId(e.target.value)}
-            aria-invalid={issues.payerId ? true : undefined}
-            aria-describedby={issues.payerId ? id('payerId-error') : undefined}
-          />
-        </>
-      ) : null}
-      {fieldError('payerId')}
-      <label htmlFor={id('memberId')}>Member id</label>
-      <input
+        <TextField id={id('payerId')} label="Payer id" value={payerId} onChange={setPayerId} issue={issues.payerId} />
+      ) : (
+        // A payer id refused while a listed payer is chosen is still said, under the list.
+        <FieldIssue id={id('payerId')} issue={issues.payerId} />
+      )}
+      <TextField
         id={id('memberId')}
+        label="Member id"
         value={memberId}
-        autoComplete="off"
-        onChange={(e) => setMemberId(e.target.value)}
-        aria-invalid={issues.memberId ? true : undefined}
-        aria-describedby={issues.memberId ? id('memberId-error') : undefined}
+        onChange={setMemberId}
+        issue={issues.memberId}
       />
-      {fieldError('memberId')}
-      <label htmlFor={id('groupNumber')}>Group number (optional)</label>
-      <input
+      <TextField
         id={id('groupNumber')}
+        label="Group number (optional)"
         value={groupNumber}
-        autoComplete="off"
-        onChange={(e) => setGroupNumber(e.target.value)}
-        aria-invalid={issues.groupNumber ? true : undefined}
-        aria-describedby={issues.groupNumber ? id('groupNumber-error') : undefined}
+        onChange={setGroupNumber}
+        issue={issues.groupNumber}
       />
-      {fieldError('groupNumber')}
       <p className="muted">Claims need an active eligibility check of the new coverage: check it again after saving.</p>
       <div className="fd-actions">
         <button type="submit" disabled={busy}>

@@ -8,6 +8,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
 import { issueField } from '@/components/describe-api-error';
+import { Field, TextField } from '@/components/form-field';
 
 type Address = { line1: string; line2?: string; city: string; state: string; postalCode: string };
 type Settings = {
@@ -147,55 +148,31 @@ export function ClinicSettingsForm() {
   }
 
   const field = (name: keyof Form, label: string, hint?: string) => (
-    <div>
-      <label htmlFor={`clinic-${name}`}>{label}</label>
-      <input
-        id={`clinic-${name}`}
-        value={form[name]}
-        autoComplete="off"
-        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-        aria-invalid={issues[name] ? true : undefined}
-        aria-describedby={
-          [hint ? `clinic-${name}-hint` : '', issues[name] ? `clinic-${name}-error` : ''].filter(Boolean).join(' ') ||
-          undefined
-        }
-      />
-      {hint ? (
-        <div id={`clinic-${name}-hint`} className="muted">
-          {hint}
-        </div>
-      ) : null}
-      {issues[name] ? (
-        <div id={`clinic-${name}-error`} className="error" data-testid={`clinic-${name}-error`}>
-          {issues[name]}
-        </div>
-      ) : null}
-    </div>
+    <TextField
+      id={`clinic-${name}`}
+      label={label}
+      hint={hint}
+      value={form[name]}
+      onChange={(value) => setForm({ ...form, [name]: value })}
+      issue={issues[name]}
+    />
   );
 
   return (
     <form className="card" onSubmit={save} noValidate aria-label="Clinic settings">
       <fieldset className="fd-fieldset">
         <legend>The clinic</legend>
-        <label htmlFor="clinic-timeZone">The clinic&apos;s time zone</label>
-        <select
-          id="clinic-timeZone"
-          value={form.timeZone}
-          onChange={(e) => setForm({ ...form, timeZone: e.target.value })}
-          aria-invalid={issues.timeZone ? true : undefined}
-          aria-describedby={issues.timeZone ? 'clinic-timeZone-error' : undefined}
-        >
-          {(zones.includes(form.timeZone) ? zones : [form.timeZone, ...zones]).map((zone) => (
-            <option key={zone} value={zone}>
-              {zone.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
-        {issues.timeZone ? (
-          <div id="clinic-timeZone-error" className="error">
-            {issues.timeZone}
-          </div>
-        ) : null}
+        <Field id="clinic-timeZone" label="The clinic's time zone" issue={issues.timeZone}>
+          {(control) => (
+            <select {...control} value={form.timeZone} onChange={(e) => setForm({ ...form, timeZone: e.target.value })}>
+              {(zones.includes(form.timeZone) ? zones : [form.timeZone, ...zones]).map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replaceAll('_', ' ')}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         {field('phone', 'Phone for patients', 'Printed on patient statements; 10 digits')}
       </fieldset>
       <fieldset className="fd-fieldset">

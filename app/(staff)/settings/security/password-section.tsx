@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
 import { describeApiError } from '@/components/describe-api-error';
+import { Field } from '@/components/form-field';
 
 type FieldErrors = Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>>;
 
@@ -52,30 +53,9 @@ export function PasswordSection() {
   }
 
   const field = (name: keyof FieldErrors, label: string, autoComplete: string, help?: string) => (
-    <>
-      <label htmlFor={`pw-${name}`}>{label}</label>
-      <input
-        id={`pw-${name}`}
-        name={name}
-        type="password"
-        autoComplete={autoComplete}
-        required
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={
-          [help ? `pw-${name}-help` : '', errors[name] ? `pw-${name}-error` : ''].join(' ').trim() || undefined
-        }
-      />
-      {help && (
-        <p id={`pw-${name}-help`} className="muted">
-          {help}
-        </p>
-      )}
-      {errors[name] && (
-        <p id={`pw-${name}-error`} className="error">
-          {errors[name]}
-        </p>
-      )}
-    </>
+    <Field id={`pw-${name}`} label={label} hint={help} issue={errors[name]}>
+      {(control) => <input {...control} name={name} type="password" autoComplete={autoComplete} required />}
+    </Field>
   );
 
   return (
