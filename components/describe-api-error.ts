@@ -2,34 +2,31 @@
 // a scope reads "Your role can't do this; ask your clinic admin", a form error a sentence per field
 // (describeIssue: "Enter the date of birth as on the card."), and otherwise the server's message (after a
 // 429, with when to try again). A cancelled passkey prompt is said in words, and a call that got no answer
-// (network lost, stream cut) gets the screen's own sentence. The correlation id is kept apart (`reference`)
-// so a screen can show it small, for support.
+// (network lost, stream cut) gets the screen's own sentence; a sentence a screen wrote itself is said as it is.
+// The correlation id is kept apart (`reference`) so a screen shows it small, for support: ErrorNote is the one
+// place screens show either.
 import { ApiError } from './api-error';
 import { isStepUpCancelled } from './step-up-prompt';
 
 type DescribeOptions = {
-  /** Adds the correlation id, for staff to quote to support. */
-  withReference?: boolean;
   /** Said when the call got no answer from the server; default: the error's own message. */
-  otherwise?: string;
+  otherwise?: string | undefined;
 };
 
 /** The sentence and, for an answer from our server, the reference id support can look up. */
-export type ErrorDescription = { text: string; reference?: string };
+type ErrorDescription = { text: string; reference?: string };
 
 const ROLE_REFUSAL = "Your role can't do this; ask your clinic admin.";
 
-export function describeApiErrorParts(error: unknown, options: Omit<DescribeOptions, 'withReference'> = {}) {
+/** The sentence for what a call threw (empty for a cancelled step-up), and the reference of our server's answer. */
+export function describeApiError(error: unknown, options: DescribeOptions = {}): ErrorDescription {
   // Cancelling the step-up dialog is not an error: nothing to say (screens show nothing for an empty text).
   if (isStepUpCancelled(error)) return { text: '' };
+  // A sentence the screen wrote itself ("Say why the claim is voided."), kept in the same state as a failure.
+  if (typeof error === 'string') return { text: error };
   const described: ErrorDescription = { text: sentenceFor(error, options) };
   if (error instanceof ApiError && error.body.correlationId) described.reference = error.body.correlationId;
   return described;
-}
-
-export function describeApiError(error: unknown, options: DescribeOptions = {}): string {
-  const { text, reference } = describeApiErrorParts(error, options);
-  return options.withReference && reference ? `${text} (reference ${reference})` : text;
 }
 
 function sentenceFor(error: unknown, options: DescribeOptions): string {

@@ -6,8 +6,8 @@
 // caller passed a description (apiFetch's stepUpDescription); Cancel and Escape end it without an error.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { ErrorNote } from '@/components/error-note';
 import { apiFetch } from './api-fetch';
-import { describeApiError } from './describe-api-error';
 import { registerStepUpPrompt } from './step-up-prompt';
 
 type Factor = 'mfa' | 'password' | 'webauthn';
@@ -20,7 +20,7 @@ export function StepUpDialog() {
   const settle = useRef<((ok: boolean) => void) | null>(null);
   const [factors, setFactors] = useState<Factor[]>(['password']);
   const [factor, setFactor] = useState<Factor>('password');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [description, setDescription] = useState<string | null>(null);
 
@@ -81,7 +81,7 @@ export function StepUpDialog() {
       formElement.reset();
       finish(true);
     } catch (err) {
-      setError(describeApiError(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -158,11 +158,7 @@ export function StepUpDialog() {
           </>
         )}
         {factor === 'webauthn' && <p>Use your passkey when your browser asks.</p>}
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        {error ? <ErrorNote error={error} /> : null}
         <p className="row">
           <button type="submit" disabled={busy}>
             {busy ? 'Checking…' : factor === 'webauthn' ? 'Use passkey' : 'Confirm'}

@@ -93,7 +93,10 @@ test('enrol MFA from the QR screen after a step-up, sign in with a code, make ne
   // The old sheet is void: turning MFA off with one of its codes is refused (the claim just given still holds).
   await page.getByLabel('Code from your app or a backup code').fill(backupCodes[0]!);
   await page.getByRole('button', { name: 'Turn off two-step verification' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'not valid or was already used' })).toBeVisible();
+  const refused = page.getByRole('alert').filter({ hasText: 'not valid or was already used' });
+  await expect(refused).toBeVisible();
+  // Every screen shows a failure through ErrorNote: the sentence, and the request's reference small for support.
+  await expect(refused.locator('.error-reference')).toHaveText(/^ Reference: [0-9a-f-]{36}$/);
   await page.context().clearCookies({ name: 'svc-step-up' });
 
   // Turning it off needs a step-up: the dialog opens, offers the code by default, and takes the password.

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { HomeSummary } from '@/lib/home/read-home';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CLAIM_STATUSES, claimStatusWords, nextActionWords } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 function CountLink(props: { href: string; count: number; children: ReactNode; testId: string }) {
   return (
@@ -28,12 +29,7 @@ function WorkCard(props: { id: string; title: string; children: ReactNode }) {
 
 export function HomeScreen({ canSeeDashboard }: { canSeeDashboard: boolean }) {
   const { data, error } = useApiRead<HomeSummary>('/api/home');
-  if (error)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
+  if (error) return <ErrorNote error={error} />;
   if (!data) return <p role="status">Loading…</p>;
   const { frontDesk, claims, money, admin, integrations } = data;
   const byStatus = new Map(claims?.byStatus.map((s) => [s.status, s.count]));

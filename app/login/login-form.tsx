@@ -77,5 +77,5 @@ function describeSignInFailure(failure: unknown): string {
     const what = failure.status === 423 ? 'The account is locked' : 'Sign-in from this network is paused';
     return `Too many failed attempts. ${what}; try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
   }
-  return failure instanceof ApiError ? failure.message : describeApiError(failure);
+  return failure instanceof ApiError ? failure.message : describeApiError(failure).text;
 }

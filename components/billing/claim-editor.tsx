@@ -7,8 +7,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field, FieldIssue, TextField } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 import { formatDollars, parseDollarInput } from './format';
 import {
   buildBody,
@@ -67,7 +67,7 @@ export function ClaimEditor({
   const [lines, setLines] = useState<LineForm[]>(() => linesFrom(draft));
   const [fieldIssues, setFieldIssues] = useState<IssueMap>({});
   const [otherIssues, setOtherIssues] = useState<ApiIssue[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState<null | 'save' | 'check' | 'submit'>(null);
   const problemsRef = useRef<HTMLDivElement>(null);
@@ -118,7 +118,7 @@ export function ClaimEditor({
       onSaved?.(created.claimId);
       return created.claimId;
     } catch (failure) {
-      if (!showIssues(issuesOf(failure))) setError(describeApiError(failure, { withReference: true }));
+      if (!showIssues(issuesOf(failure))) setError(failure);
       return null;
     }
   }
@@ -152,8 +152,7 @@ export function ClaimEditor({
       setStatus('Claim submitted.');
       onSubmitted(id);
     } catch (failure) {
-      if (!showIssues(issuesOf(failure)))
-        setError(describeApiError(failure, { withReference: true, otherwise: 'The request failed. Try again.' }));
+      if (!showIssues(issuesOf(failure))) setError(failure);
     } finally {
       setBusy(null);
     }
@@ -263,9 +262,7 @@ export function ClaimEditor({
         {status}
       </p>
       {error ? (
-        <p role="alert" className="error" data-testid="claim-editor-error">
-          {error}
-        </p>
+        <ErrorNote error={error} otherwise="The request failed. Try again." testId="claim-editor-error" />
       ) : null}
     </form>
   );

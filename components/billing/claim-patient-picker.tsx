@@ -5,8 +5,8 @@
 // claim's patient (path patientId), shown beside the search.
 import { useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field, FieldIssue } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 import { useDateFormat } from './use-date-format';
 
 export type ChosenPatient = { patientId: string; name: string | null; birthDate: string | null };
@@ -31,7 +31,7 @@ export function ClaimPatientPicker({
   const [found, setFound] = useState<{ q: string; patients: Match[] } | null>(null);
   const q = query.trim();
   const matches = !locked && q.length >= 2 && found?.q === q ? found.patients : null;
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
     if (locked || q.length < 2) return;
@@ -44,7 +44,7 @@ export function ClaimPatientPicker({
           setError(null);
         },
         (failure) => {
-          if (current) setError(describeApiError(failure, { otherwise: 'The patient search did not answer.' }));
+          if (current) setError(failure);
         },
       );
     }, 250);
@@ -83,11 +83,7 @@ export function ClaimPatientPicker({
       <p data-testid="claim-patient" aria-live="polite">
         {named ? `Chosen: ${named}` : 'No patient chosen yet.'}
       </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} otherwise="The patient search did not answer." /> : null}
       {matches ? (
         matches.length ? (
           <ul aria-label="Matching patients" style={{ listStyle: 'none', padding: 0 }}>

@@ -7,6 +7,7 @@ import type { BillList } from '@/lib/bills/list-bills';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { ErrorNote } from '@/components/error-note';
 
 type Bill = z.infer<typeof BillList>['bills'][number];
 
@@ -22,12 +23,7 @@ export function BillsScreen() {
   const { data, error } = useApiRead<{ bills: Bill[] }>('/api/bills');
   const bills = data?.bills ?? null;
 
-  if (error)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
+  if (error) return <ErrorNote error={error} />;
   if (bills === null) return <p role="status">Loading…</p>;
   if (!bills.length) return <p className="card">No patient bills.</p>;
 

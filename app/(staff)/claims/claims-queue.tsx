@@ -9,6 +9,7 @@ import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 type ClaimRow = {
   claimId: string;
@@ -53,11 +54,7 @@ export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readon
           : `${claims.length} claim${claims.length === 1 ? '' : 's'}${statuses.length ? ' in the chosen states' : ''}`}
       </p>
       <CsvLink apiPath={`/api/claims${query}`} what="these claims" />
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
       {claims && claims.length ? (
         <table className="stack-table">
           <thead>

@@ -10,6 +10,7 @@ import type { DenialRate } from '@/lib/dashboard/read-denial-rate';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { ChartPanel } from '@/components/chart/chart-panel';
+import { ErrorNote } from '@/components/error-note';
 
 const COLORS = { payer: '#0b5cad', patient: '#1a7f37', bar: '#0b5cad', bad: '#b42318' };
 const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)} %`);
@@ -24,12 +25,7 @@ export function DashboardScreen() {
   const denials = useApiRead<DenialRate>('/api/dashboard/denials');
   const clean = useApiRead<CleanClaimRate>('/api/dashboard/clean-claims');
   const error = aging.error ?? days.error ?? collections.error ?? denials.error ?? clean.error;
-  if (error)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
+  if (error) return <ErrorNote error={error} />;
   if (!aging.data || !days.data || !collections.data || !denials.data || !clean.data)
     return <p role="status">Loading…</p>;
   return (

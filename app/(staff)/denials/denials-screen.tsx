@@ -12,6 +12,7 @@ import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
 import { adjustmentGroupWords, nextActionWords, NEXT_ACTION_WORDS } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 type Queue = z.infer<typeof DenialList>;
 
@@ -48,12 +49,7 @@ export function DenialsScreen({ canAppeal, initialAction = '' }: { canAppeal: bo
     </fieldset>
   );
 
-  if (error)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
+  if (error) return <ErrorNote error={error} />;
   if (denials === null) return <p role="status">Loading…</p>;
   if (!denials.length)
     return (

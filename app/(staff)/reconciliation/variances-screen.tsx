@@ -11,6 +11,7 @@ import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
 import { varianceKindWords } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 type Variance = z.infer<typeof VarianceList>['variances'][number];
 
@@ -20,12 +21,7 @@ export function VariancesScreen() {
   const variances = data?.variances ?? null;
   const waiting = data?.waiting ?? [];
 
-  if (error)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
+  if (error) return <ErrorNote error={error} />;
   if (variances === null) return <p role="status">Loading…</p>;
   if (!variances.length && !waiting.length) {
     return (

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { EraPostingList } from '@/lib/remittances/list-era-postings';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { ErrorNote } from '@/components/error-note';
 
 type EraPosting = z.infer<typeof EraPostingList>['postings'][number];
 
@@ -56,11 +57,7 @@ export function BackgroundPostings({ onPosted }: { onPosted: () => void }) {
       <p className="muted">
         Large remittances from the clearinghouse post here first; each joins the list below once posted.
       </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
       <ul style={{ listStyle: 'none', padding: 0 }}>
         {unfinished.map((p) => {
           const words = `${p.claimsPosted} of ${p.claimsTotal} claims posted`;

@@ -8,11 +8,11 @@ import type { z } from 'zod';
 import type { UploadResult } from '@/lib/remittances/endpoints';
 import type { RemittanceList } from '@/lib/remittances/remittance-view';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field } from '@/components/form-field';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { ErrorNote } from '@/components/error-note';
 import { BackgroundPostings } from './background-postings';
 
 type Remittance = z.infer<typeof RemittanceList>['remittances'][number];
@@ -40,11 +40,7 @@ export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
       <BackgroundPostings onPosted={reload} />
       <section className="card" aria-labelledby="remittances-title">
         <h2 id="remittances-title">Posted remittances</h2>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        {error ? <ErrorNote error={error} /> : null}
         {remittances === null ? (
           <p role="status">Loading…</p>
         ) : remittances.length === 0 ? (
@@ -99,7 +95,7 @@ export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
 function UploadForm({ onPosted }: { onPosted: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<Uploaded | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -126,7 +122,7 @@ function UploadForm({ onPosted }: { onPosted: () => void }) {
       form.reset();
       onPosted();
     } catch (failure) {
-      setError(describeApiError(failure, { withReference: true, otherwise: 'The file could not be sent. Try again.' }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -169,9 +165,7 @@ function UploadForm({ onPosted }: { onPosted: () => void }) {
         ) : null}
       </div>
       {error ? (
-        <p role="alert" className="error" data-testid="upload-error">
-          {error}
-        </p>
+        <ErrorNote error={error} otherwise="The file could not be sent. Try again." testId="upload-error" />
       ) : null}
     </form>
   );

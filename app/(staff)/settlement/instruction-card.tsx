@@ -4,11 +4,11 @@
 import { useState } from 'react';
 import type { InstructionView } from '@/lib/settlements/instruction-view';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { TextField } from '@/components/form-field';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { instructionStatusWords } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 export function InstructionCard({
   instruction: i,
@@ -22,7 +22,7 @@ export function InstructionCard({
   const fmt = useDateFormat();
   const [railReference, setRailReference] = useState('');
   const [railError, setRailError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const path = encodeURIComponent(i.instructionId);
@@ -47,7 +47,7 @@ export function InstructionCard({
       onChanged(view);
       setNotice(action === 'sign' ? 'Instruction signed.' : 'Instruction executed: the advance was disbursed.');
     } catch (failure) {
-      setError(describeApiError(failure, { withReference: true }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -158,11 +158,7 @@ export function InstructionCard({
         </div>
       ) : null}
       <p role="status">{notice}</p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
     </section>
   );
 }

@@ -5,9 +5,9 @@ import { useState, type FormEvent } from 'react';
 import type { InstructionView } from '@/lib/settlements/instruction-view';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
-import { describeApiError } from '@/components/describe-api-error';
 import { formatDollars, parseDollarInput } from '@/components/billing/format';
 import { TextField } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 import type { PoolSummary } from '@/lib/settlements/settlement-overview';
 
 type Issues = Record<string, string>;
@@ -25,7 +25,7 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
   const [reserve, setReserve] = useState('5.00');
   const [encounterId, setEncounterId] = useState('');
   const [issues, setIssues] = useState<Issues>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -64,7 +64,7 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
           Object.fromEntries(failure.body.issues.map((i) => [i.path.replace(/^body\./, ''), i.message] as const)),
         );
       }
-      setError(describeApiError(failure, { withReference: true }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -122,11 +122,7 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
           {busy ? 'Drafting…' : 'Draft instruction'}
         </button>
       </div>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
     </form>
   );
 }

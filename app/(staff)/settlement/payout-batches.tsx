@@ -7,9 +7,9 @@ import type { InstructionView } from '@/lib/settlements/instruction-view';
 import type { PayoutBatchView } from '@/lib/payouts/batch-view';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
-import { describeApiError } from '@/components/describe-api-error';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { formatDollars } from '@/components/billing/format';
+import { ErrorNote } from '@/components/error-note';
 
 const BATCH_STATUS: Record<string, string> = {
   created: 'Built, not released',
@@ -22,7 +22,7 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
   const { data, error: readError } = useApiRead<{ batches: PayoutBatchView[] }>('/api/settlement/batches', version);
   const [selected, setSelected] = useState<string[]>([]);
   const [problems, setProblems] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const signed = instructions.filter((i) => i.status === 'SIGNED');
@@ -39,7 +39,7 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
     } catch (failure) {
       if (failure instanceof ApiError && failure.body.issues?.length)
         setProblems(failure.body.issues.map((issue) => `${issue.path}: ${issue.message}`));
-      setError(describeApiError(failure, { withReference: true }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -94,13 +94,9 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
           ))}
         </ul>
       )}
-      {error && problems.length === 0 && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error && problems.length === 0 ? <ErrorNote error={error} /> : null}
       <p aria-live="polite">{notice}</p>
-      {readError && <p className="error">{readError}</p>}
+      {readError ? <ErrorNote error={readError} /> : null}
       {data && data.batches.length > 0 && (
         <table className="stack-table">
           <thead>

@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 
 const MIN_CHARS = 12;
 
@@ -13,7 +13,7 @@ export function AcceptForm() {
   const [busy, setBusy] = useState(false);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [confirmError, setConfirmError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
   const [email, setEmail] = useState<string | null>(null);
 
   if (!token)
@@ -50,7 +50,7 @@ export function AcceptForm() {
     } catch (error) {
       const issue = error instanceof ApiError ? error.body.issues?.find((i) => i.path === 'body.password') : undefined;
       if (issue) setPasswordError(issue.message);
-      else setFailure(describeApiError(error));
+      else setFailure(error);
     } finally {
       setBusy(false);
     }
@@ -69,11 +69,7 @@ export function AcceptForm() {
       <Field id="confirm" label="New password again" issue={confirmError}>
         {(control) => <input {...control} name="confirm" type="password" autoComplete="new-password" required />}
       </Field>
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      {failure ? <ErrorNote error={failure} /> : null}
       <p>
         <button type="submit" disabled={busy}>
           {busy ? 'Saving…' : 'Set password'}

@@ -4,9 +4,9 @@
 // the ids and reasons the log keeps (never PHI or secrets); the reference is the request's correlation id.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field } from '@/components/form-field';
 import { CsvLink } from '@/components/csv-link';
+import { ErrorNote } from '@/components/error-note';
 
 type Entry = {
   id: string;
@@ -59,11 +59,11 @@ function queryOf(filters: Filters): string {
   return text ? `?${text}` : '';
 }
 
-async function fetchAudit(filters: Filters): Promise<AuditList | { error: string }> {
+async function fetchAudit(filters: Filters): Promise<AuditList | { error: unknown }> {
   try {
     return await apiFetch<AuditList>(`/api/audit${queryOf(filters)}`);
   } catch (err) {
-    return { error: describeApiError(err, { withReference: true }) };
+    return { error: err };
   }
 }
 
@@ -71,11 +71,11 @@ export function AuditScreen({ initial }: { initial: Filters }) {
   const [filters, setFilters] = useState<Filters>(initial);
   const [list, setList] = useState<AuditList | null>(null);
   const [users, setUsers] = useState<{ id: string; email: string }[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [dayError, setDayError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
 
-  const apply = useCallback((loaded: AuditList | { error: string }) => {
+  const apply = useCallback((loaded: AuditList | { error: unknown }) => {
     if ('error' in loaded) setError(loaded.error);
     else {
       setList(loaded);
@@ -170,11 +170,7 @@ export function AuditScreen({ initial }: { initial: Filters }) {
           <button type="submit">Show</button>
         </div>
       </form>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error ? <ErrorNote error={error} /> : null}
       <section className="card" aria-labelledby="audit-title" aria-busy={loading}>
         <h2 id="audit-title">Entries</h2>
         <p className="muted" role="status">

@@ -2,8 +2,8 @@
 // The form that changes a user's scopes (only the admin's own can be given or taken), behind a step-up.
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { ErrorNote } from '@/components/error-note';
 import { ScopeChecklist } from './scope-checklist';
 import type { UserView as User } from '@/lib/users/user-view';
 
@@ -19,7 +19,7 @@ export function EditScopesForm({
 }) {
   const [scopes, setScopes] = useState<string[]>(user.scopes);
   const [scopesError, setScopesError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -36,7 +36,7 @@ export function EditScopesForm({
       });
       await onDone(`Done: ${user.email} now has ${scopes.join(', ')}.`);
     } catch (error) {
-      if (!isStepUpCancelled(error)) setFailure(describeApiError(error, { withReference: true }));
+      if (!isStepUpCancelled(error)) setFailure(error);
     } finally {
       setBusy(false);
     }
@@ -54,11 +54,7 @@ export function EditScopesForm({
         error={scopesError}
       />
       <p className="muted">A removed scope stops at once; an added one works from their next sign-in.</p>
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      {failure ? <ErrorNote error={failure} /> : null}
       <p className="row">
         <button type="submit" disabled={busy}>
           {busy ? 'Saving…' : 'Save scopes'}

@@ -4,11 +4,11 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field } from '@/components/form-field';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ScopeChecklist } from './scope-checklist';
 import { useClinicTime } from '@/components/clinic-time';
+import { ErrorNote } from '@/components/error-note';
 
 export function InviteForm({
   ownScopes,
@@ -23,7 +23,7 @@ export function InviteForm({
   const [busy, setBusy] = useState(false);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [scopesError, setScopesError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
   const [invitation, setInvitation] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
   const [scopes, setScopes] = useState<string[]>([]);
 
@@ -51,7 +51,7 @@ export function InviteForm({
       if (isStepUpCancelled(error)) return;
       const issue = error instanceof ApiError ? error.body.issues?.find((i) => i.path === 'body.email') : undefined;
       if (issue) setEmailError(issue.message);
-      else setFailure(describeApiError(error, { withReference: true }));
+      else setFailure(error);
     } finally {
       setBusy(false);
     }
@@ -72,11 +72,7 @@ export function InviteForm({
           onChange={setScopes}
           error={scopesError}
         />
-        {failure && (
-          <p role="alert" className="error">
-            {failure}
-          </p>
-        )}
+        {failure ? <ErrorNote error={failure} /> : null}
         <button type="submit" disabled={busy}>
           {busy ? 'Inviting…' : 'Invite'}
         </button>

@@ -5,8 +5,8 @@
 // cancelled step-up changes nothing and shows nothing.
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { ErrorNote } from '@/components/error-note';
 import type { UserView as User } from '@/lib/users/user-view';
 import { InviteForm } from './invite-form';
 import { EditScopesForm } from './edit-scopes-form';
@@ -29,11 +29,11 @@ const ACTIONS: Action[] = [
   },
 ];
 
-async function fetchUsers(): Promise<{ users: User[] } | { error: string }> {
+async function fetchUsers(): Promise<{ users: User[] } | { error: unknown }> {
   try {
     return await apiFetch<{ users: User[] }>('/api/users');
   } catch (error) {
-    return { error: describeApiError(error, { withReference: true }) };
+    return { error };
   }
 }
 
@@ -47,15 +47,15 @@ export function UsersScreen({
   clinicName: string;
 }) {
   const [users, setUsers] = useState<User[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [editing, setEditing] = useState<User | null>(null);
   /** The server refuses any action on a user holding a scope the admin lacks: offer none. */
   const withinReach = (user: User) => user.scopes.every((scope) => ownScopes.includes(scope));
 
-  const apply = useCallback((loaded: { users: User[] } | { error: string }) => {
+  const apply = useCallback((loaded: { users: User[] } | { error: unknown }) => {
     if ('error' in loaded) setLoadError(loaded.error);
     else {
       setUsers(loaded.users);
@@ -86,7 +86,7 @@ export function UsersScreen({
       setNotice(`Done: ${action.describe(user)}.`);
       await load();
     } catch (error) {
-      if (!isStepUpCancelled(error)) setActionError(describeApiError(error, { withReference: true }));
+      if (!isStepUpCancelled(error)) setActionError(error);
     } finally {
       setBusyId(null);
     }
@@ -100,16 +100,8 @@ export function UsersScreen({
         <p role="status" className="admin-notice">
           {notice ?? ''}
         </p>
-        {actionError && (
-          <p role="alert" className="error">
-            {actionError}
-          </p>
-        )}
-        {loadError && (
-          <p role="alert" className="error">
-            {loadError}
-          </p>
-        )}
+        {actionError ? <ErrorNote error={actionError} /> : null}
+        {loadError ? <ErrorNote error={loadError} /> : null}
         {editing && (
           <EditScopesForm
             key={editing.id}

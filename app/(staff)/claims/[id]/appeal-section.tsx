@@ -2,9 +2,9 @@
 // The appeals of a denied or partly paid claim, and the form that files one (POST /appeal, behind a step-up).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { Field } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 import type { ClaimDetail } from './claim-detail';
 
 export function AppealSection({
@@ -22,7 +22,7 @@ export function AppealSection({
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   // The denial queue's "Appeal" links here with #appeal: the form appears once the claim has loaded, so the
@@ -50,7 +50,7 @@ export function AppealSection({
       setReason('');
       onDone(`Appeal filed${answer.correlationId ? ` (reference ${answer.correlationId})` : ''}.`);
     } catch (failure) {
-      setError(describeApiError(failure, { withReference: true, otherwise: 'The appeal could not be filed.' }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -85,11 +85,7 @@ export function AppealSection({
           <button type="submit" disabled={busy}>
             {busy ? 'Filing…' : 'File appeal'}
           </button>
-          {error ? (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          ) : null}
+          {error ? <ErrorNote error={error} otherwise="The appeal could not be filed." /> : null}
         </form>
       ) : null}
     </section>

@@ -8,9 +8,9 @@
 // with a balance and a user with svcpay:write; the linked claims and Correct / Void / Bill secondary are second-pass.tsx's.
 import { useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { ClaimEditor } from '@/components/billing/claim-editor';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
+import { ErrorNote } from '@/components/error-note';
 import { RelatedClaims, SecondPassActions } from './second-pass';
 import { WriteOffSection } from './write-off-section';
 import type { ClaimDetail, Transmission } from './claim-detail';
@@ -38,7 +38,7 @@ export function ClaimScreen({
 }) {
   const [claim, setClaim] = useState<ClaimDetail | null>(null);
   const [transmissions, setTransmissions] = useState<Transmission[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const path = `/api/claims/${encodeURIComponent(claimId)}`;
 
@@ -62,8 +62,7 @@ export function ClaimScreen({
         setError(null);
       },
       (failure) => {
-        if (current)
-          setError(describeApiError(failure, { withReference: true, otherwise: 'The claim could not be loaded.' }));
+        if (current) setError(failure);
       },
     );
     return () => {
@@ -75,13 +74,7 @@ export function ClaimScreen({
     return (
       <>
         <h1 className="billing-title">Claim {claimId}</h1>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : (
-          <p role="status">Loading…</p>
-        )}
+        {error ? <ErrorNote error={error} otherwise="The claim could not be loaded." /> : <p role="status">Loading…</p>}
       </>
     );
   }
@@ -120,11 +113,7 @@ export function ClaimScreen({
       <p role="status" data-testid="claim-notice">
         {notice}
       </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} otherwise="The claim could not be loaded." /> : null}
       <ClaimSummary claim={claim} />
       {claim.status === 'rejected' ? (
         <section className="card" aria-labelledby="claim-next-title" data-testid="claim-next-step">

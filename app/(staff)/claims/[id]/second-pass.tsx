@@ -8,10 +8,11 @@
 import { useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
+import { ApiError } from '@/components/api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { centsToDollarInput, parseDollarInput } from '@/components/billing/format';
+import { ErrorNote } from '@/components/error-note';
 
 export type RelatedClaim = { claimId: string; relation: string; status: string; createdAt: string };
 
@@ -82,7 +83,7 @@ type LineInput = { procedureCode: string; modifiers: string; units: string; char
 /** The actions the state allows, each a small form; `onDone` reads the claim again with a notice. */
 export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; onDone: (message: string) => void }) {
   const [open, setOpen] = useState<'correct' | 'void' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [reason, setReason] = useState('');
   const [placeOfService, setPlaceOfService] = useState(claim.placeOfService ?? '11');
@@ -116,8 +117,8 @@ export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; o
       setOpen(null);
       onDone(`${words}: claim ${answer.claimId} was sent (${answer.status.replace('_', ' ')}).`);
     } catch (failure) {
-      if (!isStepUpCancelled(failure))
-        setError(describeApiError(failure, { withReference: true, otherwise: `${words} did not go through.` }));
+      // The server's answer says what went wrong; a call that got none says which action did not go through.
+      if (!isStepUpCancelled(failure)) setError(failure instanceof ApiError ? failure : `${words} did not go through.`);
     } finally {
       setBusy(false);
     }
@@ -234,11 +235,7 @@ export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; o
           </button>
         </form>
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
     </section>
   );
 }

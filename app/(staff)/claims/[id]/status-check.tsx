@@ -3,12 +3,12 @@
 // claim's timeline.
 import { useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { claimStatusWords } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 export function StatusCheck({ path, onDone }: { path: string; onDone: (message: string) => void }) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   async function check() {
     setBusy(true);
     setError(null);
@@ -19,7 +19,7 @@ export function StatusCheck({ path, onDone }: { path: string; onDone: (message: 
           ' The answer is on the timeline.',
       );
     } catch (failure) {
-      setError(describeApiError(failure, { withReference: true, otherwise: 'The payer could not be asked.' }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -31,11 +31,7 @@ export function StatusCheck({ path, onDone }: { path: string; onDone: (message: 
       <button type="button" onClick={() => void check()} disabled={busy}>
         {busy ? 'Asking the payer…' : 'Check status'}
       </button>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote error={error} otherwise="The payer could not be asked." /> : null}
     </section>
   );
 }

@@ -3,10 +3,10 @@
 // at most the balance, and the reason. The step-up dialog opens by itself when the route asks for it.
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { centsToDollarInput, formatDollars } from '@/components/billing/format';
 import { Field, TextField } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 import { parseDollarsToCents } from '@/lib/money/dollars';
 
 export function WriteOffSection({
@@ -22,7 +22,7 @@ export function WriteOffSection({
   const [reason, setReason] = useState('');
   // Each field's own problem, beside it: both are checked before anything is sent.
   const [issues, setIssues] = useState<{ amount?: string; reason?: string }>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -50,8 +50,7 @@ export function WriteOffSection({
       setReason('');
       onDone(`Wrote off ${formatDollars(amountCents)}.`);
     } catch (failure) {
-      if (!isStepUpCancelled(failure))
-        setError(describeApiError(failure, { withReference: true, otherwise: 'The write-off was not posted.' }));
+      if (!isStepUpCancelled(failure)) setError(failure);
     } finally {
       setBusy(false);
     }
@@ -82,11 +81,7 @@ export function WriteOffSection({
         <button type="submit" disabled={busy}>
           {busy ? 'Writing off…' : 'Write off'}
         </button>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        {error ? <ErrorNote error={error} otherwise="The write-off was not posted." /> : null}
       </form>
     </section>
   );

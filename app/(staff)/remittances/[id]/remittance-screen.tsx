@@ -9,6 +9,7 @@ import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
 import { adjustmentGroupWords } from '@/components/billing/words';
+import { ErrorNote } from '@/components/error-note';
 
 type Detail = z.infer<typeof RemittanceDetail>;
 type RemittanceClaim = Detail['claims'][number];
@@ -30,13 +31,7 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
     return (
       <>
         <h1>Remittance</h1>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : (
-          <p role="status">Loading…</p>
-        )}
+        {error ? <ErrorNote error={error} /> : <p role="status">Loading…</p>}
       </>
     );
   }

@@ -5,8 +5,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
-import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { ErrorNote } from '@/components/error-note';
 
 type Job = {
   id: string;
@@ -40,23 +40,23 @@ const STATES: Record<Job['state'], string> = {
 };
 const label = (name: string) => LABELS[name] ?? name;
 
-async function fetchJobs(): Promise<JobList | { error: string }> {
+async function fetchJobs(): Promise<JobList | { error: unknown }> {
   try {
     return await apiFetch<JobList>('/api/jobs');
   } catch (error) {
-    return { error: describeApiError(error, { withReference: true }) };
+    return { error };
   }
 }
 
 export function BackgroundScreen() {
   const when = useClinicTime();
   const [list, setList] = useState<JobList | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
 
-  const apply = useCallback((loaded: JobList | { error: string }) => {
+  const apply = useCallback((loaded: JobList | { error: unknown }) => {
     if ('error' in loaded) setLoadError(loaded.error);
     else {
       setList(loaded);
@@ -87,7 +87,7 @@ export function BackgroundScreen() {
       setNotice(`Done: ${description}.`);
       apply(await fetchJobs());
     } catch (error) {
-      if (!isStepUpCancelled(error)) setActionError(describeApiError(error, { withReference: true }));
+      if (!isStepUpCancelled(error)) setActionError(error);
     } finally {
       setBusyId(null);
     }
@@ -96,11 +96,7 @@ export function BackgroundScreen() {
   const deadLetters = list?.jobs.filter((job) => job.state === 'failed') ?? [];
   return (
     <>
-      {loadError && (
-        <p role="alert" className="error">
-          {loadError}
-        </p>
-      )}
+      {loadError ? <ErrorNote error={loadError} /> : null}
       <section className="card" aria-labelledby="schedules-title">
         <h2 id="schedules-title">Schedules</h2>
         {list && list.schedules.length === 0 && <p>No schedule runs for this clinic yet.</p>}
@@ -136,11 +132,7 @@ export function BackgroundScreen() {
         <p role="status" className="admin-notice">
           {notice ?? ''}
         </p>
-        {actionError && (
-          <p role="alert" className="error">
-            {actionError}
-          </p>
-        )}
+        {actionError ? <ErrorNote error={actionError} /> : null}
         {list && deadLetters.length === 0 && <p>No failed jobs.</p>}
         {deadLetters.length > 0 && (
           <table className="admin-list">

@@ -5,15 +5,15 @@ import { useState, type FormEvent } from 'react';
 import type { PayoutAccountView } from '@/lib/payouts/payout-account';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
-import { describeApiError } from '@/components/describe-api-error';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { ErrorNote } from '@/components/error-note';
 
 export function PayoutAccountForm() {
   const [version, setVersion] = useState(0);
   const { data, error: readError } = useApiRead<PayoutAccountView>('/api/clinic/payout-account', version);
   const [form, setForm] = useState({ routingNumber: '', accountNumber: '', accountType: 'checking', holderName: '' });
   const [problems, setProblems] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -31,7 +31,7 @@ export function PayoutAccountForm() {
     } catch (failure) {
       if (failure instanceof ApiError && failure.body.issues?.length)
         setProblems(failure.body.issues.map((issue) => issue.message));
-      setError(describeApiError(failure, { withReference: true }));
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -81,11 +81,7 @@ export function PayoutAccountForm() {
           ))}
         </ul>
       )}
-      {error && problems.length === 0 && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error && problems.length === 0 ? <ErrorNote error={error} /> : null}
       <p aria-live="polite">{notice}</p>
     </section>
   );

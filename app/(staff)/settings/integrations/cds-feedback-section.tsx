@@ -4,6 +4,7 @@
 import { useApiRead } from '@/components/billing/use-api-read';
 import type { CdsFeedbackCounts } from '@/lib/cds-hooks/record-cds-feedback';
 import { useClinicTime } from '@/components/clinic-time';
+import { ErrorNote } from '@/components/error-note';
 
 export function CdsFeedbackSection({ discoveryUrl }: { discoveryUrl: string }) {
   const clock = useClinicTime();
@@ -14,11 +15,7 @@ export function CdsFeedbackSection({ discoveryUrl }: { discoveryUrl: string }) {
       <p className="muted">
         Discovery URL for the EHR administrator: <code data-testid="cds-discovery-url">{discoveryUrl}</code>
       </p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error ? <ErrorNote error={error} /> : null}
       {!data && !error && <p className="muted">Loading…</p>}
       {data && (
         <table data-testid="cds-feedback">

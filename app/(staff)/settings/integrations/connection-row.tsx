@@ -5,9 +5,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { useClinicTime } from '@/components/clinic-time';
+import { ErrorNote } from '@/components/error-note';
 import type { QueuedPull } from '@/lib/emr/pull-job';
 import { VENDORS, type Connection, type LastRun, type PullResult } from './connection';
-import { ErrorMessage } from './error-message';
 import { PullCounts } from './pull-counts';
 import { LastRunSummary, PullProgress } from './pull-run';
 
@@ -261,7 +261,7 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
             </button>
           </p>
         )}
-        <ErrorMessage error={error} />
+        {error ? <ErrorNote error={error} /> : null}
         {pull && <PullCounts result={pull} label="Pull result" />}
         {!pulling && !pull && c.lastRun && c.lastRun.finishedAt && <LastRunSummary run={c.lastRun} />}
         {confirmDelete ? (

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { ErrorNote } from '@/components/error-note';
 import { VENDORS } from './connection';
-import { ErrorMessage } from './error-message';
 
 export function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +51,7 @@ export function CreateConnection({ onCreated }: { onCreated: () => Promise<void>
         <input id="clientId" name="clientId" autoComplete="off" />
         <label htmlFor="fhirBaseUrl">FHIR base URL (optional: for a server not configured for its vendor)</label>
         <input id="fhirBaseUrl" name="fhirBaseUrl" type="url" placeholder="https://emr.example/fhir/R4" />
-        <ErrorMessage error={error} />
+        {error ? <ErrorNote error={error} /> : null}
         <p>
           <button type="submit">Add connection</button>
         </p>

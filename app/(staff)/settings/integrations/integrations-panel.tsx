@@ -6,10 +6,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { apiFetch } from '@/components/api-fetch';
+import { ErrorNote } from '@/components/error-note';
 import type { Connection } from './connection';
 import { ConnectionRow } from './connection-row';
 import { CreateConnection } from './create-connection';
-import { ErrorMessage } from './error-message';
 import { PartnerPull } from './partner-pull';
 
 // What went wrong in the OAuth round trip, by our error code (the redirect carries only the code).
@@ -70,7 +70,7 @@ export function IntegrationsPanel() {
       )}
       <section className="card" aria-labelledby="connections-heading">
         <h2 id="connections-heading">EMR connections</h2>
-        <ErrorMessage error={listError} />
+        {listError ? <ErrorNote error={listError} /> : null}
         {connections === null && !listError && <p className="muted">Loading…</p>}
         {connections?.length === 0 && <p className="muted">No connections yet.</p>}
         {connections && connections.length > 0 && (

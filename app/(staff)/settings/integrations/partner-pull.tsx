@@ -2,8 +2,8 @@
 // A pull from the partner API: one day or a range of at most 31 days, its result as counts.
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
+import { ErrorNote } from '@/components/error-note';
 import type { PullResult } from './connection';
-import { ErrorMessage } from './error-message';
 import { PullCounts } from './pull-counts';
 
 export function PartnerPull() {
@@ -49,7 +49,7 @@ export function PartnerPull() {
             <input id="partner-to" name="to" type="date" />
           </div>
         </div>
-        <ErrorMessage error={error} />
+        {error ? <ErrorNote error={error} /> : null}
         <p>
           <button type="submit" disabled={busy}>
             {busy ? 'Pulling…' : 'Pull from partner'}

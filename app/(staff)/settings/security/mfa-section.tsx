@@ -4,8 +4,8 @@
 import { useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
-import { failureOf, type Status } from './security-account';
+import { ErrorNote } from '@/components/error-note';
+import type { Status } from './security-account';
 
 type Enrolment = { secret: string; otpauthUrl: string; qrDataUrl: string };
 
@@ -22,7 +22,7 @@ export function MfaSection({
   const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
   // New codes for an account that already had MFA on: this session goes on, unlike after turning MFA on.
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   async function start() {
@@ -33,7 +33,7 @@ export function MfaSection({
       const svg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
       setEnrolment({ secret, otpauthUrl, qrDataUrl: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
     } catch (err) {
-      setError(describeApiError(err));
+      setError(err);
     }
   }
 
@@ -52,7 +52,7 @@ export function MfaSection({
       setEnrolment(null);
       setBackupCodes(result.backupCodes);
     } catch (err) {
-      setError(failureOf(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -71,7 +71,7 @@ export function MfaSection({
       });
       onSessionEnded('Two-step verification is off. Every session of your account has ended, this one too.');
     } catch (err) {
-      setError(failureOf(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -87,7 +87,7 @@ export function MfaSection({
       });
       setNewCodes(result.backupCodes);
     } catch (err) {
-      setError(failureOf(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -202,11 +202,7 @@ export function MfaSection({
           </button>
         </>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error ? <ErrorNote error={error} /> : null}
     </section>
   );
 }

@@ -9,7 +9,8 @@ import {
 } from '@simplewebauthn/browser';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
-import { failureOf, type Passkey } from './security-account';
+import { ErrorNote } from '@/components/error-note';
+import type { Passkey } from './security-account';
 
 export function PasskeySection({
   passkeys,
@@ -21,7 +22,7 @@ export function PasskeySection({
   disabled: boolean;
 }) {
   const clock = useClinicTime();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -47,7 +48,7 @@ export function PasskeySection({
       formElement.reset();
       await onChanged();
     } catch (err) {
-      setError(failureOf(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -63,7 +64,7 @@ export function PasskeySection({
       });
       await onChanged();
     } catch (err) {
-      setError(failureOf(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -125,11 +126,7 @@ export function PasskeySection({
           </button>
         </p>
       </form>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error ? <ErrorNote error={error} /> : null}
     </section>
   );
 }

@@ -5,8 +5,8 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { Field } from '@/components/form-field';
+import { ErrorNote } from '@/components/error-note';
 
 type FieldErrors = Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>>;
 
@@ -15,7 +15,7 @@ const MIN_CHARS = 12;
 export function PasswordSection() {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
   const [done, setDone] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -46,7 +46,7 @@ export function PasswordSection() {
           if (field === 'currentPassword' || field === 'newPassword') fieldErrors[field] = issue.message;
         }
       setErrors(fieldErrors);
-      if (Object.keys(fieldErrors).length === 0) setFailure(describeApiError(error));
+      if (Object.keys(fieldErrors).length === 0) setFailure(error);
     } finally {
       setBusy(false);
     }
@@ -65,11 +65,7 @@ export function PasswordSection() {
         {field('currentPassword', 'Current password', 'current-password')}
         {field('newPassword', 'New password', 'new-password', `At least ${MIN_CHARS} characters; a phrase is easiest.`)}
         {field('confirmPassword', 'New password again', 'new-password')}
-        {failure && (
-          <p role="alert" className="error">
-            {failure}
-          </p>
-        )}
+        {failure ? <ErrorNote error={failure} /> : null}
         <p role="status">{done ? 'Password changed. Your other sessions have been signed out.' : ''}</p>
         <button type="submit" disabled={busy}>
           {busy ? 'Changing…' : 'Change password'}

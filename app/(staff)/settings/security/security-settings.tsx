@@ -5,14 +5,14 @@
 // <StepUpDialog /> and the call is retried once confirmed.
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { signOut } from '@/components/sign-out';
+import { ErrorNote } from '@/components/error-note';
 import { PasswordSection } from './password-section';
 import type { Status, Passkey } from './security-account';
 import { MfaSection } from './mfa-section';
 import { PasskeySection } from './passkey-section';
 
-type Loaded = { status: Status; passkeys: Passkey[] } | { error: string };
+type Loaded = { status: Status; passkeys: Passkey[] } | { error: unknown };
 
 async function loadSecurity(): Promise<Loaded> {
   try {
@@ -22,14 +22,14 @@ async function loadSecurity(): Promise<Loaded> {
     ]);
     return { status, passkeys: list.passkeys };
   } catch (error) {
-    return { error: describeApiError(error) };
+    return { error };
   }
 }
 
 export function SecuritySettings() {
   const [status, setStatus] = useState<Status | null>(null);
   const [passkeys, setPasskeys] = useState<Passkey[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
   // Enabling or disabling MFA ends every session (sessionVersion bump), this one included.
   const [sessionEnded, setSessionEnded] = useState<string | null>(null);
 
@@ -57,11 +57,7 @@ export function SecuritySettings() {
 
   return (
     <>
-      {loadError && (
-        <p role="alert" className="error">
-          {loadError}
-        </p>
-      )}
+      {loadError ? <ErrorNote error={loadError} /> : null}
       {sessionEnded && <SessionEnded message={sessionEnded} />}
       {!sessionEnded && <PasswordSection />}
       {status && !sessionEnded && <MfaSection status={status} onSessionEnded={setSessionEnded} onChanged={reload} />}

@@ -5,27 +5,27 @@
 // description, so the step-up dialog says what it confirms; a cancelled step-up changes nothing.
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { describeApiError } from '@/components/describe-api-error';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { ErrorNote } from '@/components/error-note';
 import type { WebhookEndpointView as Endpoint } from '@/lib/events/webhook-endpoint-view';
 import { RegisterForm } from './register-form';
 import { EndpointCard } from './endpoint-card';
 
-async function fetchEndpoints(): Promise<Endpoint[] | { error: string }> {
+async function fetchEndpoints(): Promise<Endpoint[] | { error: unknown }> {
   try {
     return (await apiFetch<{ endpoints: Endpoint[] }>('/api/webhook-endpoints')).endpoints;
   } catch (e) {
-    return { error: describeApiError(e, { withReference: true }) };
+    return { error: e };
   }
 }
 
 export function WebhooksScreen() {
   const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ endpointId: string; value: string } | null>(null);
 
-  const apply = useCallback((loaded: Endpoint[] | { error: string }) => {
+  const apply = useCallback((loaded: Endpoint[] | { error: unknown }) => {
     if ('error' in loaded) setError(loaded.error);
     else setEndpoints(loaded);
   }, []);
@@ -49,7 +49,7 @@ export function WebhooksScreen() {
       setNotice(done);
       await load();
     } catch (e) {
-      if (!isStepUpCancelled(e)) setError(describeApiError(e, { withReference: true }));
+      if (!isStepUpCancelled(e)) setError(e);
     }
   }
 
@@ -62,11 +62,7 @@ export function WebhooksScreen() {
       <p role="status" className="admin-notice">
         {notice ?? ''}
       </p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      {error ? <ErrorNote error={error} /> : null}
       {secret && (
         <section className="card" aria-labelledby="secret-title" data-testid="webhook-secret">
           <h2 id="secret-title">Signing secret</h2>
