@@ -13,6 +13,7 @@ export const ClaimEventView = z.object({
   /** Words and ids for the timeline (acknowledgment codes and their meaning, amounts in cents). */
   detail: z.unknown(),
 });
+export type ClaimEventView = z.infer<typeof ClaimEventView>;
 
 export const AppealView = z.object({
   appealId: z.string(),

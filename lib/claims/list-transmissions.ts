@@ -11,6 +11,7 @@ export const TransmissionView = z.object({
   controlNumber: z.string(),
   x12: z.string(),
 });
+export type TransmissionView = z.infer<typeof TransmissionView>;
 export const TransmissionList = z.object({ transmissions: z.array(TransmissionView) });
 type TransmissionList = z.infer<typeof TransmissionList>;
 

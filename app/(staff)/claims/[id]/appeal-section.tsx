@@ -5,7 +5,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { Field } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
-import type { ClaimDetail } from './claim-detail';
+import type { ClaimDetail } from '@/lib/claims/get-claim';
 
 export function AppealSection({
   path,
@@ -59,11 +59,11 @@ export function AppealSection({
   return (
     <section className="card" id="appeal" aria-labelledby="claim-appeal-title">
       <h2 id="claim-appeal-title">Appeal</h2>
-      {claim.appeals?.length ? (
+      {claim.appeals.length ? (
         <ul>
           {claim.appeals.map((appeal, i) => (
             <li key={i}>
-              {fmt.dateTime(appeal.createdAt ?? appeal.at)}: {appeal.reason}
+              {fmt.dateTime(appeal.createdAt)}: {appeal.reason}
             </li>
           ))}
         </ul>

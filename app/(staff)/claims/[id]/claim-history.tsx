@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { detailWords } from '@/components/billing/detail-words';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { claimStatusWords, DOCUMENT_WORDS, timelineWords } from '@/components/billing/words';
-import type { TimelineEvent, Transmission } from './claim-detail';
+import type { ClaimEventView as TimelineEvent } from '@/lib/claims/get-claim';
+import type { TransmissionView as Transmission } from '@/lib/claims/list-transmissions';
 
 export function ClaimTimeline({ events }: { events: TimelineEvent[] }) {
   const fmt = useDateFormat();

@@ -13,7 +13,8 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { ErrorNote } from '@/components/error-note';
 import { RelatedClaims, SecondPassActions } from './second-pass';
 import { WriteOffSection } from './write-off-section';
-import type { ClaimDetail, Transmission } from './claim-detail';
+import type { ClaimDetail } from '@/lib/claims/get-claim';
+import type { TransmissionView as Transmission } from '@/lib/claims/list-transmissions';
 import { ClaimSummary, ClaimLines } from './claim-summary';
 import { ClaimTimeline, ClaimTransmissions } from './claim-history';
 import { StatusCheck } from './status-check';
@@ -58,7 +59,7 @@ export function ClaimScreen({
       ([detail, sent]) => {
         if (!current) return;
         setClaim(detail);
-        setTransmissions(Array.isArray(sent) ? sent : (sent.transmissions ?? []));
+        setTransmissions(Array.isArray(sent) ? sent : sent.transmissions);
         setError(null);
       },
       (failure) => {
@@ -101,7 +102,7 @@ export function ClaimScreen({
             load();
           }}
         />
-        <ClaimTimeline events={claim.timeline ?? []} />
+        <ClaimTimeline events={claim.timeline} />
         <ClaimTransmissions transmissions={transmissions} />
       </>
     );
@@ -149,8 +150,8 @@ export function ClaimScreen({
           load();
         }}
       />
-      <ClaimTimeline events={claim.timeline ?? []} />
-      {APPEALABLE.includes(claim.status) || claim.appeals?.length ? (
+      <ClaimTimeline events={claim.timeline} />
+      {APPEALABLE.includes(claim.status) || claim.appeals.length ? (
         <AppealSection
           path={path}
           claim={claim}
@@ -161,12 +162,12 @@ export function ClaimScreen({
           }}
         />
       ) : null}
-      {canWriteOff && WRITABLE_OFF.includes(claim.status) && (claim.balanceCents ?? 0) > 0 ? (
+      {canWriteOff && WRITABLE_OFF.includes(claim.status) && claim.balanceCents > 0 ? (
         <WriteOffSection
           // A new balance starts the form again with it as the amount.
           key={claim.balanceCents}
           path={path}
-          balanceCents={claim.balanceCents ?? 0}
+          balanceCents={claim.balanceCents}
           onDone={(message) => {
             setNotice(message);
             load();

@@ -3,7 +3,7 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { nextActionWords } from '@/components/billing/words';
-import type { ClaimDetail } from './claim-detail';
+import type { ClaimDetail } from '@/lib/claims/get-claim';
 
 export function ClaimSummary({ claim }: { claim: ClaimDetail }) {
   const fmt = useDateFormat();
@@ -48,11 +48,11 @@ export function ClaimSummary({ claim }: { claim: ClaimDetail }) {
         </div>
         <div>
           <dt>Place of service</dt>
-          <dd>{claim.placeOfService ?? '11'}</dd>
+          <dd>{claim.placeOfService}</dd>
         </div>
         <div>
           <dt>Diagnoses</dt>
-          <dd>{claim.diagnoses?.length ? claim.diagnoses.join(', ') : '—'}</dd>
+          <dd>{claim.diagnoses.length ? claim.diagnoses.join(', ') : '—'}</dd>
         </div>
         <div>
           <dt>Total charge</dt>
@@ -60,15 +60,15 @@ export function ClaimSummary({ claim }: { claim: ClaimDetail }) {
         </div>
         <div>
           <dt>Paid by the payer</dt>
-          <dd data-testid="claim-paid">{formatDollars(claim.paidCents ?? 0)}</dd>
+          <dd data-testid="claim-paid">{formatDollars(claim.paidCents)}</dd>
         </div>
         <div>
           <dt>Patient responsibility</dt>
-          <dd>{formatDollars(claim.patientResponsibilityCents ?? 0)}</dd>
+          <dd>{formatDollars(claim.patientResponsibilityCents)}</dd>
         </div>
         <div>
           <dt>Adjusted</dt>
-          <dd>{formatDollars(claim.adjustmentCents ?? 0)}</dd>
+          <dd>{formatDollars(claim.adjustmentCents)}</dd>
         </div>
         {claim.writtenOffCents ? (
           <div>
@@ -78,7 +78,7 @@ export function ClaimSummary({ claim }: { claim: ClaimDetail }) {
         ) : null}
         <div>
           <dt>Balance</dt>
-          <dd data-testid="claim-balance">{formatDollars(claim.balanceCents ?? 0)}</dd>
+          <dd data-testid="claim-balance">{formatDollars(claim.balanceCents)}</dd>
         </div>
         {claim.nextAction ? (
           <div>
@@ -124,9 +124,9 @@ export function ClaimLines({ claim }: { claim: ClaimDetail }) {
             <tr key={i}>
               <td data-label="Line">{i + 1}</td>
               <td data-label="Procedure">{line.procedureCode}</td>
-              <td data-label="Modifiers">{line.modifiers?.length ? line.modifiers.join(', ') : '—'}</td>
+              <td data-label="Modifiers">{line.modifiers.length ? line.modifiers.join(', ') : '—'}</td>
               <td data-label="Diagnoses">
-                {line.diagnosisPointers.map((p) => claim.diagnoses?.[p - 1] ?? `#${p}`).join(', ')}
+                {line.diagnosisPointers.map((p) => claim.diagnoses[p - 1] ?? `#${p}`).join(', ')}
               </td>
               <td data-label="Units">{line.units}</td>
               <td data-label="Date">{fmt.date(line.serviceDate ?? claim.serviceDate)}</td>
@@ -134,7 +134,7 @@ export function ClaimLines({ claim }: { claim: ClaimDetail }) {
                 {formatDollars(line.chargeCents)}
               </td>
               <td data-label="Paid" className="billing-amount">
-                {formatDollars(line.paidCents ?? 0)}
+                {formatDollars(line.paidCents)}
               </td>
             </tr>
           ))}

@@ -13,26 +13,21 @@ import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { centsToDollarInput, parseDollarInput } from '@/components/billing/format';
 import { ErrorNote } from '@/components/error-note';
+import type { ClaimDetail } from '@/lib/claims/get-claim';
 
-export type RelatedClaim = { claimId: string; relation: string; status: string; createdAt: string };
-
-export type SecondPassClaim = {
-  claimId: string;
-  status: string;
-  frequency?: string;
-  payerRank?: string;
-  payerClaimId?: string | null;
-  placeOfService?: string | null;
-  diagnoses?: string[];
-  lines: {
-    procedureCode: string;
-    modifiers?: string[];
-    diagnosisPointers: number[];
-    units: number;
-    chargeCents: number;
-  }[];
-  relatedClaims?: RelatedClaim[];
-};
+/** What the second pass reads of the claim GET /api/claims/{id} answers. */
+type SecondPassClaim = Pick<
+  ClaimDetail,
+  | 'claimId'
+  | 'status'
+  | 'frequency'
+  | 'payerRank'
+  | 'payerClaimId'
+  | 'placeOfService'
+  | 'diagnoses'
+  | 'lines'
+  | 'relatedClaims'
+>;
 
 const REPLACEABLE = ['accepted', 'paid', 'partially_paid', 'denied', 'appealed'];
 const SECONDARY_AFTER = ['paid', 'partially_paid', 'denied'];
@@ -54,8 +49,8 @@ const KIND_WORDS: Record<string, string> = {
 
 /** Where this claim sits among its linked claims, for the page's header and timeline. */
 export function RelatedClaims({ claim }: { claim: SecondPassClaim }) {
-  const related = claim.relatedClaims ?? [];
-  const kind = KIND_WORDS[claim.frequency ?? '1'];
+  const related = claim.relatedClaims;
+  const kind = KIND_WORDS[claim.frequency];
   if (!related.length && !kind && claim.payerRank !== 'secondary') return null;
   return (
     <section className="card" aria-labelledby="claim-links-title" data-testid="claim-links">
@@ -86,18 +81,18 @@ export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; o
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [reason, setReason] = useState('');
-  const [placeOfService, setPlaceOfService] = useState(claim.placeOfService ?? '11');
-  const [diagnoses, setDiagnoses] = useState((claim.diagnoses ?? []).join(', '));
+  const [placeOfService, setPlaceOfService] = useState(claim.placeOfService);
+  const [diagnoses, setDiagnoses] = useState(claim.diagnoses.join(', '));
   const [lines, setLines] = useState<LineInput[]>(() =>
     claim.lines.map((line) => ({
       procedureCode: line.procedureCode,
-      modifiers: (line.modifiers ?? []).join(', '),
+      modifiers: line.modifiers.join(', '),
       units: String(line.units),
       charge: centsToDollarInput(line.chargeCents),
       pointers: line.diagnosisPointers,
     })),
   );
-  const related = claim.relatedClaims ?? [];
+  const related = claim.relatedClaims;
   const pending = related.some(
     (r) => (r.relation === 'replaced_by' || r.relation === 'voided_by') && IN_FLIGHT.includes(r.status),
   );
