@@ -7,8 +7,8 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
-import { CsvLink } from '@/components/csv-link';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 
 type ClaimRow = {
@@ -53,45 +53,35 @@ export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readon
           ? 'Loading…'
           : `${claims.length} claim${claims.length === 1 ? '' : 's'}${statuses.length ? ' in the chosen states' : ''}`}
       </p>
-      <CsvLink apiPath={`/api/claims${query}`} what="these claims" />
       {error ? <ErrorNote error={error} /> : null}
-      {claims && claims.length ? (
-        <table className="stack-table">
-          <thead>
-            <tr>
-              <th scope="col">Claim</th>
-              <th scope="col">Patient</th>
-              <th scope="col">Date of service</th>
-              <th scope="col">Payer</th>
-              <th scope="col" className="billing-amount">
-                Charge
-              </th>
-              <th scope="col">State</th>
-              <th scope="col">Submitted</th>
-            </tr>
-          </thead>
-          <tbody>
-            {claims.map((claim) => (
-              <tr key={claim.claimId} data-testid={`claim-row-${claim.claimId}`} data-status={claim.status}>
-                <td data-label="Claim">
-                  <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>{claim.claimId}</Link>
-                </td>
-                <td data-label="Patient">{claim.patientName ?? claim.patientId}</td>
-                <td data-label="Date of service">{fmt.date(claim.serviceDate)}</td>
-                <td data-label="Payer">{claim.payerName ?? claim.payerId ?? '—'}</td>
-                <td data-label="Charge" className="billing-amount">
-                  {formatDollars(claim.totalChargeCents)}
-                </td>
-                <td data-label="State">
-                  <ClaimStatusBadge status={claim.status} />
-                  {claim.statusReason ? <div className="muted">{claim.statusReason}</div> : null}
-                </td>
-                <td data-label="Submitted">{fmt.dateTime(claim.submittedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <DataTable
+        rows={claims}
+        loading={null}
+        empty={statuses.length ? 'No claim is in the chosen states.' : 'No claims yet.'}
+        csv={{ apiPath: `/api/claims${query}`, what: 'these claims' }}
+        rowKey={(claim) => claim.claimId}
+        rowProps={(claim) => ({ 'data-testid': `claim-row-${claim.claimId}`, 'data-status': claim.status })}
+        columns={[
+          {
+            header: 'Claim',
+            cell: (claim) => <Link href={`/claims/${encodeURIComponent(claim.claimId)}`}>{claim.claimId}</Link>,
+          },
+          { header: 'Patient', cell: (claim) => claim.patientName ?? claim.patientId },
+          { header: 'Date of service', cell: (claim) => fmt.date(claim.serviceDate) },
+          { header: 'Payer', cell: (claim) => claim.payerName ?? claim.payerId ?? '—' },
+          { header: 'Charge', amount: true, cell: (claim) => formatDollars(claim.totalChargeCents) },
+          {
+            header: 'State',
+            cell: (claim) => (
+              <>
+                <ClaimStatusBadge status={claim.status} />
+                {claim.statusReason ? <div className="muted">{claim.statusReason}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Submitted', cell: (claim) => fmt.dateTime(claim.submittedAt) },
+        ]}
+      />
     </section>
   );
 }

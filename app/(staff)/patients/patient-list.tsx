@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import { describeIssue, issueField } from '@/components/describe-api-error';
 import { TextField } from '@/components/form-field';
@@ -79,57 +80,58 @@ export function PatientList() {
         </div>
       </form>
       {error ? <ErrorNote error={error} otherwise="The patients could not be loaded. Try again." /> : null}
-      {patients === null ? <p className="muted">Loading patients…</p> : null}
-      {patients?.length === 0 && !error ? <p className="muted">No patient of the clinic matches.</p> : null}
       {patients?.length ? (
-        <>
-          <p className="muted" aria-live="polite">
-            {patients.length} patient{patients.length === 1 ? '' : 's'}
-            {truncated ? ' shown; more match, so narrow the search' : ''}
-          </p>
-          <table className="fd-stack" aria-label="Patients">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Date of birth</th>
-                <th scope="col">Coverage on file</th>
-                <th scope="col">Eligibility</th>
-              </tr>
-            </thead>
-            <tbody>
-              {patients.map((p) => (
-                <tr key={p.id} data-testid={`patient-row-${p.id}`}>
-                  <td data-label="Name">
-                    <Link href={`/patients/${encodeURIComponent(p.id)}`}>
-                      {p.lastName}, {p.firstName}
-                    </Link>
-                  </td>
-                  <td data-label="Date of birth">{clock.date(p.birthDate)}</td>
-                  <td data-label="Coverage on file">
-                    {p.coverage ? (
-                      <>
-                        {p.coverage.payerName ?? p.coverage.payerId}{' '}
-                        <span className="muted mono">{p.coverage.memberId}</span>
-                      </>
-                    ) : (
-                      <span className="muted">None (self-pay)</span>
-                    )}
-                  </td>
-                  <td data-label="Eligibility">
-                    <Link href={`/eligibility/verify?patientId=${encodeURIComponent(p.id)}`}>
-                      Verify
-                      <span className="fd-visually-hidden">
-                        {' '}
-                        {p.firstName} {p.lastName}
-                      </span>
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
+        <p className="muted" aria-live="polite">
+          {patients.length} patient{patients.length === 1 ? '' : 's'}
+          {truncated ? ' shown; more match, so narrow the search' : ''}
+        </p>
       ) : null}
+      {error ? null : (
+        <DataTable
+          rows={patients}
+          stack="wide"
+          label="Patients"
+          loading="Loading patients…"
+          empty="No patient of the clinic matches."
+          rowKey={(p) => p.id}
+          rowProps={(p) => ({ 'data-testid': `patient-row-${p.id}` })}
+          columns={[
+            {
+              header: 'Name',
+              cell: (p) => (
+                <Link href={`/patients/${encodeURIComponent(p.id)}`}>
+                  {p.lastName}, {p.firstName}
+                </Link>
+              ),
+            },
+            { header: 'Date of birth', cell: (p) => clock.date(p.birthDate) },
+            {
+              header: 'Coverage on file',
+              cell: (p) =>
+                p.coverage ? (
+                  <>
+                    {p.coverage.payerName ?? p.coverage.payerId}{' '}
+                    <span className="muted mono">{p.coverage.memberId}</span>
+                  </>
+                ) : (
+                  <span className="muted">None (self-pay)</span>
+                ),
+            },
+            {
+              header: 'Eligibility',
+              cell: (p) => (
+                <Link href={`/eligibility/verify?patientId=${encodeURIComponent(p.id)}`}>
+                  Verify
+                  <span className="fd-visually-hidden">
+                    {' '}
+                    {p.firstName} {p.lastName}
+                  </span>
+                </Link>
+              ),
+            },
+          ]}
+        />
+      )}
     </>
   );
 }

@@ -12,6 +12,7 @@ import { Field } from '@/components/form-field';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import { BackgroundPostings } from './background-postings';
 
@@ -41,52 +42,43 @@ export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
       <section className="card" aria-labelledby="remittances-title">
         <h2 id="remittances-title">Posted remittances</h2>
         {error ? <ErrorNote error={error} /> : null}
-        {remittances === null ? (
-          <p role="status">Loading…</p>
-        ) : remittances.length === 0 ? (
-          <p>No remittances yet.</p>
-        ) : (
-          <table className="stack-table">
-            <thead>
-              <tr>
-                <th scope="col">Payer</th>
-                <th scope="col">Trace (EFT or check)</th>
-                <th scope="col">Payment date</th>
-                <th scope="col" className="billing-amount">
-                  Paid
-                </th>
-                <th scope="col">Claims</th>
-                <th scope="col">Received</th>
-              </tr>
-            </thead>
-            <tbody>
-              {remittances.map((r) => (
-                <tr key={r.id} data-testid={`remittance-row-${r.traceNumber}`}>
-                  <td data-label="Payer">
-                    <Link href={`/remittances/${encodeURIComponent(r.id)}`}>{r.payerName || r.payerId}</Link>
-                  </td>
-                  <td data-label="Trace">{r.traceNumber}</td>
-                  <td data-label="Payment date">{fmt.date(r.paymentDate)}</td>
-                  <td data-label="Paid" className="billing-amount">
-                    {formatDollars(r.paymentCents)}
-                  </td>
-                  <td data-label="Claims">
-                    {r.claimCount}
-                    {r.unmatchedCount ? (
-                      <div className="error" data-testid="remittance-unmatched-count">
-                        {r.unmatchedCount} not matched to a sent claim
-                      </div>
-                    ) : null}
-                  </td>
-                  <td data-label="Received">
-                    {fmt.dateTime(r.createdAt)}
-                    <div className="muted">{SOURCE_WORDS[r.source] ?? r.source}</div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={remittances}
+          empty="No remittances yet."
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ 'data-testid': `remittance-row-${r.traceNumber}` })}
+          columns={[
+            {
+              header: 'Payer',
+              cell: (r) => <Link href={`/remittances/${encodeURIComponent(r.id)}`}>{r.payerName || r.payerId}</Link>,
+            },
+            { header: 'Trace (EFT or check)', label: 'Trace', cell: (r) => r.traceNumber },
+            { header: 'Payment date', cell: (r) => fmt.date(r.paymentDate) },
+            { header: 'Paid', amount: true, cell: (r) => formatDollars(r.paymentCents) },
+            {
+              header: 'Claims',
+              cell: (r) => (
+                <>
+                  {r.claimCount}
+                  {r.unmatchedCount ? (
+                    <div className="error" data-testid="remittance-unmatched-count">
+                      {r.unmatchedCount} not matched to a sent claim
+                    </div>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              header: 'Received',
+              cell: (r) => (
+                <>
+                  {fmt.dateTime(r.createdAt)}
+                  <div className="muted">{SOURCE_WORDS[r.source] ?? r.source}</div>
+                </>
+              ),
+            },
+          ]}
+        />
       </section>
     </>
   );

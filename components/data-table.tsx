@@ -1,0 +1,86 @@
+// A list as a table, the one way staff screens draw one: columns as data, the loading and empty states in the
+// screen's words, a CSV download of the same rows, and one card per row on a narrow screen (no sideways scroll
+// box): each cell names its column from data-label and the header row stays for screen readers. `stack` picks
+// where rows turn into cards: 'narrow' below 40rem (stack-table), 'wide' below 56rem for the front desk's many
+// columns (fd-stack).
+import type { ReactNode } from 'react';
+import { CsvLink } from './csv-link';
+
+export type Column<Row> = {
+  header: ReactNode;
+  /** The column's name on a row's card; the header when it is plain text. */
+  label?: string;
+  cell: (row: Row) => ReactNode;
+  /** Money, right-aligned (billing-amount). */
+  amount?: boolean;
+  /** Attributes of the row's cell in this column (a test id, say). */
+  cellProps?: (row: Row) => Record<`data-${string}`, string>;
+};
+
+/** Attributes of a row: test ids and data the specs read. */
+type RowProps = Record<`data-${string}`, string>;
+
+export function DataTable<Row>({
+  rows,
+  columns,
+  rowKey,
+  rowProps,
+  label,
+  loading = 'Loading…',
+  empty,
+  csv,
+  stack = 'narrow',
+}: {
+  /** null while the list is being read. */
+  rows: readonly Row[] | null;
+  columns: readonly Column<Row>[];
+  rowKey: (row: Row) => string;
+  rowProps?: (row: Row) => RowProps;
+  /** The table's accessible name, when no heading names it. */
+  label?: string;
+  /** Said while `rows` is null; null when the screen says it elsewhere. */
+  loading?: ReactNode | null;
+  /** Said instead of an empty table. */
+  empty: ReactNode;
+  /** The same list as CSV (the API path the rows were read from, and what they are, for the link's name). */
+  csv?: { apiPath: string; what: string };
+  stack?: 'narrow' | 'wide';
+}) {
+  if (rows === null) return loading === null ? null : <p role="status">{loading}</p>;
+  return (
+    <>
+      {csv ? <CsvLink apiPath={csv.apiPath} what={csv.what} /> : null}
+      {rows.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <table className={stack === 'wide' ? 'fd-stack' : 'stack-table'} aria-label={label}>
+          <thead>
+            <tr>
+              {columns.map((column, i) => (
+                <th key={i} scope="col" className={column.amount ? 'billing-amount' : undefined}>
+                  {column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={rowKey(row)} {...rowProps?.(row)}>
+                {columns.map((column, i) => (
+                  <td
+                    key={i}
+                    data-label={column.label ?? (typeof column.header === 'string' ? column.header : undefined)}
+                    className={column.amount ? 'billing-amount' : undefined}
+                    {...column.cellProps?.(row)}
+                  >
+                    {column.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
