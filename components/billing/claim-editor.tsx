@@ -63,7 +63,7 @@ export function ClaimEditor({
   const [serviceDate, setServiceDate] = useState(draft?.serviceDate ?? prefill?.serviceDate ?? today);
   const [placeOfService, setPlaceOfService] = useState(draft?.placeOfService ?? prefill?.placeOfService ?? '11');
   const [renderingNpi, setRenderingNpi] = useState(draft?.renderingNpi ?? prefill?.renderingNpi ?? '');
-  const [diagnoses, setDiagnoses] = useState<string[]>(draft?.diagnoses?.length ? draft.diagnoses : ['']);
+  const [diagnoses, setDiagnoses] = useState<string[]>(draft?.diagnoses.length ? draft.diagnoses : ['']);
   const [lines, setLines] = useState<LineForm[]>(() => linesFrom(draft));
   const [fieldIssues, setFieldIssues] = useState<IssueMap>({});
   const [otherIssues, setOtherIssues] = useState<ApiIssue[]>([]);

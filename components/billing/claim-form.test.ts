@@ -74,15 +74,32 @@ describe("a stored draft's lines on the form", () => {
   it('shows cents as dollars and lists as text, and reads back to the same lines', () => {
     const stored = [
       { procedureCode: '99213', modifiers: ['25'], diagnosisPointers: [1, 2], units: 1, chargeCents: 12_550 },
-      { procedureCode: '87880', diagnosisPointers: [2], units: 3, chargeCents: 3_000, serviceDate: '2026-11-26' },
+      { procedureCode: '87880', modifiers: [], diagnosisPointers: [2], units: 3, chargeCents: 3_000 },
     ];
-    const lines = linesFrom({ claimId: 'clm_1', patientId: 'pat_1', serviceDate: '2026-11-27', lines: stored });
+    const lines = linesFrom({
+      claimId: 'clm_1',
+      patientId: 'pat_1',
+      patientName: 'Avery North',
+      patientBirthDate: '1980-01-02',
+      serviceDate: '2026-11-27',
+      placeOfService: '11',
+      diagnoses: ['J06.9', 'R05.9'],
+      renderingNpi: null,
+      lines: stored.map((line, i) => ({
+        ...line,
+        position: i + 1,
+        serviceDate: i === 1 ? '2026-11-26' : null,
+        paidCents: 0,
+      })),
+    });
     expect(lines.map(({ key: _key, ...typed }) => typed)).toEqual([
       { procedureCode: '99213', modifiers: '25', pointers: '1, 2', units: '1', charge: '125.50', serviceDate: '' },
       { procedureCode: '87880', modifiers: '', pointers: '2', units: '3', charge: '30.00', serviceDate: '2026-11-26' },
     ]);
     expect(new Set(lines.map((l) => l.key)).size).toBe(2);
-    expect(buildBody(form({ lines })).body).toMatchObject({ lines: stored });
+    // The way back: no modifiers is no list at all, and the second line keeps its own date.
+    const { modifiers: _none, ...second } = stored[1]!;
+    expect(buildBody(form({ lines })).body?.lines).toEqual([stored[0], { ...second, serviceDate: '2026-11-26' }]);
   });
 
   it('starts a new claim with one empty line', () => {

@@ -3,30 +3,25 @@
 // so they show beside the same fields the API's would). Charges are typed in dollars and sent as integer cents.
 // No React here: the screen keeps the state, this says what it means.
 import { centsToDollarInput, parseDollarInput } from './format';
+import type { ClaimDetail } from '@/lib/claims/get-claim';
 import type { IssueMap } from './claim-issues';
 
 export const MAX_DIAGNOSES = 12;
 export const MAX_LINES = 50;
 
-/** What the editor starts from: a stored draft (GET /api/claims/{id}) or nothing. */
-export type ClaimDraftView = {
-  claimId: string;
-  patientId: string;
-  patientName?: string | null;
-  patientBirthDate?: string | null;
-  serviceDate: string;
-  placeOfService?: string | null;
-  diagnoses?: string[];
-  renderingNpi?: string | null;
-  lines?: {
-    procedureCode: string;
-    modifiers?: string[];
-    diagnosisPointers: number[];
-    units: number;
-    chargeCents: number;
-    serviceDate?: string | null;
-  }[];
-};
+/** What the editor starts from: a stored draft as GET /api/claims/{id} answers it. */
+export type ClaimDraftView = Pick<
+  ClaimDetail,
+  | 'claimId'
+  | 'patientId'
+  | 'patientName'
+  | 'patientBirthDate'
+  | 'serviceDate'
+  | 'placeOfService'
+  | 'diagnoses'
+  | 'renderingNpi'
+  | 'lines'
+>;
 
 /** One service line as typed: every field the text in its box (`key` keeps React's rows apart). */
 export type LineForm = {
@@ -75,11 +70,11 @@ export const emptyLine = (): LineForm => ({
 
 /** A draft's lines as the form shows them; one empty line for a new claim. */
 export function linesFrom(draft?: ClaimDraftView): LineForm[] {
-  if (!draft?.lines?.length) return [emptyLine()];
+  if (!draft?.lines.length) return [emptyLine()];
   return draft.lines.map((line) => ({
     key: nextKey++,
     procedureCode: line.procedureCode,
-    modifiers: (line.modifiers ?? []).join(', '),
+    modifiers: line.modifiers.join(', '),
     pointers: line.diagnosisPointers.join(', '),
     units: String(line.units),
     charge: centsToDollarInput(line.chargeCents),
