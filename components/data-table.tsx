@@ -1,10 +1,12 @@
 // A list as a table, the one way staff screens draw one: columns as data, the loading and empty states in the
 // screen's words, a CSV download of the same rows, and one card per row on a narrow screen (no sideways scroll
 // box): each cell names its column from data-label and the header row stays for screen readers. `stack` picks
-// where rows turn into cards: 'narrow' below 40rem (stack-table), 'wide' below 56rem for the front desk's many
-// columns (fd-stack).
+// the cards: 'narrow' below 40rem (stack-table), 'wide' below 56rem for the front desk's many columns (fd-stack),
+// 'admin' the admin screens' cards with the label above the value (admin-list).
 import type { ReactNode } from 'react';
 import { CsvLink } from './csv-link';
+
+const STACKS = { narrow: 'stack-table', wide: 'fd-stack', admin: 'admin-list' } as const;
 
 export type Column<Row> = {
   header: ReactNode;
@@ -13,6 +15,8 @@ export type Column<Row> = {
   cell: (row: Row) => ReactNode;
   /** Money, right-aligned (billing-amount). */
   amount?: boolean;
+  /** The cell that names the row (a th scope=row), such as a user's e-mail. */
+  rowHeader?: boolean;
   /** Attributes of the row's cell in this column (a test id, say). */
   cellProps?: (row: Row) => Record<`data-${string}`, string>;
 };
@@ -26,6 +30,7 @@ export function DataTable<Row>({
   rowKey,
   rowProps,
   label,
+  caption,
   loading = 'Loading…',
   empty,
   csv,
@@ -38,22 +43,27 @@ export function DataTable<Row>({
   rowProps?: (row: Row) => RowProps;
   /** The table's accessible name, when no heading names it. */
   label?: string;
+  /** What the rows are, for screen readers (a visually hidden caption). */
+  caption?: string;
   /** Said while `rows` is null; null when the screen says it elsewhere. */
   loading?: ReactNode | null;
-  /** Said instead of an empty table. */
-  empty: ReactNode;
+  /** Said instead of an empty table; null when the screen says it elsewhere (a count above the list). */
+  empty: ReactNode | null;
   /** The same list as CSV (the API path the rows were read from, and what they are, for the link's name). */
   csv?: { apiPath: string; what: string };
-  stack?: 'narrow' | 'wide';
+  stack?: keyof typeof STACKS;
 }) {
   if (rows === null) return loading === null ? null : <p role="status">{loading}</p>;
   return (
     <>
       {csv ? <CsvLink apiPath={csv.apiPath} what={csv.what} /> : null}
       {rows.length === 0 ? (
-        <p className="muted">{empty}</p>
+        empty === null ? null : (
+          <p className="muted">{empty}</p>
+        )
       ) : (
-        <table className={stack === 'wide' ? 'fd-stack' : 'stack-table'} aria-label={label}>
+        <table className={STACKS[stack]} aria-label={label}>
+          {caption ? <caption className="visually-hidden">{caption}</caption> : null}
           <thead>
             <tr>
               {columns.map((column, i) => (
@@ -66,16 +76,20 @@ export function DataTable<Row>({
           <tbody>
             {rows.map((row) => (
               <tr key={rowKey(row)} {...rowProps?.(row)}>
-                {columns.map((column, i) => (
-                  <td
-                    key={i}
-                    data-label={column.label ?? (typeof column.header === 'string' ? column.header : undefined)}
-                    className={column.amount ? 'billing-amount' : undefined}
-                    {...column.cellProps?.(row)}
-                  >
-                    {column.cell(row)}
-                  </td>
-                ))}
+                {columns.map((column, i) => {
+                  const Cell = column.rowHeader ? 'th' : 'td';
+                  return (
+                    <Cell
+                      key={i}
+                      scope={column.rowHeader ? 'row' : undefined}
+                      data-label={column.label ?? (typeof column.header === 'string' ? column.header : undefined)}
+                      className={column.amount ? 'billing-amount' : undefined}
+                      {...column.cellProps?.(row)}
+                    >
+                      {column.cell(row)}
+                    </Cell>
+                  );
+                })}
               </tr>
             ))}
           </tbody>

@@ -57,7 +57,7 @@ export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readon
       <DataTable
         rows={claims}
         loading={null}
-        empty={statuses.length ? 'No claim is in the chosen states.' : 'No claims yet.'}
+        empty={null}
         csv={{ apiPath: `/api/claims${query}`, what: 'these claims' }}
         rowKey={(claim) => claim.claimId}
         rowProps={(claim) => ({ 'data-testid': `claim-row-${claim.claimId}`, 'data-status': claim.status })}

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { Field } from '@/components/form-field';
 import { CsvLink } from '@/components/csv-link';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 
 type Entry = {
@@ -180,36 +181,37 @@ export function AuditScreen({ initial }: { initial: Filters }) {
               ? `${list.entries.length === 100 ? 'The newest 100' : list.entries.length} entr${list.entries.length === 1 ? 'y' : 'ies'}, newest first.`
               : ''}
         </p>
-        {list && list.entries.length > 0 && (
-          <table className="admin-list">
-            <caption className="visually-hidden">Audit log entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.entries.map((entry) => (
-                <tr key={`${entry.kind}-${entry.id}`} data-testid="audit-entry" data-action={entry.action}>
-                  <td data-label="When">{format(entry.at)}</td>
-                  <td data-label="Who">{entry.userEmail ?? entry.userId ?? 'Unknown'}</td>
-                  <td data-label="What">
-                    {entry.kind === 'phi-read' && <span className="audit-phi">PHI read</span>} {labelOf(entry.action)}
-                  </td>
-                  <td data-label="Outcome">{entry.outcome}</td>
-                  <td data-label="Details">
-                    <Detail detail={entry.detail} />
-                    <span className="muted audit-ref">Reference {entry.correlationId}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={list?.entries ?? null}
+          stack="admin"
+          caption="Audit log entries, newest first"
+          loading={null}
+          empty={null}
+          rowKey={(entry) => `${entry.kind}-${entry.id}`}
+          rowProps={(entry) => ({ 'data-testid': 'audit-entry', 'data-action': entry.action })}
+          columns={[
+            { header: 'When', cell: (entry) => format(entry.at) },
+            { header: 'Who', cell: (entry) => entry.userEmail ?? entry.userId ?? 'Unknown' },
+            {
+              header: 'What',
+              cell: (entry) => (
+                <>
+                  {entry.kind === 'phi-read' && <span className="audit-phi">PHI read</span>} {labelOf(entry.action)}
+                </>
+              ),
+            },
+            { header: 'Outcome', cell: (entry) => entry.outcome },
+            {
+              header: 'Details',
+              cell: (entry) => (
+                <>
+                  <Detail detail={entry.detail} />
+                  <span className="muted audit-ref">Reference {entry.correlationId}</span>
+                </>
+              ),
+            },
+          ]}
+        />
       </section>
     </>
   );

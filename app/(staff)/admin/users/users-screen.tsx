@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import type { UserView as User } from '@/lib/users/user-view';
 import { InviteForm } from './invite-form';
@@ -92,6 +93,44 @@ export function UsersScreen({
     }
   }
 
+  /** What the admin may do to a user: nothing to themselves or to a user holding a scope they lack. */
+  function actionsOf(user: User) {
+    const self = user.id === ownUserId;
+    const reachable = withinReach(user);
+    const actions = reachable ? ACTIONS.filter((a) => a.show(user, self)) : [];
+    const editable = reachable && !self && !user.deactivated;
+    return (
+      <>
+        {actions.length === 0 && !editable && <span className="muted">None</span>}
+        <span className="admin-actions">
+          {editable && (
+            <button
+              type="button"
+              className="secondary"
+              disabled={busyId !== null}
+              aria-label={`Change scopes of ${user.email}`}
+              onClick={() => setEditing(user)}
+            >
+              Change scopes
+            </button>
+          )}
+          {actions.map((action) => (
+            <button
+              key={action.path}
+              type="button"
+              className="secondary"
+              disabled={busyId !== null}
+              aria-label={`${action.label} ${user.email}`}
+              onClick={() => act(user, action)}
+            >
+              {action.label}
+            </button>
+          ))}
+        </span>
+      </>
+    );
+  }
+
   return (
     <>
       <InviteForm ownScopes={ownScopes} clinicName={clinicName} onInvited={load} />
@@ -116,70 +155,30 @@ export function UsersScreen({
             }}
           />
         )}
-        {users && users.length === 0 && <p>No users yet.</p>}
-        {users && users.length > 0 && (
-          <table className="admin-list">
-            <caption className="visually-hidden">Users of {clinicName}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">State</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => {
-                const self = user.id === ownUserId;
-                const reachable = withinReach(user);
-                const actions = reachable ? ACTIONS.filter((a) => a.show(user, self)) : [];
-                const editable = reachable && !self && !user.deactivated;
-                return (
-                  <tr key={user.id} data-testid={`user-${user.email}`}>
-                    <th scope="row" data-label="E-mail">
-                      {user.email}
-                      {self && <span className="muted"> (you)</span>}
-                    </th>
-                    <td data-label="State">
-                      <UserState user={user} />
-                    </td>
-                    <td data-label="Scopes">
-                      <span className="mono admin-scopes">{user.scopes.join(', ')}</span>
-                    </td>
-                    <td data-label="Actions">
-                      {actions.length === 0 && !editable && <span className="muted">None</span>}
-                      <span className="admin-actions">
-                        {editable && (
-                          <button
-                            type="button"
-                            className="secondary"
-                            disabled={busyId !== null}
-                            aria-label={`Change scopes of ${user.email}`}
-                            onClick={() => setEditing(user)}
-                          >
-                            Change scopes
-                          </button>
-                        )}
-                        {actions.map((action) => (
-                          <button
-                            key={action.path}
-                            type="button"
-                            className="secondary"
-                            disabled={busyId !== null}
-                            aria-label={`${action.label} ${user.email}`}
-                            onClick={() => act(user, action)}
-                          >
-                            {action.label}
-                          </button>
-                        ))}
-                      </span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={users}
+          stack="admin"
+          caption={`Users of ${clinicName}, newest first`}
+          loading={null}
+          empty="No users yet."
+          rowKey={(user) => user.id}
+          rowProps={(user) => ({ 'data-testid': `user-${user.email}` })}
+          columns={[
+            {
+              header: 'E-mail',
+              rowHeader: true,
+              cell: (user) => (
+                <>
+                  {user.email}
+                  {user.id === ownUserId && <span className="muted"> (you)</span>}
+                </>
+              ),
+            },
+            { header: 'State', cell: (user) => <UserState user={user} /> },
+            { header: 'Scopes', cell: (user) => <span className="mono admin-scopes">{user.scopes.join(', ')}</span> },
+            { header: 'Actions', cell: actionsOf },
+          ]}
+        />
       </section>
     </>
   );

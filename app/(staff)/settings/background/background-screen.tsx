@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 
 type Job = {
@@ -99,33 +100,31 @@ export function BackgroundScreen() {
       {loadError ? <ErrorNote error={loadError} /> : null}
       <section className="card" aria-labelledby="schedules-title">
         <h2 id="schedules-title">Schedules</h2>
-        {list && list.schedules.length === 0 && <p>No schedule runs for this clinic yet.</p>}
-        {list && list.schedules.length > 0 && (
-          <table className="admin-list">
-            <caption className="visually-hidden">Schedules that run for this clinic</caption>
-            <thead>
-              <tr>
-                <th scope="col">Schedule</th>
-                <th scope="col">Last run</th>
-                <th scope="col">Next run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.schedules.map((s) => (
-                <tr key={`${s.name} ${s.timeZone}`} data-testid={`schedule-${s.name}`}>
-                  <th scope="row" data-label="Schedule">
-                    {label(s.name)}{' '}
-                    <span className="muted mono">
-                      ({s.cron}, {s.timeZone})
-                    </span>
-                  </th>
-                  <td data-label="Last run">{s.lastRunAt ? when.dateTime(s.lastRunAt) : 'Not yet'}</td>
-                  <td data-label="Next run">{s.nextRunAt ? when.dateTime(s.nextRunAt) : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={list?.schedules ?? null}
+          stack="admin"
+          caption="Schedules that run for this clinic"
+          loading={null}
+          empty="No schedule runs for this clinic yet."
+          rowKey={(s) => `${s.name} ${s.timeZone}`}
+          rowProps={(s) => ({ 'data-testid': `schedule-${s.name}` })}
+          columns={[
+            {
+              header: 'Schedule',
+              rowHeader: true,
+              cell: (s) => (
+                <>
+                  {label(s.name)}{' '}
+                  <span className="muted mono">
+                    ({s.cron}, {s.timeZone})
+                  </span>
+                </>
+              ),
+            },
+            { header: 'Last run', cell: (s) => (s.lastRunAt ? when.dateTime(s.lastRunAt) : 'Not yet') },
+            { header: 'Next run', cell: (s) => (s.nextRunAt ? when.dateTime(s.nextRunAt) : '—') },
+          ]}
+        />
       </section>
       <section className="card" aria-labelledby="dead-title">
         <h2 id="dead-title">Dead letters</h2>
@@ -133,76 +132,68 @@ export function BackgroundScreen() {
           {notice ?? ''}
         </p>
         {actionError ? <ErrorNote error={actionError} /> : null}
-        {list && deadLetters.length === 0 && <p>No failed jobs.</p>}
-        {deadLetters.length > 0 && (
-          <table className="admin-list">
-            <caption className="visually-hidden">Jobs that failed on every attempt</caption>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deadLetters.map((job) => (
-                <tr key={job.id} data-testid={`dead-${job.id}`}>
-                  <th scope="row" data-label="Job">
-                    {label(job.queue)} <span className="muted">after {job.attempts} attempts</span>
-                  </th>
-                  <td data-label="Failed">{job.completedAt ? when.dateTime(job.completedAt) : '—'}</td>
-                  <td data-label="Reason">{job.lastError ?? 'No reason recorded'}</td>
-                  <td data-label="Actions">
-                    <button
-                      type="button"
-                      className="secondary"
-                      disabled={busyId !== null}
-                      aria-label={`Retry ${label(job.queue)} job ${job.id}`}
-                      onClick={() => retry(job)}
-                    >
-                      Retry
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={list ? deadLetters : null}
+          stack="admin"
+          caption="Jobs that failed on every attempt"
+          loading={null}
+          empty="No failed jobs."
+          rowKey={(job) => job.id}
+          rowProps={(job) => ({ 'data-testid': `dead-${job.id}` })}
+          columns={[
+            {
+              header: 'Job',
+              rowHeader: true,
+              cell: (job) => (
+                <>
+                  {label(job.queue)} <span className="muted">after {job.attempts} attempts</span>
+                </>
+              ),
+            },
+            { header: 'Failed', cell: (job) => (job.completedAt ? when.dateTime(job.completedAt) : '—') },
+            { header: 'Reason', cell: (job) => job.lastError ?? 'No reason recorded' },
+            {
+              header: 'Actions',
+              cell: (job) => (
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={busyId !== null}
+                  aria-label={`Retry ${label(job.queue)} job ${job.id}`}
+                  onClick={() => retry(job)}
+                >
+                  Retry
+                </button>
+              ),
+            },
+          ]}
+        />
       </section>
       <section className="card" aria-labelledby="jobs-title">
         <h2 id="jobs-title">Recent jobs</h2>
-        {list && list.jobs.length === 0 && <p>No background jobs for this clinic yet.</p>}
-        {list && list.jobs.length > 0 && (
-          <table className="admin-list">
-            <caption className="visually-hidden">The clinic&apos;s jobs, newest first (at most 100)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Queued</th>
-                <th scope="col">Finished</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.jobs.map((job) => (
-                <tr key={job.id}>
-                  <th scope="row" data-label="Job">
-                    {label(job.queue)}
-                  </th>
-                  <td data-label="State">
-                    {STATES[job.state]}
-                    {job.lastError && job.state !== 'failed' && <span className="muted"> · {job.lastError}</span>}
-                  </td>
-                  <td data-label="Attempts">{job.attempts}</td>
-                  <td data-label="Queued">{when.dateTime(job.createdAt)}</td>
-                  <td data-label="Finished">{job.completedAt ? when.dateTime(job.completedAt) : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={list?.jobs ?? null}
+          stack="admin"
+          caption="The clinic's jobs, newest first (at most 100)"
+          loading={null}
+          empty="No background jobs for this clinic yet."
+          rowKey={(job) => job.id}
+          columns={[
+            { header: 'Job', rowHeader: true, cell: (job) => label(job.queue) },
+            {
+              header: 'State',
+              cell: (job) => (
+                <>
+                  {STATES[job.state]}
+                  {job.lastError && job.state !== 'failed' && <span className="muted"> · {job.lastError}</span>}
+                </>
+              ),
+            },
+            { header: 'Attempts', cell: (job) => job.attempts },
+            { header: 'Queued', cell: (job) => when.dateTime(job.createdAt) },
+            { header: 'Finished', cell: (job) => (job.completedAt ? when.dateTime(job.completedAt) : '—') },
+          ]}
+        />
       </section>
     </>
   );
