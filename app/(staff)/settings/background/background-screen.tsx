@@ -23,11 +23,18 @@ type Schedule = { name: string; cron: string; timeZone: string; lastRunAt: strin
 type JobList = { jobs: Job[]; schedules: Schedule[] };
 
 /** Queues and schedules in the words of the screens whose work they do. */
+// Every queue and schedule the platform has (lib/schedules, the *_QUEUE names); anything else shows its own name.
 const LABELS: Record<string, string> = {
   'bulk-export': 'FHIR bulk export',
   'claims.sandbox-remittance': 'Sandbox payer remittance',
   'eligibility.pre-verification': "Pre-verification of a day's appointments",
+  'emr-pull': 'EMR pull',
   reconcile: 'Reconciliation',
+  'remittances.era-post': 'Posting a large remittance (835)',
+  'schedule.claim-send-recovery': 'Finish claim sends left without an answer',
+  'schedule.claim-status-follow-up': 'Ask payers about quiet claims (276)',
+  'schedule.demo-day': "The demo clinic's day (sandbox)",
+  'schedule.era-retrieval': 'Fetch remittances (835) from the clearinghouse',
   'schedule.pre-verification': "Pre-verify tomorrow's appointments",
   'schedule.reconciliation': "Reconcile yesterday's money",
 };
