@@ -2,10 +2,9 @@
 // The verify form's payer: picked from the payer directory, or typed (name and payer id) for a payer it does not
 // list. A payer id the directory does not list, filled in from a record, shows the typed fields too.
 import { useState } from 'react';
-import { findPayerName, PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
-import { TextField } from '@/components/form-field';
-
-const OTHER_PAYER = '__other';
+import { findPayerName } from '@/lib/eligibility/payer-directory';
+import { OTHER_PAYER, PayerOptions } from '@/components/eligibility/payer-options';
+import { FieldIssue, TextField } from '@/components/form-field';
 
 type Payer = { payerId: string; payerName: string };
 
@@ -40,21 +39,9 @@ export function PayerField({
         aria-invalid={issues.payerName || issues.payerId ? true : undefined}
         aria-describedby={issues.payerName ? 'verify-payerName-error' : undefined}
       >
-        <option value="" disabled>
-          Choose the payer…
-        </option>
-        {PAYER_DIRECTORY.map((p) => (
-          <option key={p.payerId} value={p.payerId}>
-            {p.name} ({p.payerId})
-          </option>
-        ))}
-        <option value={OTHER_PAYER}>Another payer (enter its name and payer id)</option>
+        <PayerOptions other="enter its name and payer id" />
       </select>
-      {!showOther && issues.payerName ? (
-        <div id="verify-payerName-error" className="error">
-          {issues.payerName}
-        </div>
-      ) : null}
+      {showOther ? null : <FieldIssue id="verify-payerName" issue={issues.payerName} />}
       {showOther ? (
         <>
           <TextField

@@ -3,10 +3,11 @@
 // payer from the directory or typed, member id and group number, each field's problem next to it.
 import { useState, type FormEvent } from 'react';
 import type { PatientDetail } from '@/lib/patients/get-patient';
-import { PAYER_DIRECTORY } from '@/lib/eligibility/payer-directory';
+import { findPayerName } from '@/lib/eligibility/payer-directory';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
+import { OTHER_PAYER, PayerOptions } from '@/components/eligibility/payer-options';
 import { describeIssue, issueField } from '@/components/describe-api-error';
 import { FieldIssue, TextField } from '@/components/form-field';
 
@@ -31,7 +32,7 @@ export function CoverageForm({
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const listed = PAYER_DIRECTORY.some((p) => p.payerId === payerId);
+  const listed = findPayerName(payerId) !== null;
   const [other, setOther] = useState(!!payerId && !listed);
 
   async function save(event: FormEvent) {
@@ -66,22 +67,14 @@ export function CoverageForm({
       <label htmlFor={id('payer')}>Payer</label>
       <select
         id={id('payer')}
-        value={other ? '__other' : payerId}
+        value={other ? OTHER_PAYER : payerId}
         onChange={(e) => {
           const value = e.target.value;
-          setOther(value === '__other');
-          setPayerId(value === '__other' ? '' : value);
+          setOther(value === OTHER_PAYER);
+          setPayerId(value === OTHER_PAYER ? '' : value);
         }}
       >
-        <option value="" disabled>
-          Choose the payer…
-        </option>
-        {PAYER_DIRECTORY.map((p) => (
-          <option key={p.payerId} value={p.payerId}>
-            {p.name} ({p.payerId})
-          </option>
-        ))}
-        <option value="__other">Another payer (enter its payer id)</option>
+        <PayerOptions other="enter its payer id" />
       </select>
       {other ? (
         <TextField id={id('payerId')} label="Payer id" value={payerId} onChange={setPayerId} issue={issues.payerId} />
