@@ -10,6 +10,7 @@ import { ApiError } from '@/components/api-error';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { formatDollars } from '@/components/billing/format';
 import { ErrorNote } from '@/components/error-note';
+import { DataTable } from '@/components/data-table';
 
 const BATCH_STATUS: Record<string, string> = {
   created: 'Built, not released',
@@ -97,55 +98,61 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
       {error && problems.length === 0 ? <ErrorNote error={error} /> : null}
       <p aria-live="polite">{notice}</p>
       {readError ? <ErrorNote error={readError} /> : null}
-      {data && data.batches.length > 0 && (
-        <table className="stack-table">
-          <thead>
-            <tr>
-              <th scope="col">Batch</th>
-              <th scope="col">State</th>
-              <th scope="col">Effective</th>
-              <th scope="col">Total</th>
-              <th scope="col">Returns</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.batches.map((b) => (
-              <tr key={b.batchId} data-testid="batch-row" data-status={b.status}>
-                <td data-label="Batch">
-                  {b.batchId}
-                  <br />
-                  <span className="muted">trace {b.traceNumber}</span>
-                </td>
-                <td data-label="State">
-                  {BATCH_STATUS[b.status] ?? b.status}
-                  {b.confirmedCents !== null && b.confirmedCents !== b.totalCents && (
-                    <span className="error"> (bank confirmed {formatDollars(b.confirmedCents)})</span>
-                  )}
-                </td>
-                <td data-label="Effective">{b.effectiveDate}</td>
-                <td data-label="Total">{formatDollars(b.totalCents)}</td>
-                <td data-label="Returns">
-                  {b.entries
-                    .filter((e) => e.returnCode)
-                    .map((e) => `${e.instructionId ?? 'prenote'} ${e.returnCode}`)
-                    .join(', ') || 'None'}
-                </td>
-                <td data-label="Actions">
-                  <a href={`/api/settlement/batches/${b.batchId}/file`} download>
-                    Download file
-                  </a>
-                  {canWrite && b.status === 'created' && (
-                    <button type="button" disabled={busy} onClick={() => release(b.batchId)}>
-                      Release
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={data?.batches ?? null}
+        loading={null}
+        empty={null}
+        rowKey={(b) => b.batchId}
+        rowProps={(b) => ({ 'data-testid': 'batch-row', 'data-status': b.status })}
+        columns={[
+          {
+            header: 'Batch',
+            cell: (b) => (
+              <>
+                {b.batchId}
+                <br />
+                <span className="muted">trace {b.traceNumber}</span>
+              </>
+            ),
+          },
+          {
+            header: 'State',
+            cell: (b) => (
+              <>
+                {BATCH_STATUS[b.status] ?? b.status}
+                {b.confirmedCents !== null && b.confirmedCents !== b.totalCents && (
+                  <span className="error"> (bank confirmed {formatDollars(b.confirmedCents)})</span>
+                )}
+              </>
+            ),
+          },
+          { header: 'Effective', cell: (b) => b.effectiveDate },
+          { header: 'Total', cell: (b) => formatDollars(b.totalCents) },
+          {
+            header: 'Returns',
+            cell: (b) =>
+              b.entries
+                .filter((e) => e.returnCode)
+                .map((e) => `${e.instructionId ?? 'prenote'} ${e.returnCode}`)
+                .join(', ') || 'None',
+          },
+          {
+            header: 'Actions',
+            cell: (b) => (
+              <>
+                <a href={`/api/settlement/batches/${b.batchId}/file`} download>
+                  Download file
+                </a>
+                {canWrite && b.status === 'created' && (
+                  <button type="button" disabled={busy} onClick={() => release(b.batchId)}>
+                    Release
+                  </button>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { nextActionWords } from '@/components/billing/words';
+import { DataTable } from '@/components/data-table';
 import type { ClaimDetail } from '@/lib/claims/get-claim';
 
 export function ClaimSummary({ claim }: { claim: ClaimDetail }) {
@@ -102,44 +103,24 @@ export function ClaimLines({ claim }: { claim: ClaimDetail }) {
   return (
     <section className="card" aria-labelledby="claim-lines-title">
       <h2 id="claim-lines-title">Service lines</h2>
-      <table className="stack-table">
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col">Procedure</th>
-            <th scope="col">Modifiers</th>
-            <th scope="col">Diagnoses</th>
-            <th scope="col">Units</th>
-            <th scope="col">Date</th>
-            <th scope="col" className="billing-amount">
-              Charge
-            </th>
-            <th scope="col" className="billing-amount">
-              Paid
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {claim.lines.map((line, i) => (
-            <tr key={i}>
-              <td data-label="Line">{i + 1}</td>
-              <td data-label="Procedure">{line.procedureCode}</td>
-              <td data-label="Modifiers">{line.modifiers.length ? line.modifiers.join(', ') : '—'}</td>
-              <td data-label="Diagnoses">
-                {line.diagnosisPointers.map((p) => claim.diagnoses[p - 1] ?? `#${p}`).join(', ')}
-              </td>
-              <td data-label="Units">{line.units}</td>
-              <td data-label="Date">{fmt.date(line.serviceDate ?? claim.serviceDate)}</td>
-              <td data-label="Charge" className="billing-amount">
-                {formatDollars(line.chargeCents)}
-              </td>
-              <td data-label="Paid" className="billing-amount">
-                {formatDollars(line.paidCents)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={claim.lines}
+        empty="No service lines."
+        rowKey={(line) => String(line.position)}
+        columns={[
+          { header: 'Line', cell: (line) => line.position },
+          { header: 'Procedure', cell: (line) => line.procedureCode },
+          { header: 'Modifiers', cell: (line) => (line.modifiers.length ? line.modifiers.join(', ') : '—') },
+          {
+            header: 'Diagnoses',
+            cell: (line) => line.diagnosisPointers.map((p) => claim.diagnoses[p - 1] ?? `#${p}`).join(', '),
+          },
+          { header: 'Units', cell: (line) => line.units },
+          { header: 'Date', cell: (line) => fmt.date(line.serviceDate ?? claim.serviceDate) },
+          { header: 'Charge', amount: true, cell: (line) => formatDollars(line.chargeCents) },
+          { header: 'Paid', amount: true, cell: (line) => formatDollars(line.paidCents) },
+        ]}
+      />
     </section>
   );
 }

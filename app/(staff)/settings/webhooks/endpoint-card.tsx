@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
+import { DataTable } from '@/components/data-table';
 import type { WebhookEndpointView as Endpoint } from '@/lib/events/webhook-endpoint-view';
 
 type Delivery = {
@@ -139,59 +140,60 @@ export function EndpointCard({
         </button>
       </p>
       <h3>Recent deliveries</h3>
-      {deliveries && deliveries.length === 0 && <p>No deliveries yet.</p>}
-      {deliveries && deliveries.length > 0 && (
-        <table className="admin-list">
-          <caption className="visually-hidden">Deliveries to this endpoint, newest first (at most 100)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Queued</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((d) => (
-              <tr key={d.id} data-testid={`delivery-${d.id}`}>
-                <th scope="row" data-label="Event">
-                  <span className="mono">{d.type}</span>
-                </th>
-                <td data-label="Status">
-                  {STATUS_WORDS[d.status]}
-                  {d.attempt > 1 && <span className="muted"> after {d.attempt} attempts</span>}
-                  {d.nextAttemptAt && d.status === 'retrying' && (
-                    <span className="muted"> · next {when.dateTime(d.nextAttemptAt)}</span>
-                  )}
-                </td>
-                <td data-label="Answer">
-                  {d.responseStatus ? `HTTP ${d.responseStatus}` : d.attempt > 0 ? 'No answer' : '—'}
-                  {d.durationMs !== null && <span className="muted"> in {d.durationMs} ms</span>}
-                </td>
-                <td data-label="Queued">{when.dateTime(d.at)}</td>
-                <td data-label="Actions">
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Re-send ${d.type} delivery ${d.id}`}
-                    onClick={() =>
-                      change('The event is queued again.', async () => {
-                        await apiFetch(`${base}/deliveries/${encodeURIComponent(d.id)}/resend`, {
-                          method: 'POST',
-                          stepUpDescription: `Re-send ${d.type} to ${endpoint.url}`,
-                        });
-                      })
-                    }
-                  >
-                    Re-send
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={deliveries}
+        stack="admin"
+        caption="Deliveries to this endpoint, newest first (at most 100)"
+        loading={null}
+        empty="No deliveries yet."
+        rowKey={(d) => d.id}
+        rowProps={(d) => ({ 'data-testid': `delivery-${d.id}` })}
+        columns={[
+          { header: 'Event', rowHeader: true, cell: (d) => <span className="mono">{d.type}</span> },
+          {
+            header: 'Status',
+            cell: (d) => (
+              <>
+                {STATUS_WORDS[d.status]}
+                {d.attempt > 1 && <span className="muted"> after {d.attempt} attempts</span>}
+                {d.nextAttemptAt && d.status === 'retrying' && (
+                  <span className="muted"> · next {when.dateTime(d.nextAttemptAt)}</span>
+                )}
+              </>
+            ),
+          },
+          {
+            header: 'Answer',
+            cell: (d) => (
+              <>
+                {d.responseStatus ? `HTTP ${d.responseStatus}` : d.attempt > 0 ? 'No answer' : '—'}
+                {d.durationMs !== null && <span className="muted"> in {d.durationMs} ms</span>}
+              </>
+            ),
+          },
+          { header: 'Queued', cell: (d) => when.dateTime(d.at) },
+          {
+            header: 'Actions',
+            cell: (d) => (
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Re-send ${d.type} delivery ${d.id}`}
+                onClick={() =>
+                  change('The event is queued again.', async () => {
+                    await apiFetch(`${base}/deliveries/${encodeURIComponent(d.id)}/resend`, {
+                      method: 'POST',
+                      stepUpDescription: `Re-send ${d.type} to ${endpoint.url}`,
+                    });
+                  })
+                }
+              >
+                Re-send
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }
