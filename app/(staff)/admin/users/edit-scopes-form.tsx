@@ -2,7 +2,6 @@
 // The form that changes a user's scopes (only the admin's own can be given or taken), behind a step-up.
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ErrorNote } from '@/components/error-note';
 import { ScopeChecklist } from './scope-checklist';
 import type { UserView as User } from '@/lib/users/user-view';
@@ -36,7 +35,7 @@ export function EditScopesForm({
       });
       await onDone(`Done: ${user.email} now has ${scopes.join(', ')}.`);
     } catch (error) {
-      if (!isStepUpCancelled(error)) setFailure(error);
+      setFailure(error);
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,6 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
 import { Field } from '@/components/form-field';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ScopeChecklist } from './scope-checklist';
 import { useClinicTime } from '@/components/clinic-time';
 import { ErrorNote } from '@/components/error-note';
@@ -48,7 +47,6 @@ export function InviteForm({
       setScopes([]);
       await onInvited();
     } catch (error) {
-      if (isStepUpCancelled(error)) return;
       const issue = error instanceof ApiError ? error.body.issues?.find((i) => i.path === 'body.email') : undefined;
       if (issue) setEmailError(issue.message);
       else setFailure(error);

@@ -5,7 +5,6 @@
 // cancelled step-up changes nothing and shows nothing.
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import type { UserView as User } from '@/lib/users/user-view';
@@ -87,7 +86,7 @@ export function UsersScreen({
       setNotice(`Done: ${action.describe(user)}.`);
       await load();
     } catch (error) {
-      if (!isStepUpCancelled(error)) setActionError(error);
+      setActionError(error);
     } finally {
       setBusyId(null);
     }

@@ -3,7 +3,6 @@
 // at most the balance, and the reason. The step-up dialog opens by itself when the route asks for it.
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { centsToDollarInput, formatDollars } from '@/components/billing/format';
 import { Field, TextField } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
@@ -50,7 +49,7 @@ export function WriteOffSection({
       setReason('');
       onDone(`Wrote off ${formatDollars(amountCents)}.`);
     } catch (failure) {
-      if (!isStepUpCancelled(failure)) setError(failure);
+      setError(failure);
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 
@@ -95,7 +94,7 @@ export function BackgroundScreen() {
       setNotice(`Done: ${description}.`);
       apply(await fetchJobs());
     } catch (error) {
-      if (!isStepUpCancelled(error)) setActionError(error);
+      setActionError(error);
     } finally {
       setBusyId(null);
     }

@@ -3,7 +3,6 @@
 // with the pull's progress (the list read again while it runs) and its result, cancel, delete, and the last run.
 import { useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { useClinicTime } from '@/components/clinic-time';
 import { ErrorNote } from '@/components/error-note';
 import type { QueuedPull } from '@/lib/emr/pull-job';
@@ -93,8 +92,8 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
       });
     } catch (failure) {
       setConfirmDelete(false);
-      // A cancelled step-up deletes nothing and is no error.
-      return setError(isStepUpCancelled(failure) ? null : failure);
+      // A cancelled step-up deletes nothing; ErrorNote says nothing of it.
+      return setError(failure);
     }
     await onChange();
   }

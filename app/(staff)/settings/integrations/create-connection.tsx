@@ -2,7 +2,6 @@
 // The form that adds an EMR connection (vendor, name, client id, FHIR base URL), behind a step-up.
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ErrorNote } from '@/components/error-note';
 import { VENDORS } from './connection';
 
@@ -28,7 +27,7 @@ export function CreateConnection({ onCreated }: { onCreated: () => Promise<void>
       });
       setError(null);
     } catch (failure) {
-      return setError(isStepUpCancelled(failure) ? null : failure);
+      return setError(failure);
     }
     form.reset();
     await onCreated();

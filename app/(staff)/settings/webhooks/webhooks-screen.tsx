@@ -5,7 +5,6 @@
 // description, so the step-up dialog says what it confirms; a cancelled step-up changes nothing.
 import { useCallback, useEffect, useState } from 'react';
 import { apiFetch } from '@/components/api-fetch';
-import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ErrorNote } from '@/components/error-note';
 import type { WebhookEndpointView as Endpoint } from '@/lib/events/webhook-endpoint-view';
 import { RegisterForm } from './register-form';
@@ -49,7 +48,7 @@ export function WebhooksScreen() {
       setNotice(done);
       await load();
     } catch (e) {
-      if (!isStepUpCancelled(e)) setError(e);
+      setError(e);
     }
   }
 
