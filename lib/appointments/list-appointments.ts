@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { recordPhiAccess, type PhiAccess } from '../audit/record-phi-access';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
+import { patientName } from '../patients/patient-names';
 import { clinicDayBounds, clinicToday } from '../time/clinic-day';
 
 export const ListAppointmentsQuery = z.object({
@@ -60,7 +61,7 @@ export async function listAppointments(
     appointments: rows.map((a) => ({
       id: a.id,
       patientId: a.patientId,
-      patientName: `${a.patient.firstName} ${a.patient.lastName}`,
+      patientName: patientName(a.patient),
       start: a.start.toISOString(),
       memberId: a.patient.coverageMemberId,
       payerId: a.patient.coveragePayerId,

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Db } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
+import { readPatientNames } from '../patients/patient-names';
 
 export const BillList = z.object({
   bills: z.array(
@@ -36,18 +37,16 @@ export async function listBills(deps: { db: Db }, input: { clinicId: string }): 
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       })
     : [];
-  const patients = bills.length
-    ? await deps.db.patient.findMany({
-        where: { clinicId: input.clinicId, id: { in: [...new Set(bills.map((b) => b.patientId))] } },
-        select: { id: true, firstName: true, lastName: true },
-      })
-    : [];
-  const nameOf = new Map(patients.map((p) => [p.id, `${p.firstName} ${p.lastName}`.trim()]));
+  const patients = await readPatientNames(
+    deps.db,
+    input.clinicId,
+    bills.map((b) => b.patientId),
+  );
   return {
     bills: bills.map((bill) => ({
       billId: bill.id,
       patientId: bill.patientId,
-      patientName: nameOf.get(bill.patientId) ?? null,
+      patientName: patients.get(bill.patientId)?.name ?? null,
       claimId: bill.claimId,
       amountCents: bill.amountCents,
       paidCents: bill.paidCents,

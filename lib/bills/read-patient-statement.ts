@@ -5,6 +5,7 @@
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { centsToNumber } from '../money/cents-to-number';
+import { patientName } from '../patients/patient-names';
 import { addressOf } from '../patients/patient-view';
 import { clinicToday } from '../time/clinic-day';
 
@@ -111,7 +112,7 @@ export async function readPatientStatement(
     clinic: { name: clinic.name, address: postalLines(clinic.billingAddress), phone: clinic.phone },
     patient: {
       patientId: patient ? bill.patientId : null,
-      name: patient ? `${patient.firstName} ${patient.lastName}`.trim() : 'Patient',
+      name: patient ? patientName(patient) : 'Patient',
       address: patient ? postalLines(patient.address) : null,
     },
     visits,

@@ -3,6 +3,7 @@
 // appointment's date at the clinic (DECISIONS "Staff app"), place of service 11 (office: an appointment does not
 // record another place) and the rendering provider's NPI when the appointment names one.
 import type { Db } from '../db';
+import { patientName } from '../patients/patient-names';
 import { clinicDateOf } from '../time/clinic-day';
 
 export type ClaimPrefillFromVisit = {
@@ -33,7 +34,7 @@ export async function claimPrefillFromAppointment(
     appointmentId: appointment.id,
     patient: {
       patientId: patient.id,
-      name: `${patient.firstName} ${patient.lastName}`.trim(),
+      name: patientName(patient),
       birthDate: patient.birthDate,
     },
     serviceDate: clinicDateOf(appointment.start, input.timeZone),

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Db, Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
+import { readPatientNames } from '../patients/patient-names';
 import { NEXT_ACTIONS, type NextActionAdvice } from '../remittances/next-action';
 import { claimBalanceCents } from './claim-balance';
 import { CLAIMS_WITH_NEXT_ACTION, claimNextAction } from './claim-next-action';
@@ -113,24 +114,19 @@ export type ClaimRow = {
 /** Prisma's include for a ClaimRow: the lines in LX order. */
 export const CLAIM_LINES = { lines: { orderBy: { position: 'asc' } } } as const;
 
-/** The claim's patient as the view names them. */
-export type ClaimPatient = { firstName: string; lastName: string; birthDate: string };
-
-const CLAIM_PATIENT_SELECT = { id: true, firstName: true, lastName: true, birthDate: true } as const;
-
 /** The views of a clinic's claims, their patients read in one query. */
 export async function toClaimViews(
   db: Db | Prisma.TransactionClient,
   clinicId: string,
   rows: readonly ClaimRow[],
 ): Promise<ClaimView[]> {
-  const ids = [...new Set(rows.map((row) => row.patientId))];
-  const patients = ids.length
-    ? await db.patient.findMany({ where: { clinicId, id: { in: ids } }, select: CLAIM_PATIENT_SELECT })
-    : [];
-  const byId = new Map(patients.map((patient) => [patient.id, patient]));
+  const patients = await readPatientNames(
+    db,
+    clinicId,
+    rows.map((row) => row.patientId),
+  );
   const advice = await findNextActions(db, clinicId, rows);
-  return rows.map((row) => toClaimView(row, byId.get(row.patientId) ?? null, advice.get(row.id) ?? null));
+  return rows.map((row) => toClaimView(row, patients.get(row.patientId) ?? null, advice.get(row.id) ?? null));
 }
 
 /** The next action of each denied or partially paid claim among `rows`, their remittances read in one query. */
@@ -162,11 +158,15 @@ export async function toClaimViewOf(
   return view!;
 }
 
-export function toClaimView(row: ClaimRow, patient: ClaimPatient | null, advice: NextActionAdvice | null): ClaimView {
+export function toClaimView(
+  row: ClaimRow,
+  patient: { name: string; birthDate: string } | null,
+  advice: NextActionAdvice | null,
+): ClaimView {
   return {
     claimId: row.id,
     patientId: row.patientId,
-    patientName: patient ? `${patient.firstName} ${patient.lastName}`.trim() : null,
+    patientName: patient?.name ?? null,
     patientBirthDate: patient?.birthDate ?? null,
     status: row.status as ClaimStatus,
     totalChargeCents: centsToNumber(row.totalChargeCents),

@@ -3,6 +3,7 @@
 // at most 20, matched by every word of `q` against the first or last name, or by the patient id itself.
 import { z } from 'zod';
 import type { Db } from '../db';
+import { patientName } from '../patients/patient-names';
 
 export const CLAIM_PATIENTS_LIMIT = 20;
 
@@ -49,7 +50,7 @@ export async function findClaimPatients(
   return {
     patients: rows.map((row) => ({
       patientId: row.id,
-      name: `${row.firstName} ${row.lastName}`.trim(),
+      name: patientName(row),
       birthDate: row.birthDate,
     })),
   };

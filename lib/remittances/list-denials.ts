@@ -8,6 +8,7 @@ import { claimBalanceCents } from '../claims/claim-balance';
 import { claimNextAction } from '../claims/claim-next-action';
 import { findLatestRemittances } from '../claims/latest-remittances';
 import { claimsWithSecondaryToBill } from '../claims/claims-with-secondary-to-bill';
+import { readPatientNames } from '../patients/patient-names';
 import { NEXT_ACTIONS } from './next-action';
 import { splitAdjustments } from './remittance-view';
 
@@ -95,14 +96,11 @@ export async function listDenials(
     .filter(({ advice }) => !input.nextAction || advice.nextAction === input.nextAction)
     .slice(0, 100);
 
-  const patientIds = [...new Set(shown.map(({ claim }) => claim.patientId))];
-  const patients = patientIds.length
-    ? await db.patient.findMany({
-        where: { clinicId, id: { in: patientIds } },
-        select: { id: true, firstName: true, lastName: true },
-      })
-    : [];
-  const names = new Map(patients.map((p) => [p.id, `${p.firstName} ${p.lastName}`.trim()]));
+  const patients = await readPatientNames(
+    db,
+    clinicId,
+    shown.map(({ claim }) => claim.patientId),
+  );
 
   return {
     denials: shown.map(({ claim, advice }) => {
@@ -111,7 +109,7 @@ export async function listDenials(
       return {
         claimId: claim.id,
         patientId: claim.patientId,
-        patientName: names.get(claim.patientId) ?? null,
+        patientName: patients.get(claim.patientId)?.name ?? null,
         status: claim.status as 'denied' | 'partially_paid',
         statusReason: claim.statusReason,
         serviceDate: claim.serviceDate,

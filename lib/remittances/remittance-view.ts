@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db';
 import { AppError } from '../errors';
 import { centsToNumber } from '../money/cents-to-number';
+import { readPatientNames } from '../patients/patient-names';
 import type { StoredAdjustment } from './plan-posting';
 import { describeClaimStatus, describeProviderAdjustment } from './remittance-words';
 
@@ -42,6 +43,8 @@ export const RemittanceClaimView = z.object({
   /** Why an unmatched CLP posted nowhere, in words; null when posted. */
   unmatchedReason: z.string().nullable(),
   patientId: z.string().nullable(),
+  /** "First Last" of a posted claim's patient (billing reads remittances without patients:read); null as patientId. */
+  patientName: z.string().nullable(),
   payerClaimId: z.string().nullable(),
   statusCode: z.string(),
   statusText: z.string(),
@@ -134,7 +137,7 @@ export async function getRemittance(
   if (!row) throw new AppError('NOT_FOUND', 'No such remittance');
   // Only posted CLPs name a claim of the clinic; an unmatched one's id is shown as the payer wrote it.
   const claimIds = [...new Set(row.claims.filter((c) => c.posting === 'posted').map((c) => c.claimId))];
-  const patients = new Map(
+  const patientOf = new Map(
     (
       await deps.db.claim.findMany({
         where: { clinicId: input.clinicId, id: { in: claimIds } },
@@ -142,6 +145,7 @@ export async function getRemittance(
       })
     ).map((c) => [c.id, c.patientId]),
   );
+  const patients = await readPatientNames(deps.db, input.clinicId, patientOf.values());
   const deposit = await deps.db.ledgerTransaction.findFirst({
     where: { clinicId: input.clinicId, kind: 'remittance.deposit', reference: `remittance:${row.id}` },
     select: { id: true },
@@ -168,20 +172,24 @@ export async function getRemittance(
       amountCents: a.amountCents,
       description: describeProviderAdjustment(a.reason),
     })),
-    claims: row.claims.map((claim) => ({
-      claimId: claim.claimId,
-      posting: claim.posting === 'unmatched' ? ('unmatched' as const) : ('posted' as const),
-      unmatchedReason: claim.unmatchedReason,
-      patientId: claim.posting === 'posted' ? (patients.get(claim.claimId) ?? null) : null,
-      payerClaimId: claim.payerClaimId,
-      statusCode: claim.statusCode,
-      statusText: describeClaimStatus(claim.statusCode),
-      chargeCents: centsToNumber(claim.chargeCents),
-      paidCents: centsToNumber(claim.paidCents),
-      patientResponsibilityCents: centsToNumber(claim.patientResponsibilityCents),
-      ...splitAdjustments(claim.adjustments),
-      lines: Array.isArray(claim.lines) ? (claim.lines as z.infer<typeof RemittanceClaimView>['lines']) : [],
-    })),
+    claims: row.claims.map((claim) => {
+      const patientId = claim.posting === 'posted' ? (patientOf.get(claim.claimId) ?? null) : null;
+      return {
+        claimId: claim.claimId,
+        posting: claim.posting === 'unmatched' ? ('unmatched' as const) : ('posted' as const),
+        unmatchedReason: claim.unmatchedReason,
+        patientId,
+        patientName: (patientId && patients.get(patientId)?.name) ?? null,
+        payerClaimId: claim.payerClaimId,
+        statusCode: claim.statusCode,
+        statusText: describeClaimStatus(claim.statusCode),
+        chargeCents: centsToNumber(claim.chargeCents),
+        paidCents: centsToNumber(claim.paidCents),
+        patientResponsibilityCents: centsToNumber(claim.patientResponsibilityCents),
+        ...splitAdjustments(claim.adjustments),
+        lines: Array.isArray(claim.lines) ? (claim.lines as z.infer<typeof RemittanceClaimView>['lines']) : [],
+      };
+    }),
     ledgerTransactionIds: row.ledgerTransactionIds,
     depositMatched: deposit !== null,
   };

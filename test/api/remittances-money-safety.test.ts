@@ -105,7 +105,9 @@ describe('remittance money safety', () => {
         claimId: input.draftId,
         posting: 'unmatched',
         unmatchedReason: 'The claim was never sent to the payer (it is draft)',
+        // The payer's claim id names no claim of the clinic: no patient, by id or by name.
         patientId: null,
+        patientName: null,
         chargeCents: 15_000,
         paidCents: 10_000,
         patientResponsibilityCents: 2_500,

@@ -104,6 +104,10 @@ describe('remittance upload and reads', () => {
     expect(detail.body.claims[0]).toMatchObject({
       claimId: paid.id,
       patientId: paid.patientId,
+      // Named, as the bills below: billing reads remittances without patients:read.
+      patientName: await app.db.patient
+        .findUniqueOrThrow({ where: { id: paid.patientId } })
+        .then((p) => `${p.firstName} ${p.lastName}`),
       statusCode: '1',
       statusText: 'Processed as primary',
       chargeCents: 25_000,
