@@ -96,6 +96,8 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
   await page.goto(posted[0]!);
   const paidCard = page.getByTestId(`remittance-claim-${paid.claimId}`);
   await expect(paidCard.getByTestId('remittance-claim-status')).toContainText('Processed as primary');
+  // Named: billing reads remittances without patients:read (issue 28's ids instead of names).
+  await expect(paidCard.getByTestId('remittance-claim-patient')).toHaveText('Gray Northside007');
   await expect(paidCard.getByTestId('remittance-claim-paid')).not.toHaveText('$0.00');
   await expect(paidCard).toContainText('Contractual (write off)');
   await page.goto(posted[1]!);
@@ -161,7 +163,7 @@ test('billing drafts a settlement instruction, signs it with step-up and execute
   await page.getByRole('button', { name: 'Draft instruction' }).click();
   const instruction = page.getByTestId('instruction');
   await expect(instruction).toHaveAttribute('data-status', 'DRAFT');
-  const waterfall = instruction.getByTestId('waterfall');
+  const waterfall = instruction.getByRole('table', { name: 'Waterfall' });
   await expect(waterfall).toContainText('$1,000.00');
   await expect(waterfall).toContainText('$25.00');
   await expect(waterfall).toContainText('$50.00');

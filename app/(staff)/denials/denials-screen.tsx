@@ -13,6 +13,7 @@ import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
 import { adjustmentGroupWords, nextActionWords, NEXT_ACTION_WORDS } from '@/components/billing/words';
 import { ErrorNote } from '@/components/error-note';
+import { SummaryItem, SummaryList } from '@/components/summary-list';
 
 type Queue = z.infer<typeof DenialList>;
 
@@ -73,36 +74,17 @@ export function DenialsScreen({ canAppeal, initialAction = '' }: { canAppeal: bo
               <Link href={d.claimPath || `/claims/${encodeURIComponent(d.claimId)}`}>Claim {d.claimId}</Link>{' '}
               <ClaimStatusBadge status={d.status} />
             </h2>
-            <dl className="billing-summary">
-              <div>
-                <dt>Patient</dt>
-                <dd>{d.patientName ?? d.patientId}</dd>
-              </div>
-              <div>
-                <dt>Payer</dt>
-                <dd>{d.payerName ?? d.payerId ?? '—'}</dd>
-              </div>
-              <div>
-                <dt>Date of service</dt>
-                <dd>{fmt.date(d.serviceDate)}</dd>
-              </div>
-              <div>
-                <dt>Charged</dt>
-                <dd>{formatDollars(d.totalChargeCents)}</dd>
-              </div>
-              <div>
-                <dt>Paid</dt>
-                <dd>{formatDollars(d.paidCents)}</dd>
-              </div>
-              <div>
-                <dt>Patient responsibility</dt>
-                <dd>{formatDollars(d.patientResponsibilityCents)}</dd>
-              </div>
-              <div>
-                <dt>Balance</dt>
-                <dd data-testid="denial-balance">{formatDollars(d.balanceCents)}</dd>
-              </div>
-            </dl>
+            <SummaryList>
+              <SummaryItem term="Patient">{d.patientName ?? d.patientId}</SummaryItem>
+              <SummaryItem term="Payer">{d.payerName ?? d.payerId ?? '—'}</SummaryItem>
+              <SummaryItem term="Date of service">{fmt.date(d.serviceDate)}</SummaryItem>
+              <SummaryItem term="Charged">{formatDollars(d.totalChargeCents)}</SummaryItem>
+              <SummaryItem term="Paid">{formatDollars(d.paidCents)}</SummaryItem>
+              <SummaryItem term="Patient responsibility">{formatDollars(d.patientResponsibilityCents)}</SummaryItem>
+              <SummaryItem term="Balance" testId="denial-balance">
+                {formatDollars(d.balanceCents)}
+              </SummaryItem>
+            </SummaryList>
             {d.statusReason ? <p>{d.statusReason}</p> : null}
             {d.codes.length ? (
               <>

@@ -8,7 +8,9 @@ import { TextField } from '@/components/form-field';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { instructionStatusWords } from '@/components/billing/words';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
+import { SummaryItem, SummaryList } from '@/components/summary-list';
 
 export function InstructionCard({
   instruction: i,
@@ -71,69 +73,36 @@ export function InstructionCard({
       <h2 id="instruction-title" className="billing-title">
         Instruction {i.instructionId}
       </h2>
-      <dl className="billing-summary">
-        <div>
-          <dt>State</dt>
-          <dd data-testid="instruction-status">{instructionStatusWords(i.status)}</dd>
-        </div>
-        <div>
-          <dt>Pool</dt>
-          <dd>
-            {i.poolId} ({formatDollars(i.availableCents)} available)
-          </dd>
-        </div>
-        <div>
-          <dt>Fee / reserve</dt>
-          <dd>
-            {(i.feeBps / 100).toFixed(2)} % / {(i.reserveBps / 100).toFixed(2)} %
-          </dd>
-        </div>
-        {i.encounterId ? (
-          <div>
-            <dt>Encounter</dt>
-            <dd>{i.encounterId}</dd>
-          </div>
-        ) : null}
-        <div>
-          <dt>Expires</dt>
-          <dd>{fmt.dateTime(i.expiresAt)}</dd>
-        </div>
-        {i.signedAt ? (
-          <div>
-            <dt>Signed</dt>
-            <dd>{fmt.dateTime(i.signedAt)}</dd>
-          </div>
-        ) : null}
+      <SummaryList>
+        <SummaryItem term="State" testId="instruction-status">
+          {instructionStatusWords(i.status)}
+        </SummaryItem>
+        <SummaryItem term="Pool">
+          {i.poolId} ({formatDollars(i.availableCents)} available)
+        </SummaryItem>
+        <SummaryItem term="Fee / reserve">
+          {(i.feeBps / 100).toFixed(2)} % / {(i.reserveBps / 100).toFixed(2)} %
+        </SummaryItem>
+        {i.encounterId ? <SummaryItem term="Encounter">{i.encounterId}</SummaryItem> : null}
+        <SummaryItem term="Expires">{fmt.dateTime(i.expiresAt)}</SummaryItem>
+        {i.signedAt ? <SummaryItem term="Signed">{fmt.dateTime(i.signedAt)}</SummaryItem> : null}
         {i.disbursedAt ? (
-          <div>
-            <dt>Disbursed</dt>
-            <dd>
-              {fmt.dateTime(i.disbursedAt)} (rail reference {i.railReference})
-            </dd>
-          </div>
+          <SummaryItem term="Disbursed">
+            {fmt.dateTime(i.disbursedAt)} (rail reference {i.railReference})
+          </SummaryItem>
         ) : null}
-      </dl>
-      <table className="stack-table" data-testid="waterfall">
-        <caption style={{ textAlign: 'left', fontWeight: 600 }}>Waterfall</caption>
-        <thead>
-          <tr>
-            <th scope="col">Part</th>
-            <th scope="col" className="billing-amount">
-              Amount
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, cents]) => (
-            <tr key={label}>
-              <td data-label="Part">{label}</td>
-              <td data-label="Amount" className="billing-amount">
-                {formatDollars(cents)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      </SummaryList>
+      <h3>Waterfall</h3>
+      <DataTable
+        rows={rows}
+        label="Waterfall"
+        empty={null}
+        rowKey={([part]) => part}
+        columns={[
+          { header: 'Part', cell: ([part]) => part },
+          { header: 'Amount', amount: true, cell: ([, cents]) => formatDollars(cents) },
+        ]}
+      />
       {canWrite && i.status === 'DRAFT' ? (
         <div className="billing-actions">
           <button type="button" onClick={() => void act('sign')} disabled={busy}>

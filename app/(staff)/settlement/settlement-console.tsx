@@ -8,6 +8,7 @@ import type { InstructionView } from '@/lib/settlements/instruction-view';
 import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { instructionStatusWords } from '@/components/billing/words';
+import { DataTable } from '@/components/data-table';
 import type { PoolSummary } from '@/lib/settlements/settlement-overview';
 import { DraftForm } from './instruction-draft-form';
 import { InstructionCard } from './instruction-card';
@@ -35,35 +36,26 @@ export function SettlementConsole({
     <>
       <section className="card" aria-labelledby="pools-title">
         <h2 id="pools-title">Pools</h2>
-        {pools.length ? (
-          <table className="stack-table">
-            <thead>
-              <tr>
-                <th scope="col">Pool</th>
-                <th scope="col">State</th>
-                <th scope="col" className="billing-amount">
-                  Available
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {pools.map((pool) => (
-                <tr key={pool.poolId} data-testid={`pool-${pool.poolId}`}>
-                  <td data-label="Pool">{pool.poolId}</td>
-                  <td data-label="State">{pool.status === 'active' ? 'Active' : pool.status}</td>
-                  <td data-label="Available" className="billing-amount">
-                    {formatDollars(
-                      // The newest read of the pool: an instruction shown later carries a fresher figure.
-                      instructions.find((i) => i.poolId === pool.poolId)?.availableCents ?? pool.availableCents,
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p>The clinic has no settlement pool.</p>
-        )}
+        <DataTable
+          rows={pools}
+          label="Pools"
+          empty="The clinic has no settlement pool."
+          rowKey={(pool) => pool.poolId}
+          rowProps={(pool) => ({ 'data-testid': `pool-${pool.poolId}` })}
+          columns={[
+            { header: 'Pool', cell: (pool) => pool.poolId },
+            { header: 'State', cell: (pool) => (pool.status === 'active' ? 'Active' : pool.status) },
+            {
+              header: 'Available',
+              amount: true,
+              cell: (pool) =>
+                formatDollars(
+                  // The newest read of the pool: an instruction shown later carries a fresher figure.
+                  instructions.find((i) => i.poolId === pool.poolId)?.availableCents ?? pool.availableCents,
+                ),
+            },
+          ]}
+        />
       </section>
 
       {canWrite && pools.length ? <DraftForm pools={pools} onCreated={remember} /> : null}
@@ -73,43 +65,32 @@ export function SettlementConsole({
       {instructions.length ? (
         <section className="card" aria-labelledby="instructions-title">
           <h2 id="instructions-title">Recent instructions</h2>
-          <table className="stack-table">
-            <thead>
-              <tr>
-                <th scope="col">Instruction</th>
-                <th scope="col">State</th>
-                <th scope="col" className="billing-amount">
-                  Advance
-                </th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="muted">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {instructions.map((i) => (
-                <tr key={i.instructionId}>
-                  <td data-label="Instruction">{i.instructionId}</td>
-                  <td data-label="State">{instructionStatusWords(i.status)}</td>
-                  <td data-label="Advance" className="billing-amount">
-                    {formatDollars(i.advanceAmountCents)}
-                  </td>
-                  <td data-label="Created">{fmt.dateTime(i.createdAt)}</td>
-                  <td data-label="Action">
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() => setSelectedId(i.instructionId)}
-                      aria-pressed={i.instructionId === selectedId}
-                    >
-                      Show {i.instructionId}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={instructions}
+            label="Recent instructions"
+            empty={null}
+            rowKey={(i) => i.instructionId}
+            columns={[
+              { header: 'Instruction', cell: (i) => i.instructionId },
+              { header: 'State', cell: (i) => instructionStatusWords(i.status) },
+              { header: 'Advance', amount: true, cell: (i) => formatDollars(i.advanceAmountCents) },
+              { header: 'Created', cell: (i) => fmt.dateTime(i.createdAt) },
+              {
+                header: <span className="muted">Action</span>,
+                label: 'Action',
+                cell: (i) => (
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => setSelectedId(i.instructionId)}
+                    aria-pressed={i.instructionId === selectedId}
+                  >
+                    Show {i.instructionId}
+                  </button>
+                ),
+              },
+            ]}
+          />
         </section>
       ) : null}
     </>

@@ -5,95 +5,57 @@ import { formatDollars } from '@/components/billing/format';
 import { nextActionWords } from '@/components/billing/words';
 import { DataTable } from '@/components/data-table';
 import type { ClaimDetail } from '@/lib/claims/get-claim';
+import { SummaryItem, SummaryList } from '@/components/summary-list';
 
 export function ClaimSummary({ claim }: { claim: ClaimDetail }) {
   const fmt = useDateFormat();
   return (
     <section className="card" aria-labelledby="claim-summary-title">
       <h2 id="claim-summary-title">Summary</h2>
-      <dl className="billing-summary">
-        <div>
-          <dt>State</dt>
-          <dd data-testid="claim-status" data-status={claim.status}>
-            <ClaimStatusBadge status={claim.status} />
-          </dd>
-        </div>
+      <SummaryList>
+        <SummaryItem term="State" testId="claim-status" valueProps={{ 'data-status': claim.status }}>
+          <ClaimStatusBadge status={claim.status} />
+        </SummaryItem>
         {claim.statusReason ? (
-          <div>
-            <dt>Why</dt>
-            <dd data-testid="claim-status-reason">{claim.statusReason}</dd>
-          </div>
+          <SummaryItem term="Why" testId="claim-status-reason">
+            {claim.statusReason}
+          </SummaryItem>
         ) : null}
-        <div>
-          <dt>Patient</dt>
-          <dd data-testid="claim-patient-name">{claim.patientName ?? claim.patientId}</dd>
-        </div>
-        <div>
-          <dt>Date of birth</dt>
-          <dd data-testid="claim-patient-birth-date">{fmt.date(claim.patientBirthDate)}</dd>
-        </div>
-        <div>
-          <dt>Payer</dt>
-          <dd>
-            {claim.payerName ?? '—'}
-            {claim.payerId ? <span className="muted"> (payer id {claim.payerId})</span> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Member id</dt>
-          <dd>{claim.memberId ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Date of service</dt>
-          <dd>{fmt.date(claim.serviceDate)}</dd>
-        </div>
-        <div>
-          <dt>Place of service</dt>
-          <dd>{claim.placeOfService}</dd>
-        </div>
-        <div>
-          <dt>Diagnoses</dt>
-          <dd>{claim.diagnoses.length ? claim.diagnoses.join(', ') : '—'}</dd>
-        </div>
-        <div>
-          <dt>Total charge</dt>
-          <dd>{formatDollars(claim.totalChargeCents)}</dd>
-        </div>
-        <div>
-          <dt>Paid by the payer</dt>
-          <dd data-testid="claim-paid">{formatDollars(claim.paidCents)}</dd>
-        </div>
-        <div>
-          <dt>Patient responsibility</dt>
-          <dd>{formatDollars(claim.patientResponsibilityCents)}</dd>
-        </div>
-        <div>
-          <dt>Adjusted</dt>
-          <dd>{formatDollars(claim.adjustmentCents)}</dd>
-        </div>
+        <SummaryItem term="Patient" testId="claim-patient-name">
+          {claim.patientName ?? claim.patientId}
+        </SummaryItem>
+        <SummaryItem term="Date of birth" testId="claim-patient-birth-date">
+          {fmt.date(claim.patientBirthDate)}
+        </SummaryItem>
+        <SummaryItem term="Payer">
+          {claim.payerName ?? '—'}
+          {claim.payerId ? <span className="muted"> (payer id {claim.payerId})</span> : null}
+        </SummaryItem>
+        <SummaryItem term="Member id">{claim.memberId ?? '—'}</SummaryItem>
+        <SummaryItem term="Date of service">{fmt.date(claim.serviceDate)}</SummaryItem>
+        <SummaryItem term="Place of service">{claim.placeOfService}</SummaryItem>
+        <SummaryItem term="Diagnoses">{claim.diagnoses.length ? claim.diagnoses.join(', ') : '—'}</SummaryItem>
+        <SummaryItem term="Total charge">{formatDollars(claim.totalChargeCents)}</SummaryItem>
+        <SummaryItem term="Paid by the payer" testId="claim-paid">
+          {formatDollars(claim.paidCents)}
+        </SummaryItem>
+        <SummaryItem term="Patient responsibility">{formatDollars(claim.patientResponsibilityCents)}</SummaryItem>
+        <SummaryItem term="Adjusted">{formatDollars(claim.adjustmentCents)}</SummaryItem>
         {claim.writtenOffCents ? (
-          <div>
-            <dt>Written off</dt>
-            <dd data-testid="claim-written-off">{formatDollars(claim.writtenOffCents)}</dd>
-          </div>
+          <SummaryItem term="Written off" testId="claim-written-off">
+            {formatDollars(claim.writtenOffCents)}
+          </SummaryItem>
         ) : null}
-        <div>
-          <dt>Balance</dt>
-          <dd data-testid="claim-balance">{formatDollars(claim.balanceCents)}</dd>
-        </div>
+        <SummaryItem term="Balance" testId="claim-balance">
+          {formatDollars(claim.balanceCents)}
+        </SummaryItem>
         {claim.nextAction ? (
-          <div>
-            <dt>Next action</dt>
-            <dd data-testid="claim-next-action" data-action={claim.nextAction}>
-              <strong>{nextActionWords(claim.nextAction)}.</strong> {claim.nextActionReason}
-            </dd>
-          </div>
+          <SummaryItem term="Next action" testId="claim-next-action" valueProps={{ 'data-action': claim.nextAction }}>
+            <strong>{nextActionWords(claim.nextAction)}.</strong> {claim.nextActionReason}
+          </SummaryItem>
         ) : null}
-        <div>
-          <dt>Submitted</dt>
-          <dd>{fmt.dateTime(claim.submittedAt)}</dd>
-        </div>
-      </dl>
+        <SummaryItem term="Submitted">{fmt.dateTime(claim.submittedAt)}</SummaryItem>
+      </SummaryList>
     </section>
   );
 }

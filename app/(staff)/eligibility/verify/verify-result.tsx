@@ -6,6 +6,7 @@ import { useState, type ReactNode, type Ref } from 'react';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
 import { findPayerName } from '@/lib/eligibility/payer-directory';
 import { apiFetch } from '@/components/api-fetch';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import { useClinicTime } from '@/components/clinic-time';
 import { formatDollars } from '@/components/eligibility/format-dollars';
@@ -133,30 +134,28 @@ function BenefitTable({ result }: { result: EligibilityResult }) {
     { label: 'Prior authorization', value: priorAuth, keys: ['priorAuthRequired', 'priorAuthCodes'] },
   ];
   return (
-    <table className="fd-stack" aria-label="Benefits">
-      <thead>
-        <tr>
-          <th scope="col">Benefit</th>
-          <th scope="col">Value</th>
-          <th scope="col">From the payer&apos;s answer</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.label}>
-            <th scope="row" data-label="Benefit">
-              {row.label}
-            </th>
-            <td data-label="Value">{row.value}</td>
-            <td className="mono fd-evidence" data-label="From the payer">
+    <DataTable
+      rows={rows}
+      label="Benefits"
+      empty={null}
+      stack="wide"
+      rowKey={(row) => row.label}
+      columns={[
+        { header: 'Benefit', rowHeader: true, cell: (row) => row.label },
+        { header: 'Value', cell: (row) => row.value },
+        {
+          header: "From the payer's answer",
+          label: 'From the payer',
+          cell: (row) => (
+            <div className="mono fd-evidence">
               {[...new Set(row.keys.flatMap((key) => evidence[key] ?? []))].map((segment) => (
                 <div key={segment}>{segment}</div>
               ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </div>
+          ),
+        },
+      ]}
+    />
   );
 }
 

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import type { PatientDetail } from '@/lib/patients/get-patient';
 import { apiFetch } from '@/components/api-fetch';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import { useClinicTime } from '@/components/clinic-time';
 import { StatusBadge } from '@/components/eligibility/status-badge';
@@ -184,44 +185,39 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
 
       <section className="card" aria-labelledby="patient-checks">
         <h2 id="patient-checks">Eligibility history</h2>
-        {patient.eligibilityChecks.length ? (
-          <table className="fd-stack" aria-labelledby="patient-checks">
-            <thead>
-              <tr>
-                <th scope="col">Checked</th>
-                <th scope="col">Date of service</th>
-                <th scope="col">Status</th>
-                <th scope="col">Payer and member id</th>
-                <th scope="col">Network</th>
-                <th scope="col">Notes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {patient.eligibilityChecks.map((check) => (
-                <tr key={check.id}>
-                  <td data-label="Checked">{clock.dateTime(check.checkedAt)}</td>
-                  <td data-label="Date of service">{clock.date(check.dateOfService)}</td>
-                  <td data-label="Status">
-                    <StatusBadge status={check.status} />
-                  </td>
-                  <td data-label="Payer and member id">
-                    {check.payerId} <span className="mono">{check.memberId ?? '—'}</span>
-                    {check.coverageOnFile ? (
-                      <div className="muted">{COVERAGE_CHECKED[check.coverageOnFile] ?? check.coverageOnFile}</div>
-                    ) : null}
-                  </td>
-                  <td data-label="Network">{check.network ? networkLabel(check.network) : '—'}</td>
-                  <td data-label="Notes">
-                    {check.rejectionReason ?? (check.priorAuthRequired ? 'Prior authorization required' : '')}
-                    {check.mode === 'sandbox' ? <div className="muted">Sandbox answer</div> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p className="muted">No eligibility checks yet.</p>
-        )}
+        <DataTable
+          rows={patient.eligibilityChecks}
+          label="Eligibility history"
+          empty="No eligibility checks yet."
+          stack="wide"
+          rowKey={(check) => check.id}
+          columns={[
+            { header: 'Checked', cell: (check) => clock.dateTime(check.checkedAt) },
+            { header: 'Date of service', cell: (check) => clock.date(check.dateOfService) },
+            { header: 'Status', cell: (check) => <StatusBadge status={check.status} /> },
+            {
+              header: 'Payer and member id',
+              cell: (check) => (
+                <>
+                  {check.payerId} <span className="mono">{check.memberId ?? '—'}</span>
+                  {check.coverageOnFile ? (
+                    <div className="muted">{COVERAGE_CHECKED[check.coverageOnFile] ?? check.coverageOnFile}</div>
+                  ) : null}
+                </>
+              ),
+            },
+            { header: 'Network', cell: (check) => (check.network ? networkLabel(check.network) : '—') },
+            {
+              header: 'Notes',
+              cell: (check) => (
+                <>
+                  {check.rejectionReason ?? (check.priorAuthRequired ? 'Prior authorization required' : '')}
+                  {check.mode === 'sandbox' ? <div className="muted">Sandbox answer</div> : null}
+                </>
+              ),
+            },
+          ]}
+        />
       </section>
 
       <section className="card" aria-labelledby="patient-appointments">

@@ -8,8 +8,10 @@ import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { CsvLink } from '@/components/csv-link';
+import { DataTable } from '@/components/data-table';
 import { adjustmentGroupWords } from '@/components/billing/words';
 import { ErrorNote } from '@/components/error-note';
+import { SummaryItem, SummaryList } from '@/components/summary-list';
 
 type Detail = z.infer<typeof RemittanceDetail>;
 type RemittanceClaim = Detail['claims'][number];
@@ -44,59 +46,39 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
       <CsvLink apiPath={`/api/remittances/${encodeURIComponent(remittanceId)}`} what="this remittance's lines" />
       <section className="card" aria-labelledby="remittance-summary-title">
         <h2 id="remittance-summary-title">Payment</h2>
-        <dl className="billing-summary">
-          <div>
-            <dt>Paid</dt>
-            <dd data-testid="remittance-payment">{formatDollars(remittance.paymentCents)}</dd>
-          </div>
-          <div>
-            <dt>How</dt>
-            <dd>{PAYMENT_METHOD[remittance.paymentMethod] ?? remittance.paymentMethod}</dd>
-          </div>
-          <div>
-            <dt>Payment date</dt>
-            <dd>{fmt.date(remittance.paymentDate)}</dd>
-          </div>
-          <div>
-            <dt>Payer id</dt>
-            <dd>{remittance.payerId}</dd>
-          </div>
-          <div>
-            <dt>Bank deposit</dt>
-            <dd>{remittance.depositMatched ? 'Matched to the deposit' : 'Not matched to a deposit yet'}</dd>
-          </div>
-          <div>
-            <dt>Received</dt>
-            <dd>{fmt.dateTime(remittance.createdAt)}</dd>
-          </div>
-        </dl>
+        <SummaryList>
+          <SummaryItem term="Paid" testId="remittance-payment">
+            {formatDollars(remittance.paymentCents)}
+          </SummaryItem>
+          <SummaryItem term="How">{PAYMENT_METHOD[remittance.paymentMethod] ?? remittance.paymentMethod}</SummaryItem>
+          <SummaryItem term="Payment date">{fmt.date(remittance.paymentDate)}</SummaryItem>
+          <SummaryItem term="Payer id">{remittance.payerId}</SummaryItem>
+          <SummaryItem term="Bank deposit">
+            {remittance.depositMatched ? 'Matched to the deposit' : 'Not matched to a deposit yet'}
+          </SummaryItem>
+          <SummaryItem term="Received">{fmt.dateTime(remittance.createdAt)}</SummaryItem>
+        </SummaryList>
         {remittance.providerAdjustments.length ? (
           <>
             <h3>Provider-level adjustments</h3>
-            <table className="stack-table">
-              <thead>
-                <tr>
-                  <th scope="col">Why</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col" className="billing-amount">
-                    Amount
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {remittance.providerAdjustments.map((a, i) => (
-                  <tr key={i}>
-                    <td data-label="Why">
+            <DataTable
+              rows={remittance.providerAdjustments.map((adjustment, position) => ({ ...adjustment, position }))}
+              label="Provider-level adjustments"
+              empty={null}
+              rowKey={(a) => String(a.position)}
+              columns={[
+                {
+                  header: 'Why',
+                  cell: (a) => (
+                    <>
                       {a.description} <span className="muted">({a.reason})</span>
-                    </td>
-                    <td data-label="Reference">{a.reference ?? '—'}</td>
-                    <td data-label="Amount" className="billing-amount">
-                      {formatDollars(a.amountCents)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                { header: 'Reference', cell: (a) => a.reference ?? '—' },
+                { header: 'Amount', amount: true, cell: (a) => formatDollars(a.amountCents) },
+              ]}
+            />
           </>
         ) : null}
       </section>
@@ -144,65 +126,46 @@ function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
           none of it reached a claim, a patient bill or the ledger.
         </p>
       ) : null}
-      <dl className="billing-summary">
-        <div>
-          <dt>Payer&apos;s decision</dt>
-          <dd data-testid="remittance-claim-status">{claim.statusText}</dd>
-        </div>
-        <div>
-          <dt>Patient</dt>
-          <dd>{claim.patientId ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Charged</dt>
-          <dd>{formatDollars(claim.chargeCents)}</dd>
-        </div>
-        <div>
-          <dt>Paid</dt>
-          <dd data-testid="remittance-claim-paid">{formatDollars(claim.paidCents)}</dd>
-        </div>
-        <div>
-          <dt>Patient responsibility</dt>
-          <dd>{formatDollars(claim.patientResponsibilityCents)}</dd>
-        </div>
-        {claim.payerClaimId ? (
-          <div>
-            <dt>Payer&apos;s claim number</dt>
-            <dd>{claim.payerClaimId}</dd>
-          </div>
-        ) : null}
-      </dl>
+      <SummaryList>
+        <SummaryItem term="Payer's decision" testId="remittance-claim-status">
+          {claim.statusText}
+        </SummaryItem>
+        <SummaryItem term="Patient" testId="remittance-claim-patient">
+          {claim.patientName ?? claim.patientId ?? '—'}
+        </SummaryItem>
+        <SummaryItem term="Charged">{formatDollars(claim.chargeCents)}</SummaryItem>
+        <SummaryItem term="Paid" testId="remittance-claim-paid">
+          {formatDollars(claim.paidCents)}
+        </SummaryItem>
+        <SummaryItem term="Patient responsibility">{formatDollars(claim.patientResponsibilityCents)}</SummaryItem>
+        {claim.payerClaimId ? <SummaryItem term="Payer's claim number">{claim.payerClaimId}</SummaryItem> : null}
+      </SummaryList>
       {claim.adjustments.length ? (
-        <table className="stack-table">
-          <caption style={{ textAlign: 'left', fontWeight: 600 }}>Adjustments</caption>
-          <thead>
-            <tr>
-              <th scope="col">Who bears it</th>
-              <th scope="col">Why</th>
-              <th scope="col">Line</th>
-              <th scope="col" className="billing-amount">
-                Amount
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {claim.adjustments.map((a, i) => (
-              <tr key={i}>
-                <td data-label="Who bears it">{adjustmentGroupWords(a.group)}</td>
-                <td data-label="Why">
-                  {a.description}{' '}
-                  <span className="muted">
-                    ({a.group}-{a.reason})
-                  </span>
-                </td>
-                <td data-label="Line">{a.line ?? 'Whole claim'}</td>
-                <td data-label="Amount" className="billing-amount">
-                  {formatDollars(a.amountCents)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <h4>Adjustments</h4>
+          <DataTable
+            rows={claim.adjustments.map((adjustment, position) => ({ ...adjustment, position }))}
+            label="Adjustments"
+            empty={null}
+            rowKey={(a) => String(a.position)}
+            columns={[
+              { header: 'Who bears it', cell: (a) => adjustmentGroupWords(a.group) },
+              {
+                header: 'Why',
+                cell: (a) => (
+                  <>
+                    {a.description}{' '}
+                    <span className="muted">
+                      ({a.group}-{a.reason})
+                    </span>
+                  </>
+                ),
+              },
+              { header: 'Line', cell: (a) => a.line ?? 'Whole claim' },
+              { header: 'Amount', amount: true, cell: (a) => formatDollars(a.amountCents) },
+            ]}
+          />
+        </>
       ) : null}
       {claim.remarks.length ? (
         <>
@@ -218,40 +181,26 @@ function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
         </>
       ) : null}
       {claim.lines.length ? (
-        <table className="stack-table">
-          <caption style={{ textAlign: 'left', fontWeight: 600 }}>Service lines</caption>
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Procedure</th>
-              <th scope="col">Units</th>
-              <th scope="col" className="billing-amount">
-                Charged
-              </th>
-              <th scope="col" className="billing-amount">
-                Paid
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {claim.lines.map((line, i) => (
-              <tr key={i}>
-                <td data-label="Line">{i + 1}</td>
-                <td data-label="Procedure">
-                  {line.procedureCode}
-                  {line.modifiers.length ? ` (${line.modifiers.join(', ')})` : ''}
-                </td>
-                <td data-label="Units">{line.units}</td>
-                <td data-label="Charged" className="billing-amount">
-                  {formatDollars(line.chargeCents)}
-                </td>
-                <td data-label="Paid" className="billing-amount">
-                  {formatDollars(line.paidCents)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <h4>Service lines</h4>
+          <DataTable
+            rows={claim.lines.map((line, i) => ({ ...line, number: i + 1 }))}
+            label="Service lines"
+            empty={null}
+            rowKey={(line) => String(line.number)}
+            columns={[
+              { header: 'Line', cell: (line) => line.number },
+              {
+                header: 'Procedure',
+                cell: (line) =>
+                  `${line.procedureCode}${line.modifiers.length ? ` (${line.modifiers.join(', ')})` : ''}`,
+              },
+              { header: 'Units', cell: (line) => line.units },
+              { header: 'Charged', amount: true, cell: (line) => formatDollars(line.chargeCents) },
+              { header: 'Paid', amount: true, cell: (line) => formatDollars(line.paidCents) },
+            ]}
+          />
+        </>
       ) : null}
     </section>
   );

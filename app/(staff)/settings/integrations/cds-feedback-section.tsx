@@ -4,6 +4,7 @@
 import { useApiRead } from '@/components/billing/use-api-read';
 import type { CdsFeedbackCounts } from '@/lib/cds-hooks/record-cds-feedback';
 import { useClinicTime } from '@/components/clinic-time';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 
 export function CdsFeedbackSection({ discoveryUrl }: { discoveryUrl: string }) {
@@ -15,30 +16,23 @@ export function CdsFeedbackSection({ discoveryUrl }: { discoveryUrl: string }) {
       <p className="muted">
         Discovery URL for the EHR administrator: <code data-testid="cds-discovery-url">{discoveryUrl}</code>
       </p>
-      {error ? <ErrorNote error={error} /> : null}
-      {!data && !error && <p className="muted">Loading…</p>}
-      {data && (
-        <table data-testid="cds-feedback">
-          <caption>Clinicians&apos; feedback on our cards</caption>
-          <thead>
-            <tr>
-              <th scope="col">Service</th>
-              <th scope="col">Accepted</th>
-              <th scope="col">Overridden</th>
-              <th scope="col">Last feedback</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.services.map((s) => (
-              <tr key={s.serviceId}>
-                <th scope="row">{s.serviceId}</th>
-                <td>{s.accepted}</td>
-                <td>{s.overridden}</td>
-                <td>{s.lastAt ? clock.dateTime(s.lastAt) : 'none yet'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <h3>Clinicians&apos; feedback on our cards</h3>
+      {error ? (
+        <ErrorNote error={error} />
+      ) : (
+        <DataTable
+          rows={data?.services ?? null}
+          label="Clinicians' feedback on our cards"
+          empty={null}
+          stack="admin"
+          rowKey={(s) => s.serviceId}
+          columns={[
+            { header: 'Service', rowHeader: true, cell: (s) => s.serviceId },
+            { header: 'Accepted', cell: (s) => s.accepted },
+            { header: 'Overridden', cell: (s) => s.overridden },
+            { header: 'Last feedback', cell: (s) => (s.lastAt ? clock.dateTime(s.lastAt) : 'none yet') },
+          ]}
+        />
       )}
     </section>
   );

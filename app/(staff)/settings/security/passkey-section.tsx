@@ -9,6 +9,7 @@ import {
 } from '@simplewebauthn/browser';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
+import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import type { Passkey } from './security-account';
 
@@ -76,47 +77,34 @@ export function PasskeySection({
       <p className="muted">
         A passkey on this device or a security key can confirm sensitive actions instead of a password or code.
       </p>
-      {passkeys.length === 0 ? (
-        <p data-testid="no-passkeys">No passkeys yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="muted" style={{ textAlign: 'left' }}>
-              Your passkeys
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Added</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="muted">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {passkeys.map((p) => (
-                <tr key={p.id} data-testid="passkey-row">
-                  <td>{passkeyLabel(p)}</td>
-                  <td>{clock.dateTime(p.createdAt)}</td>
-                  <td>{p.lastUsedAt ? clock.dateTime(p.lastUsedAt) : 'Never'}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      disabled={busy || disabled}
-                      onClick={() => remove(p)}
-                      aria-label={`Remove passkey ${passkeyLabel(p)}`}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={passkeys}
+        caption="Your passkeys"
+        empty={<span data-testid="no-passkeys">No passkeys yet.</span>}
+        stack="admin"
+        rowKey={(p) => p.id}
+        rowProps={() => ({ 'data-testid': 'passkey-row' })}
+        columns={[
+          { header: 'Name', rowHeader: true, cell: (p) => passkeyLabel(p) },
+          { header: 'Added', cell: (p) => clock.dateTime(p.createdAt) },
+          { header: 'Last used', cell: (p) => (p.lastUsedAt ? clock.dateTime(p.lastUsedAt) : 'Never') },
+          {
+            header: <span className="muted">Actions</span>,
+            label: 'Actions',
+            cell: (p) => (
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy || disabled}
+                onClick={() => remove(p)}
+                aria-label={`Remove passkey ${passkeyLabel(p)}`}
+              >
+                Remove
+              </button>
+            ),
+          },
+        ]}
+      />
       <form onSubmit={add} noValidate>
         <label htmlFor="passkey-name">Name for a new passkey (optional)</label>
         <input id="passkey-name" name="passkey-name" maxLength={60} placeholder="e.g. Work laptop" />
