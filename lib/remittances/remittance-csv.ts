@@ -43,6 +43,7 @@ export const remittanceLinesCsv = (remittance: z.infer<typeof RemittanceDetail>)
     'traceNumber',
     'paymentDate',
     'claimId',
+    'patientName',
     'posting',
     'statusCode',
     'statusText',
@@ -55,7 +56,14 @@ export const remittanceLinesCsv = (remittance: z.infer<typeof RemittanceDetail>)
   ],
   rows: remittance.claims.flatMap((claim) => {
     const codes = claim.adjustments.map((a) => `${a.group}-${a.reason} ${a.amountCents}`).join('; ');
-    const head = [remittance.traceNumber, remittance.paymentDate, claim.claimId, claim.posting, claim.statusCode];
+    const head = [
+      remittance.traceNumber,
+      remittance.paymentDate,
+      claim.claimId,
+      claim.patientName,
+      claim.posting,
+      claim.statusCode,
+    ];
     const lines = claim.lines.length
       ? claim.lines
       : [{ procedureCode: '', modifiers: [], units: null, chargeCents: claim.chargeCents, paidCents: claim.paidCents }];
