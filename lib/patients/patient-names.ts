@@ -1,6 +1,6 @@
-// How a billing answer names a patient: "First Last". Billing has no patients:read (issue 28), so the claim,
-// bill, denial and remittance views carry the name themselves; each reads the names of its page's patients in one
-// query here.
+// How an answer names a patient: "First Last". Billing has no patients:read (issue 28), so the claim, bill, denial
+// and remittance views carry the name themselves, each reading its page's patients in one query here; the
+// appointment list, the claim prefill and picker and the patient statement name them the same way.
 import type { Db, Prisma } from '../db';
 
 /** "First Last" (the one name where either part is blank). */
