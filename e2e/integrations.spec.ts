@@ -38,7 +38,10 @@ test('an admin creates a connection and connects it through the EMR sign-in', as
   expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorize.searchParams.get('client_id')).toBe(E2E_EMR_CLIENT_ID);
   await expect(page).toHaveURL(/\/settings\/integrations\?oauth=connected&connectionId=emr_/);
-  await expect(page.getByRole('status')).toHaveText('The EMR connection is connected.');
+  // The OAuth outcome's status, not the CDS Hooks list's "Loading…" (also a status) that may still be on the page.
+  await expect(page.getByRole('status').filter({ hasText: 'The EMR connection' })).toHaveText(
+    'The EMR connection is connected.',
+  );
   await expect(page.locator('tr[data-testid^="connection-"]').first().getByTestId('connection-status')).toContainText(
     'Connected',
   );
