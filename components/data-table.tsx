@@ -12,7 +12,8 @@ export type Column<Row> = {
   header: ReactNode;
   /** The column's name on a row's card; the header when it is plain text. */
   label?: string;
-  cell: (row: Row) => ReactNode;
+  /** `index` is the row's place in `rows`, from 0 (for a list whose rows have no id of their own). */
+  cell: (row: Row, index: number) => ReactNode;
   /** Money, right-aligned (billing-amount). */
   amount?: boolean;
   /** The cell that names the row (a th scope=row), such as a user's e-mail. */
@@ -39,7 +40,8 @@ export function DataTable<Row>({
   /** null while the list is being read. */
   rows: readonly Row[] | null;
   columns: readonly Column<Row>[];
-  rowKey: (row: Row) => string;
+  /** A row's React key; `index` as in Column.cell, for rows that have nothing else to tell them apart. */
+  rowKey: (row: Row, index: number) => string;
   rowProps?: (row: Row) => RowProps;
   /** The table's accessible name, when no heading names it. */
   label?: string;
@@ -74,8 +76,8 @@ export function DataTable<Row>({
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
-              <tr key={rowKey(row)} {...rowProps?.(row)}>
+            {rows.map((row, index) => (
+              <tr key={rowKey(row, index)} {...rowProps?.(row)}>
                 {columns.map((column, i) => {
                   const Cell = column.rowHeader ? 'th' : 'td';
                   return (
@@ -86,7 +88,7 @@ export function DataTable<Row>({
                       className={column.amount ? 'billing-amount' : undefined}
                       {...column.cellProps?.(row)}
                     >
-                      {column.cell(row)}
+                      {column.cell(row, index)}
                     </Cell>
                   );
                 })}

@@ -62,10 +62,10 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
           <>
             <h3>Provider-level adjustments</h3>
             <DataTable
-              rows={remittance.providerAdjustments.map((adjustment, position) => ({ ...adjustment, position }))}
+              rows={remittance.providerAdjustments}
               label="Provider-level adjustments"
               empty={null}
-              rowKey={(a) => String(a.position)}
+              rowKey={(_, index) => String(index)}
               columns={[
                 {
                   header: 'Why',
@@ -144,10 +144,10 @@ function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
         <>
           <h4>Adjustments</h4>
           <DataTable
-            rows={claim.adjustments.map((adjustment, position) => ({ ...adjustment, position }))}
+            rows={claim.adjustments}
             label="Adjustments"
             empty={null}
-            rowKey={(a) => String(a.position)}
+            rowKey={(_, index) => String(index)}
             columns={[
               { header: 'Who bears it', cell: (a) => adjustmentGroupWords(a.group) },
               {
@@ -184,12 +184,12 @@ function ClaimPayment({ claim }: { claim: RemittanceClaim }) {
         <>
           <h4>Service lines</h4>
           <DataTable
-            rows={claim.lines.map((line, i) => ({ ...line, number: i + 1 }))}
+            rows={claim.lines}
             label="Service lines"
             empty={null}
-            rowKey={(line) => String(line.number)}
+            rowKey={(_, index) => String(index)}
             columns={[
-              { header: 'Line', cell: (line) => line.number },
+              { header: 'Line', cell: (_, index) => index + 1 },
               {
                 header: 'Procedure',
                 cell: (line) =>
