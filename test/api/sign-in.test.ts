@@ -234,5 +234,7 @@ describe('embedded database (PGlite)', () => {
     } finally {
       await app.stop();
     }
-  });
+    // The start itself is in this test, not in a hook: the embedded database's migrations (wasm) and the demo
+    // seed took 25-31 s here beside two other test workers on a slow two-core machine, past the 30 s default.
+  }, 120_000);
 });
