@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../db';
 import type { Scope } from '../auth/scopes';
+import { findReassociationVariances, type ReassociationKind } from '../reconciliation/reassociation-variances';
 import { listDenials } from '../remittances/list-denials';
 import { NEXT_ACTIONS } from '../remittances/next-action';
 import { clinicDayBounds, clinicToday } from '../time/clinic-day';
@@ -36,11 +37,11 @@ export const HomeSummary = z.object({
     .optional(),
   money: z
     .object({
-      /** 835s posted whose deposit has not been matched yet. */
+      /** 835s that pay something and whose deposit has not arrived (waiting, or reported as a variance). */
       erasWaitingForDeposit: Count,
       /** 835 claim payments that named no sent claim and posted nowhere. */
       unpostedClaimPayments: Count,
-      /** Bank deposits no 835 explains (reconciliation variances). */
+      /** Bank deposits no 835 explains yet (waiting for their ERA, or reported as a variance). */
       unmatchedDeposits: Count,
       /** Settlement instructions signed and waiting to be paid out (execute, then the rail). */
       payoutsWaiting: Count,
@@ -147,22 +148,24 @@ async function readClaims(deps: { db: Db }, input: Input) {
 }
 
 async function readMoney(deps: { db: Db }, input: Input) {
-  const [row] = await deps.db.$queryRaw<{ waiting: bigint; unposted: bigint; deposits: bigint; payouts: bigint }[]>`
+  // ERAs and deposits still without their pair, counted from the pairs the reconciliation screen lists (waiting or
+  // already reported): an 835 that pays nothing (BPR02 0, a denial) expects no deposit, and a trace whose pair
+  // arrived is no longer counted, whether or not the nightly run has removed its variance yet.
+  const [[row], pairs] = await Promise.all([
+    deps.db.$queryRaw<{ unposted: bigint; payouts: bigint }[]>`
     SELECT
-      (SELECT COUNT(*) FROM "Remittance" r WHERE r."clinicId" = ${input.clinicId}
-        AND NOT EXISTS (SELECT 1 FROM "RailPosting" p
-          WHERE p."clinicId" = r."clinicId" AND p."railReference" = r."traceNumber")) AS waiting,
       (SELECT COUNT(*) FROM "RemittanceClaim" WHERE "clinicId" = ${input.clinicId} AND "posting" = 'unmatched') AS unposted,
-      (SELECT COUNT(*) FROM "ReconciliationVariance"
-        WHERE "clinicId" = ${input.clinicId} AND "kind" = 'deposit_without_era') AS deposits,
       -- Signed payouts no batch carries yet: the ones a biller still has to put in a bank file.
       (SELECT COUNT(*) FROM "SettlementInstruction" i
         WHERE i."clinicId" = ${input.clinicId} AND i."status" = 'SIGNED'
-          AND NOT EXISTS (SELECT 1 FROM "PayoutEntry" e WHERE e."instructionId" = i."id")) AS payouts`;
+          AND NOT EXISTS (SELECT 1 FROM "PayoutEntry" e WHERE e."instructionId" = i."id")) AS payouts`,
+    findReassociationVariances(deps.db, { day: '0000-01-01', clinicId: input.clinicId }),
+  ]);
+  const open = (kind: ReassociationKind) => pairs.open.filter((pair) => pair.kind === kind).length;
   return {
-    erasWaitingForDeposit: Number(row?.waiting ?? 0n),
+    erasWaitingForDeposit: open('era_without_deposit'),
     unpostedClaimPayments: Number(row?.unposted ?? 0n),
-    unmatchedDeposits: Number(row?.deposits ?? 0n),
+    unmatchedDeposits: open('deposit_without_era'),
     payoutsWaiting: Number(row?.payouts ?? 0n),
   };
 }

@@ -72,6 +72,10 @@ describe('the demo with history', () => {
     const variances = await billing.get('/api/reconciliation/variances');
     expect(variances.status, variances.text).toBe(200);
     expect(variances.body.variances).toEqual([expect.objectContaining({ kind: 'era_without_deposit' })]);
+    expect(variances.body.waiting).toEqual([]);
+    // The home screen counts what that screen lists: the demo's 835s that pay nothing expect no deposit.
+    const home = await billing.get('/api/home');
+    expect(home.body.money).toMatchObject({ erasWaitingForDeposit: 1, unmatchedDeposits: 0 });
 
     const instructions = await app.db.settlementInstruction.findMany({ select: { poolId: true, status: true } });
     expect(instructions).toEqual(

@@ -5,6 +5,7 @@
 // character in an 835 is 400 and nothing is stored.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HomeSummary } from '@/lib/home/read-home';
 import { ingestRemittance } from '@/lib/remittances/ingest-remittance';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
@@ -226,6 +227,17 @@ describe('remittance money safety', () => {
     const remittance = remittanceOf([claimPayment(claim.id, '1', lines)], { paymentDate: '2026-11-16' });
     expect((await client.post('/api/remittances', { x12: x12Of(remittance) })).status).toBe(200);
 
+    // An 835 that pays nothing (a denial, BPR02 0) expects no deposit: it waits for nothing.
+    const denied: LineSpec[] = [{ procedureCode: '99213', chargeCents: 15_000, adjustments: [['CO', '50', 15_000]] }];
+    const denial = remittanceOf([claimPayment((await createClaim(app.db, own)).id, '4', denied)], {
+      paymentDate: '2026-11-16',
+    });
+    expect(denial.paymentCents).toBe(0);
+    const posted = await client.post('/api/remittances', { x12: x12Of(denial) });
+    expect(posted.status, posted.text).toBe(200);
+    // The home screen counts what the reconciliation screen lists, waiting or reported.
+    const waitingOnHome = async () => ((await client.get('/api/home')).body as HomeSummary).money;
+
     const listed = await client.get('/api/reconciliation/variances');
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
@@ -242,6 +254,7 @@ describe('remittance money safety', () => {
         },
       ],
     });
+    expect(await waitingOnHome()).toMatchObject({ erasWaitingForDeposit: 1, unmatchedDeposits: 0 });
     expect((await client.get('/api/reconciliation/variances?day=2026-11-17')).body).toEqual({
       variances: [],
       waiting: [],
@@ -258,6 +271,7 @@ describe('remittance money safety', () => {
     expect(reported.body.variances.map((v: Variance) => [v.kind, v.reference])).toEqual([
       ['era_without_deposit', remittance.traceNumber],
     ]);
+    expect(await waitingOnHome()).toMatchObject({ erasWaitingForDeposit: 1, unmatchedDeposits: 0 });
 
     // The deposit arrives: matched, nothing waits and (after the next run) nothing is left.
     const deposit = await deliver('/api/webhooks/banking', TEST_SECRETS.WEBHOOK_SECRET_BANKING, {
@@ -278,6 +292,7 @@ describe('remittance money safety', () => {
     const settled = await client.get('/api/reconciliation/variances');
     expect(settled.body.waiting).toEqual([]);
     expect(settled.body.variances.filter((v: Variance) => v.reference === remittance.traceNumber)).toEqual([]);
+    expect(await waitingOnHome()).toMatchObject({ erasWaitingForDeposit: 0, unmatchedDeposits: 0 });
   });
 
   it('a negative BPR02 is 422 and posts nothing', async () => {
