@@ -12,7 +12,7 @@ function CountLink(props: { href: string; count: number; children: ReactNode; te
   return (
     <li>
       <Link href={props.href} data-testid={props.testId} className="count-link">
-        <span className="count">{props.count}</span> {props.children}
+        <span className="count">{props.count}</span> <span className="count-words">{props.children}</span>
       </Link>
     </li>
   );
