@@ -64,6 +64,26 @@ for (const width of [1280, 390]) {
     });
   }
 
+  if (width === 1280)
+    test('the header marks the screen in view, scrolled into its one row for a role with more links than fit', async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signIn(page, 'admin@northside.test');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const [path, link] of [
+        ['/settings/security', 'Security'],
+        ['/claims/new', 'Claims'],
+        ['/admin/audit', 'Audit log'],
+      ]) {
+        await page.goto(path!);
+        await expect(nav.locator('[aria-current="page"]')).toHaveText(link!);
+        // Eighteen links do not fit the row: the current one is scrolled into the row's view, not clipped by it.
+        await expect(nav.getByRole('link', { name: link, exact: true })).toBeInViewport();
+      }
+      expect((await page.locator('header.top').boundingBox())!.height).toBeLessThan(70);
+    });
+
   test(`billing's claim counts open the queue filtered to that state at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, 'billing@northside.test');
