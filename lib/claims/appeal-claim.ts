@@ -37,10 +37,11 @@ const APPEALABLE: readonly ClaimStatus[] = ['denied', 'partially_paid'];
 
 /** @throws NOT_FOUND (404) for a claim not in the clinic; NOT_EXECUTABLE (409) unless denied or partially paid. */
 export async function appealClaim(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   input: AppealBody & { claimId: string; clinicId: string; orgId: string; userId: string; correlationId: string },
 ): Promise<z.infer<typeof ClaimAppealed>> {
   const { db } = deps;
+  const now = deps.clock();
   const { clinicId, claimId, correlationId } = input;
   const claim = await getClinicClaim(db, clinicId, claimId);
   const refuse = (status: string) =>
@@ -59,6 +60,7 @@ export async function appealClaim(
         attachments: input.attachments ?? [],
         createdBy: input.userId,
         correlationId,
+        createdAt: now,
       },
     });
     const moved = await transitionClaim(tx, {
@@ -69,6 +71,7 @@ export async function appealClaim(
       kind: 'appeal',
       detail: { appealId: created.id, by: input.userId },
       correlationId,
+      at: now,
     });
     if (!moved) throw refuse('appealed');
     await recordAudit(tx, {

@@ -76,7 +76,8 @@ export type ClaimTransition = {
   correlationId: string;
   /** Other columns written with the status, in the same UPDATE (statusReason, submittedAt, paidCents...). */
   set?: Omit<Prisma.ClaimUpdateManyMutationInput, 'status'>;
-  at?: Date;
+  /** When it happened, from the caller's clock (never the database's: a replayed or backdated story keeps its days). */
+  at: Date;
 };
 
 /**
@@ -108,7 +109,8 @@ export type ClaimEventInput = {
   correlationId: string;
   fromStatus?: ClaimStatus | null;
   toStatus?: ClaimStatus | null;
-  at?: Date;
+  /** When it happened, from the caller's clock. */
+  at: Date;
 };
 
 /** A timeline entry without a state change (created, edited, a 999 R, a 277 answer). */
@@ -122,7 +124,7 @@ export async function recordClaimEvent(db: ClaimWriter, event: ClaimEventInput):
       toStatus: event.toStatus ?? null,
       detail: event.detail ?? undefined,
       correlationId: event.correlationId,
-      ...(event.at ? { at: event.at } : {}),
+      at: event.at,
     },
   });
 }

@@ -161,6 +161,7 @@ async function refreshStatus(
     throw new AppError('TRANSPORT_FAILED', 'The clearinghouse could not be reached; try again later', { cause: error });
   }
   const answer = answerFor(report.claims, claim.id);
+  const now = deps.clock();
 
   await db.$transaction(async (tx) => {
     const transmission = (direction: 'out' | 'in', kind: string, control: string, text: string) =>
@@ -173,6 +174,7 @@ async function refreshStatus(
           controlNumber: control,
           x12: text,
           correlationId: input.correlationId,
+          at: now,
         },
       });
     await transmission('out', '276', String(controlNumber), x12);
@@ -197,6 +199,7 @@ async function refreshStatus(
         kind: '277',
         detail,
         correlationId: input.correlationId,
+        at: now,
         ...(answer.accepted ? {} : { set: { statusReason: `Rejected by the payer (277): ${detail.words}` } }),
       }));
     // As on submit: a sandbox claim the payer accepted is paid or denied later by the sandbox payer's 835.
@@ -205,7 +208,7 @@ async function refreshStatus(
         clinicId: input.clinicId,
         claimId: claim.id,
         correlationId: input.correlationId,
-        now: deps.clock(),
+        now,
       });
     if (!moved)
       await recordClaimEvent(tx, {
@@ -214,6 +217,7 @@ async function refreshStatus(
         kind: '277',
         detail,
         correlationId: input.correlationId,
+        at: now,
       });
   });
 }

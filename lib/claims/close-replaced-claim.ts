@@ -7,9 +7,9 @@ import { isClaimStatus, transitionClaim } from './claim-states';
 
 export async function closeReplacedClaim(
   tx: Prisma.TransactionClient,
-  input: { clinicId: string; claimId: string; correlationId: string },
+  input: { clinicId: string; claimId: string; correlationId: string; /** when the 277CA was recorded */ at: Date },
 ): Promise<void> {
-  const { clinicId, claimId, correlationId } = input;
+  const { clinicId, claimId, correlationId, at } = input;
   const claim = await tx.claim.findFirst({
     where: { id: claimId, clinicId },
     select: { frequency: true, replacesClaimId: true },
@@ -29,6 +29,7 @@ export async function closeReplacedClaim(
       kind: isVoid ? 'voided' : 'replaced',
       detail: isVoid ? { voidClaimId: claimId } : { replacementClaimId: claimId },
       correlationId,
+      at,
       set: {
         statusReason: isVoid
           ? `Voided by claim ${claimId}, which the payer accepted`
@@ -45,6 +46,7 @@ export async function closeReplacedClaim(
       kind: 'void-accepted',
       detail: { voidedClaimId: claim.replacesClaimId },
       correlationId,
+      at,
       set: { statusReason: `Void of claim ${claim.replacesClaimId}, accepted by the payer` },
     });
   }

@@ -32,10 +32,11 @@ export function newClaimId(): string {
  *   (nothing is created).
  */
 export async function createClaim(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   input: CreateDraftBody & { clinicId: string; userId: string; correlationId: string },
 ): Promise<ClaimView> {
   const { db } = deps;
+  const now = deps.clock();
   const { clinicId, correlationId } = input;
   await requireClinicPatients(db, clinicId, [input.patientId]);
   const claimId = newClaimId();
@@ -50,6 +51,7 @@ export async function createClaim(
         data: {
           id: claimId,
           clinicId,
+          createdAt: now,
           patientId: input.patientId,
           status: 'draft',
           serviceDate: input.serviceDate,
@@ -70,6 +72,7 @@ export async function createClaim(
         toStatus: 'draft',
         detail: { by: input.userId },
         correlationId,
+        at: now,
       });
       return tx.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_LINES });
     });

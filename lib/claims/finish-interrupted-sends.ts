@@ -96,7 +96,7 @@ export async function finishInterruptedSends(
 }
 
 async function markForPerson(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   row: { id: string; clinicId: string; claimId: string; correlationId: string },
 ): Promise<void> {
   await deps.db.$transaction(async (tx) => {
@@ -115,6 +115,7 @@ async function markForPerson(
       kind: 'send-unconfirmed',
       detail: { claimSendId: row.id },
       correlationId: row.correlationId,
+      at: deps.clock(),
     });
   });
 }

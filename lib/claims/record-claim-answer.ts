@@ -90,7 +90,7 @@ export async function recordClaimAnswer(
     if (count === 0) return; // recorded by someone else (the request or the recovery job)
     const transmission = (kind: string, control: string, text: string) =>
       tx.claimTransmission.create({
-        data: { clinicId, claimId, direction: 'in', kind, controlNumber: control, x12: text, correlationId },
+        data: { clinicId, claimId, direction: 'in', kind, controlNumber: control, x12: text, correlationId, at: now },
       });
     await transmission('999', ack999.interchangeControlNumber, acks.ack999!);
 
@@ -107,6 +107,7 @@ export async function recordClaimAnswer(
         kind: '999',
         detail: detail999,
         correlationId,
+        at: now,
         set: {
           statusReason: `Rejected by the clearinghouse (999 ${status})${errors.length ? `: ${errors.join('; ')}` : ''}`,
           // The key sent nothing that counts: a fixed draft may be sent again, under a new key.
@@ -125,6 +126,7 @@ export async function recordClaimAnswer(
       kind: '999',
       detail: detail999,
       correlationId,
+      at: now,
       set: {
         submittedAt: now,
         statusReason: status === 'E' ? `Accepted with errors (999 E): ${errors.join('; ')}` : null,
@@ -151,10 +153,11 @@ export async function recordClaimAnswer(
           kind: '277CA',
           detail,
           correlationId,
+          at: now,
           // The payer's claim control number: REF*F8 of a later replacement or void.
           ...(answer.payerClaimId ? { set: { payerClaimId: answer.payerClaimId } } : {}),
         });
-        await closeReplacedClaim(tx, { clinicId, claimId, correlationId });
+        await closeReplacedClaim(tx, { clinicId, claimId, correlationId, at: now });
         await recordEvent(tx, {
           clinicId,
           type: 'claim.accepted',
@@ -174,6 +177,7 @@ export async function recordClaimAnswer(
           kind: '277CA',
           detail,
           correlationId,
+          at: now,
           set: { statusReason: `Rejected by the payer (277CA): ${describe277Status(answer)}` },
         });
         await recordEvent(tx, {
@@ -204,6 +208,7 @@ async function recordUnreadable(
   error: unknown,
 ): Promise<void> {
   const { clinicId, claimId, correlationId } = send;
+  const now = deps.clock();
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimSend.updateMany({
       where: { id: send.id, state: 'sending' },
@@ -212,7 +217,7 @@ async function recordUnreadable(
     if (count === 0) return;
     // Kept exactly as received, beside the 837P, for the person who decides.
     await tx.claimTransmission.create({
-      data: { clinicId, claimId, direction: 'in', kind: '999', controlNumber: '', x12: ack999, correlationId },
+      data: { clinicId, claimId, direction: 'in', kind: '999', controlNumber: '', x12: ack999, correlationId, at: now },
     });
     await tx.claim.updateMany({ where: { id: claimId, status: 'sending' }, data: { statusReason: UNREADABLE_REASON } });
     await recordClaimEvent(tx, {
@@ -222,6 +227,7 @@ async function recordUnreadable(
       // Words only: the reader's message may quote the document, which may hold PHI.
       detail: { document: '999', reason: error instanceof X12ReadError ? 'not a readable 999' : 'unreadable' },
       correlationId,
+      at: now,
     });
     await audit(tx, send, { transmitted: true, acknowledgment: 'unreadable' });
   });

@@ -129,7 +129,7 @@ export async function submitClaim(
           data: { clinicId, purpose, key: idempotencyKey, resourceId: claim.id },
         });
       }
-      if (isNew) await createDraft(tx, claim, input, patientId, options.prepared);
+      if (isNew) await createDraft(tx, claim, input, patientId, options.prepared, now);
       const moved = await transitionClaim(tx, {
         clinicId,
         claimId: claim.id,
@@ -138,6 +138,7 @@ export async function submitClaim(
         kind: 'sending',
         detail: { by: input.userId },
         correlationId,
+        at: now,
         set: {
           correlationId,
           payerId: professionalClaim.payer.id,
@@ -169,6 +170,7 @@ export async function submitClaim(
           controlNumber: String(controlNumber),
           x12: document,
           correlationId,
+          at: now,
         },
       });
       const row = await tx.claimSend.create({
@@ -257,10 +259,11 @@ async function returnToDraft(
   purpose: string,
   idempotencyKey: string | null,
 ) {
+  const now = deps.clock();
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimSend.updateMany({
       where: { id: send.id, state: 'sending' },
-      data: { state: 'not_delivered', stateReason: 'The clearinghouse could not be reached', finishedAt: deps.clock() },
+      data: { state: 'not_delivered', stateReason: 'The clearinghouse could not be reached', finishedAt: now },
     });
     if (count === 0) return;
     if (idempotencyKey !== null)
@@ -274,6 +277,7 @@ async function returnToDraft(
       to: 'draft',
       kind: 'send-failed',
       correlationId: send.correlationId,
+      at: now,
       set: { payerId: null, payerName: null, memberId: null, idempotencyKey: null },
     });
   });
@@ -339,10 +343,12 @@ async function createDraft(
   input: SubmitInput,
   patientId: string,
   prepared: PreparedClaim | undefined,
+  now: Date,
 ): Promise<void> {
   await tx.claim.create({
     data: {
       id: claim.id,
+      createdAt: now,
       clinicId: input.clinicId,
       patientId,
       status: 'draft',
@@ -380,5 +386,6 @@ async function createDraft(
     toStatus: 'draft',
     detail: { ...prepared?.event, by: input.userId },
     correlationId: input.correlationId,
+    at: now,
   });
 }

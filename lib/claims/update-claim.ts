@@ -13,10 +13,11 @@ import { CLAIM_LINES, toClaimViewOf, type ClaimView } from './claim-view';
 
 /** @throws NOT_FOUND (404) for a claim not in the clinic; NOT_EXECUTABLE (409) unless it is a draft or rejected. */
 export async function updateClaim(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   input: { body: PatchClaimBody; claimId: string; clinicId: string; userId: string; correlationId: string },
 ): Promise<ClaimView> {
   const { db } = deps;
+  const now = deps.clock();
   const { body, claimId, clinicId, correlationId } = input;
   const claim = await getClinicClaim(db, clinicId, claimId);
   const refuse = (status: string) =>
@@ -57,6 +58,7 @@ export async function updateClaim(
         kind: 'reopened',
         detail: { by: input.userId },
         correlationId,
+        at: now,
       });
       if (!reopened) throw refuse('submitted');
     }
@@ -85,6 +87,7 @@ export async function updateClaim(
       kind: 'edited',
       detail: { by: input.userId, fields: Object.keys(body).sort() },
       correlationId,
+      at: now,
     });
     return tx.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_LINES });
   });

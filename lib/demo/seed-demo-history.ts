@@ -80,12 +80,15 @@ export async function seedDemoHistory(deps: SeedDeps): Promise<{ seeded: boolean
     }
     // One appeal: the oldest denial of Northside, argued as a biller would.
     if (clinic.prefix === 'n' && denied[0]) {
-      await appealClaim(deps, {
-        ...actor(clinic, 'appeal'),
-        claimId: denied[0],
-        reason: 'Office visit was medically necessary: chart notes and the referral are attached.',
-        attachments: [{ name: 'visit-notes.pdf' }, { name: 'referral.pdf' }],
-      });
+      await appealClaim(
+        { db, clock: () => now },
+        {
+          ...actor(clinic, 'appeal'),
+          claimId: denied[0],
+          reason: 'Office visit was medically necessary: chart notes and the referral are attached.',
+          attachments: [{ name: 'visit-notes.pdf' }, { name: 'referral.pdf' }],
+        },
+      );
     }
     await signHistoryInstruction(deps, clinic);
   }

@@ -101,6 +101,29 @@ describe('the demo with history', () => {
     expect(file.text.split('\n')[0]).toMatch(/^101 /);
   });
 
+  it("dates each claim's timeline and documents on the story's own days, not on the day it was seeded", async () => {
+    const seededOn = new Date().toISOString().slice(0, 10);
+    const paid = await app.db.claim.findFirstOrThrow({
+      where: { clinicId: 'clinic_north', status: 'paid' },
+      orderBy: { serviceDate: 'asc' },
+    });
+    const claim = await billing.get(`/api/claims/${paid.id}`);
+    expect(claim.status, claim.text).toBe(200);
+    type Dated = { kind: string; at: string };
+    const timeline: Dated[] = claim.body.timeline;
+    // Created and sent the morning after the visit, acknowledged then, paid two weeks later: weeks before today.
+    expect(timeline.map((e) => e.kind)).toEqual(['created', 'sending', '999', '277CA', 'payment']);
+    expect(timeline.slice(0, 4).map((e) => e.at)).toEqual(Array(4).fill(claim.body.submittedAt));
+    expect(timeline.map((e) => e.at)).toEqual(timeline.map((e) => e.at).sort());
+    expect(timeline.at(-1)!.at.slice(0, 10) < seededOn).toBe(true);
+    const documents = await billing.get(`/api/claims/${paid.id}/transmissions`);
+    expect(documents.status, documents.text).toBe(200);
+    const sent = (documents.body.transmissions as Dated[]).filter((d) => d.kind !== '835');
+    expect(sent.map((d) => [d.kind, d.at])).toEqual(
+      ['837P', '999', '277CA'].map((kind) => [kind, claim.body.submittedAt]),
+    );
+  });
+
   it('leaves the ruled demo records exactly as ruled', async () => {
     for (const [prefix, clinicId, timeZone] of [
       ['n', 'clinic_north', 'America/New_York'],
