@@ -166,7 +166,7 @@ export function ClaimEditor({
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="claim-editor-title" data-testid="claim-editor">
       <h2 id="claim-editor-title" className="billing-title">
-        {claimId ? `Draft claim ${claimId}` : 'New claim'}
+        {claimId ? `Draft claim ${claimId}` : 'Claim details'}
       </h2>
       <div ref={problemsRef} tabIndex={-1}>
         {otherIssues.length ? (
