@@ -1,7 +1,8 @@
 // Money out in Chromium (issue #24 screens): an admin sets the clinic's payout account in the clinic settings
-// through the step-up dialog (shown masked, unverified), sends its prenote from the settlement console's batches,
-// sees a refused batch's problems inline, releases the prenote batch and downloads its NACHA file.
-// State: clinic_south ends with a payout account and one released prenote batch.
+// through the step-up dialog (shown masked, unverified), sends its prenote from the settlement console's batches
+// (offered only while it is due), sees a refused batch's problems inline, releases the prenote batch and downloads
+// its NACHA file.
+// State: clinic_south ends with a payout account, one released prenote batch and one signed instruction.
 import { test, expect } from 'playwright/test';
 import { PASSWORD, signedInPage } from './billing-setup';
 
@@ -25,14 +26,28 @@ test('payout account with step-up, prenote batch, problems inline, release and t
 
   await page.goto('/settlement');
   const batches = page.getByTestId('payout-batches');
+  await expect(batches.getByTestId('payout-account-note')).toContainText('its prenote');
   await batches.getByRole('button', { name: 'Send the payout account prenote' }).click();
   await expect(batches.getByText(/built: 1 entries, \$0\.00\./)).toBeVisible();
   const row = batches.getByTestId('batch-row').first();
   await expect(row).toHaveAttribute('data-status', 'created');
 
-  // A second prenote is not due: the refusal's problem is listed inline.
-  await batches.getByRole('button', { name: 'Send the payout account prenote' }).click();
-  await expect(batches.getByTestId('batch-problems')).toContainText('A batch needs at least one instruction');
+  // A second prenote is not due: nothing to build until an instruction is chosen.
+  await expect(batches.getByTestId('payout-account-note')).toContainText('with the bank');
+  await expect(batches.getByRole('button', { name: 'Send the payout account prenote' })).toHaveCount(0);
+  await expect(batches.getByRole('button', { name: 'Build a batch of 0' })).toBeDisabled();
+
+  // An instruction cannot be paid out before the bank confirms the prenote: the refusal's problem is listed inline.
+  await page.getByLabel('Advance (dollars)').fill('100.00');
+  await page.getByRole('button', { name: 'Draft instruction' }).click();
+  const instruction = page.getByTestId('instruction');
+  await instruction.getByRole('button', { name: 'Sign instruction' }).click();
+  await expect(instruction).toHaveAttribute('data-status', 'SIGNED');
+  await batches.getByRole('checkbox').check();
+  await batches.getByRole('button', { name: 'Build a batch of 1' }).click();
+  await expect(batches.getByTestId('batch-problems')).toContainText(
+    'not verified until the bank confirms the batch carrying its prenote',
+  );
 
   await row.getByRole('button', { name: 'Release' }).click();
   await expect(row).toHaveAttribute('data-status', 'released');

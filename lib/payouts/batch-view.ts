@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Prisma } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
 import { AppError } from '../errors';
+import { PAYOUT_ACCOUNT_STATES, payoutAccountState } from './payout-account';
 
 export const BATCH_STATUSES = ['created', 'released', 'confirmed'] as const;
 
@@ -27,6 +28,12 @@ export const PayoutBatchView = z.object({
   ),
 });
 export type PayoutBatchView = z.infer<typeof PayoutBatchView>;
+
+export const BatchList = z.object({
+  batches: z.array(PayoutBatchView),
+  payoutAccount: z.enum(PAYOUT_ACCOUNT_STATES),
+});
+export type BatchList = z.infer<typeof BatchList>;
 
 type Row = Prisma.PayoutBatchGetPayload<{ include: { entries: true } }>;
 
@@ -57,14 +64,18 @@ export async function readBatch(tx: Prisma.TransactionClient, clinicId: string, 
   return tx.payoutBatch.findFirst({ where: { id: batchId, clinicId }, include: { entries: true } });
 }
 
+/** The newest batches, and where the payout account stands (what the next batch can be: its prenote, or payouts). */
 export async function listBatches(deps: { db: Prisma.TransactionClient }, clinicId: string) {
-  const rows = await deps.db.payoutBatch.findMany({
-    where: { clinicId },
-    include: { entries: true },
-    orderBy: { createdAt: 'desc' },
-    take: 50,
-  });
-  return { batches: rows.map(toBatchView) };
+  const [rows, account] = await Promise.all([
+    deps.db.payoutBatch.findMany({
+      where: { clinicId },
+      include: { entries: true },
+      orderBy: { createdAt: 'desc' },
+      take: 50,
+    }),
+    deps.db.payoutAccount.findUnique({ where: { clinicId }, select: { verifiedAt: true, prenoteBatchId: true } }),
+  ]);
+  return { batches: rows.map(toBatchView), payoutAccount: payoutAccountState(account) };
 }
 
 export async function getBatch(deps: { db: Prisma.TransactionClient }, clinicId: string, batchId: string) {

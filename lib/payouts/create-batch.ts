@@ -23,7 +23,7 @@ import {
   type NachaFileInput,
 } from './nacha-file';
 import { MAX_BATCH_ENTRIES, ORIGINATOR } from './originator';
-import { unsealPayoutAccount } from './payout-account';
+import { payoutAccountState, unsealPayoutAccount } from './payout-account';
 
 export const CreateBatchBody = z.object({
   instructionIds: z.array(z.string().trim().min(1).max(200)).max(MAX_BATCH_ENTRIES - 1),
@@ -112,7 +112,7 @@ export async function createBatch(
       const { issues, paid } = await checkInstructions(tx, clinicId, body.instructionIds, now);
       const account = await tx.payoutAccount.findUnique({ where: { clinicId } });
       if (!account) issues.push({ path: 'payoutAccount', message: 'The clinic has no payout account' });
-      const needsPrenote = account !== null && account.verifiedAt === null && account.prenoteBatchId === null;
+      const needsPrenote = payoutAccountState(account) === 'needs_prenote';
       if (account && account.verifiedAt === null && body.instructionIds.length > 0)
         issues.push({
           path: 'payoutAccount',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { PayoutAccountBody, PayoutAccountView } from './payout-account';
 import { CreateBatchBody, CreatedBatch } from './create-batch';
-import { PayoutBatchView } from './batch-view';
+import { BatchList, PayoutBatchView } from './batch-view';
 
 const BatchParams = z.object({ id: z.string().trim().min(1).max(200) });
 
@@ -37,10 +37,13 @@ export const listBatchesEndpoint = endpoint({
   method: 'GET',
   path: '/api/settlement/batches',
   tags: ['settlement'],
-  summary: "The clinic's 50 newest payout batches, newest first, with their entries, confirmation and returns",
+  summary:
+    "The clinic's 50 newest payout batches, newest first, with their entries, confirmation and returns; and " +
+    "`payoutAccount`, where the clinic's payout account stands: none, needs_prenote (the next batch, of no " +
+    'instructions, carries its prenote), prenote_sent (awaiting the bank) or verified (batches of instructions)',
   auth: 'session',
   scope: 'svcpay:read',
-  response: z.object({ batches: z.array(PayoutBatchView) }),
+  response: BatchList,
 });
 
 export const createBatchEndpoint = endpoint({

@@ -38,6 +38,19 @@ export const PayoutAccountView = z.object({
 });
 export type PayoutAccountView = z.infer<typeof PayoutAccountView>;
 
+/**
+ * Where the clinic's account stands on the way to being paid into, for the screens that build batches: none set,
+ * its prenote still to send (the next batch carries it), sent and awaiting the bank's confirmation, or verified.
+ */
+export const PAYOUT_ACCOUNT_STATES = ['none', 'needs_prenote', 'prenote_sent', 'verified'] as const;
+export type PayoutAccountState = (typeof PAYOUT_ACCOUNT_STATES)[number];
+
+export function payoutAccountState(row: Pick<Row, 'verifiedAt' | 'prenoteBatchId'> | null): PayoutAccountState {
+  if (!row) return 'none';
+  if (row.verifiedAt !== null) return 'verified';
+  return row.prenoteBatchId === null ? 'needs_prenote' : 'prenote_sent';
+}
+
 const routingContext = (clinicId: string) => `payout-account:routing:${clinicId}`;
 const accountContext = (clinicId: string) => `payout-account:account:${clinicId}`;
 

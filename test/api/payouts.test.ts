@@ -100,7 +100,11 @@ describe('payouts', () => {
     return { id, poolId };
   }
 
+  /** What the batch list says the next batch can be (the settlement screen offers the prenote only when due). */
+  const accountState = async () => (await admin.get('/api/settlement/batches')).body.payoutAccount;
+
   it('keeps the payout account sealed and masked, behind users:admin and step-up, audited', async () => {
+    expect(await accountState()).toBe('none');
     expect((await put(admin, '/api/clinic/payout-account', ACCOUNT)).status).toBe(401);
     expect((await put(reader, '/api/clinic/payout-account', ACCOUNT, { headers: stepUp })).status).toBe(403);
     const bad = await put(
@@ -132,6 +136,7 @@ describe('payouts', () => {
       await app.db.auditLog.count({ where: { clinicId: tenant.clinicId, action: 'clinic.payout-account.set' } }),
     ).toBe(1);
     expect((await other.get('/api/clinic/payout-account')).status).toBe(404); // the south clinic has none
+    expect(await accountState()).toBe('needs_prenote');
   });
 
   it('refuses instructions until the prenote is confirmed, then verifies the account', async () => {
@@ -148,6 +153,7 @@ describe('payouts', () => {
     const prenote = await admin.post('/api/settlement/batches', { instructionIds: [] }, { headers: stepUp });
     expect(prenote.status, prenote.text).toBe(201);
     expect(prenote.body).toMatchObject({ status: 'created', entryCount: 1, totalCents: 0 });
+    expect(await accountState()).toBe('prenote_sent');
     const file = await admin.get(`/api/settlement/batches/${prenote.body.batchId}/file`);
     expect(file.text.split('\n')[2]!.slice(0, 3)).toBe('623'); // checking prenote
     expect(
@@ -156,6 +162,7 @@ describe('payouts', () => {
     ).toBe(200);
     expect((await posted(app, tenant.clinicId, prenote.body.traceNumber, 0)).outcome).toBe('applied');
     expect((await admin.get('/api/clinic/payout-account')).body.verified).toBe(true);
+    expect(await accountState()).toBe('verified');
   });
 
   it('answers 422 naming every problem and writes nothing when one instruction is bad', async () => {

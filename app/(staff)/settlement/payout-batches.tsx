@@ -4,13 +4,24 @@
 // the exact file, and see the bank's confirmation and returns.
 import { useState } from 'react';
 import type { InstructionView } from '@/lib/settlements/instruction-view';
-import type { PayoutBatchView } from '@/lib/payouts/batch-view';
+import type { BatchList } from '@/lib/payouts/batch-view';
+import type { PayoutAccountState } from '@/lib/payouts/payout-account';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { useApiRead } from '@/components/billing/use-api-read';
 import { formatDollars } from '@/components/billing/format';
 import { ErrorNote } from '@/components/error-note';
 import { DataTable } from '@/components/data-table';
+
+// What the next batch can be while the payout account is not verified (verified: batches of instructions).
+const ACCOUNT_NOTE: Record<PayoutAccountState, string | null> = {
+  none: 'The clinic has no payout account yet: an admin sets it in Clinic settings.',
+  needs_prenote:
+    'The payout account is new: its prenote (a zero-dollar test entry) goes to the bank first, and payouts can be ' +
+    'built once the bank confirms it.',
+  prenote_sent: "The payout account's prenote is with the bank: payouts can be built once the bank confirms it.",
+  verified: null,
+};
 
 const BATCH_STATUS: Record<string, string> = {
   created: 'Built, not released',
@@ -20,13 +31,16 @@ const BATCH_STATUS: Record<string, string> = {
 
 export function PayoutBatches({ instructions, canWrite }: { instructions: InstructionView[]; canWrite: boolean }) {
   const [version, setVersion] = useState(0);
-  const { data, error: readError } = useApiRead<{ batches: PayoutBatchView[] }>('/api/settlement/batches', version);
+  const { data, error: readError } = useApiRead<BatchList>('/api/settlement/batches', version);
   const [selected, setSelected] = useState<string[]>([]);
   const [problems, setProblems] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const signed = instructions.filter((i) => i.status === 'SIGNED');
+  const account = data?.payoutAccount;
+  // With nothing chosen, the only batch there can be is the account's prenote, and only while it is due.
+  const sendsPrenote = selected.length === 0 && account === 'needs_prenote';
 
   async function act(run: () => Promise<string>) {
     setBusy(true);
@@ -68,6 +82,11 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
       {canWrite && (
         <fieldset disabled={busy}>
           <legend>Signed instructions to pay out</legend>
+          {account && ACCOUNT_NOTE[account] ? (
+            <p className="muted" data-testid="payout-account-note">
+              {ACCOUNT_NOTE[account]}
+            </p>
+          ) : null}
           {signed.length === 0 && <p className="muted">No signed instruction is waiting.</p>}
           {signed.map((i) => (
             <label key={i.instructionId} className="checkbox">
@@ -83,8 +102,13 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
               {i.instructionId}: {formatDollars(i.waterfall.residualCents)} to the clinic
             </label>
           ))}
-          <button type="button" onClick={build} data-testid="build-batch">
-            {selected.length === 0 ? 'Send the payout account prenote' : `Build a batch of ${selected.length}`}
+          <button
+            type="button"
+            onClick={build}
+            disabled={selected.length === 0 && !sendsPrenote}
+            data-testid="build-batch"
+          >
+            {sendsPrenote ? 'Send the payout account prenote' : `Build a batch of ${selected.length}`}
           </button>
         </fieldset>
       )}

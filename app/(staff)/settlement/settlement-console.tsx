@@ -15,20 +15,22 @@ import { InstructionCard } from './instruction-card';
 
 export function SettlementConsole({
   pools,
-  instructions: initial,
+  instructions,
+  onChanged,
   canWrite,
 }: {
   pools: PoolSummary[];
+  /** Newest first; the screen holds them and takes each one drafted or moved here through `onChanged`. */
   instructions: InstructionView[];
+  onChanged: (view: InstructionView) => void;
   canWrite: boolean;
 }) {
   const fmt = useDateFormat();
-  const [instructions, setInstructions] = useState(initial);
-  const [selectedId, setSelectedId] = useState<string | null>(initial[0]?.instructionId ?? null);
+  const [selectedId, setSelectedId] = useState<string | null>(instructions[0]?.instructionId ?? null);
   const selected = instructions.find((i) => i.instructionId === selectedId) ?? null;
 
   function remember(view: InstructionView) {
-    setInstructions((now) => [view, ...now.filter((i) => i.instructionId !== view.instructionId)]);
+    onChanged(view);
     setSelectedId(view.instructionId);
   }
 
@@ -84,8 +86,9 @@ export function SettlementConsole({
                     className="secondary"
                     onClick={() => setSelectedId(i.instructionId)}
                     aria-pressed={i.instructionId === selectedId}
+                    aria-label={`Show ${i.instructionId}`}
                   >
-                    Show {i.instructionId}
+                    Show
                   </button>
                 ),
               },
