@@ -36,7 +36,7 @@ export function RegisterForm({
       <input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} />
       <fieldset>
         <legend>Events</legend>
-        <label>
+        <label className="checkbox">
           <input
             type="checkbox"
             checked={events.includes('*')}
@@ -45,7 +45,7 @@ export function RegisterForm({
           All events
         </label>
         {SUBSCRIBABLE.map((type) => (
-          <label key={type}>
+          <label key={type} className="checkbox">
             <input
               type="checkbox"
               checked={events.includes(type)}
