@@ -35,7 +35,7 @@ test('payout account with step-up, prenote batch, problems inline, release and t
   // A second prenote is not due: nothing to build until an instruction is chosen.
   await expect(batches.getByTestId('payout-account-note')).toContainText('with the bank');
   await expect(batches.getByRole('button', { name: 'Send the payout account prenote' })).toHaveCount(0);
-  await expect(batches.getByRole('button', { name: 'Build a batch of 0' })).toBeDisabled();
+  await expect(batches.getByRole('button', { name: 'Build a batch', exact: true })).toBeDisabled();
 
   // An instruction cannot be paid out before the bank confirms the prenote: the refusal's problem is listed inline.
   await page.getByLabel('Advance (dollars)').fill('100.00');

@@ -108,7 +108,11 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
             disabled={selected.length === 0 && !sendsPrenote}
             data-testid="build-batch"
           >
-            {sendsPrenote ? 'Send the payout account prenote' : `Build a batch of ${selected.length}`}
+            {sendsPrenote
+              ? 'Send the payout account prenote'
+              : selected.length === 0
+                ? 'Build a batch'
+                : `Build a batch of ${selected.length}`}
           </button>
         </fieldset>
       )}
