@@ -12,6 +12,7 @@ import { useApiRead } from '@/components/billing/use-api-read';
 import { formatDollars } from '@/components/billing/format';
 import { ErrorNote } from '@/components/error-note';
 import { DataTable } from '@/components/data-table';
+import { instructionsToPayOut } from '@/components/billing/instructions-to-pay-out';
 
 // What the next batch can be while the payout account is not verified (verified: batches of instructions).
 const ACCOUNT_NOTE: Record<PayoutAccountState, string | null> = {
@@ -37,7 +38,7 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
-  const signed = instructions.filter((i) => i.status === 'SIGNED');
+  const signed = instructionsToPayOut(instructions, data?.batches ?? []);
   const account = data?.payoutAccount;
   // With nothing chosen, the only batch there can be is the account's prenote, and only while it is due.
   const sendsPrenote = selected.length === 0 && account === 'needs_prenote';
