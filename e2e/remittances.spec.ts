@@ -108,6 +108,8 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
   await page.goto(`/claims/${paid.claimId}`);
   await expect(page.getByTestId('claim-status')).toHaveAttribute('data-status', 'paid');
   await expect(page.getByTestId('claim-timeline')).toContainText('Payment posted from a remittance (835)');
+  await page.goto(`/claims/${denied.claimId}`);
+  await expect(page.getByTestId('claim-timeline')).toContainText('Denied by the payer in a remittance (835)');
 
   // The denial work queue: the denied claim with CO-50 in words, its next action and the way to appeal.
   await page.goto('/denials');

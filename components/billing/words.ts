@@ -57,7 +57,9 @@ const TIMELINE_WORDS: Record<string, string> = {
   'void-accepted': 'Void accepted by the payer; closed',
 };
 
-export function timelineWords(kind: string): string {
+/** What an event was; a remittance's CLP that denied the claim paid nothing, so it is not called a payment. */
+export function timelineWords(kind: string, toStatus?: string | null): string {
+  if (kind === 'payment' && toStatus === 'denied') return 'Denied by the payer in a remittance (835)';
   return TIMELINE_WORDS[kind] ?? kind.replaceAll('_', ' ');
 }
 

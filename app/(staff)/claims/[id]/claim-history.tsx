@@ -17,7 +17,8 @@ export function ClaimTimeline({ events }: { events: TimelineEvent[] }) {
             const detail = detailWords(event.detail);
             return (
               <li key={i} data-kind={event.kind}>
-                <strong>{timelineWords(event.kind)}</strong> <span className="muted">{fmt.dateTime(event.at)}</span>
+                <strong>{timelineWords(event.kind, event.toStatus)}</strong>{' '}
+                <span className="muted">{fmt.dateTime(event.at)}</span>
                 {event.toStatus && event.toStatus !== event.fromStatus ? (
                   <div>
                     {event.fromStatus ? `${claimStatusWords(event.fromStatus)} → ` : ''}
