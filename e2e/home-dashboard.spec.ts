@@ -116,6 +116,9 @@ for (const width of [1280, 390]) {
     for (const panel of ['ar-aging', 'collections', 'denials', 'clean-claims']) {
       const section = page.getByTestId(`panel-${panel}`);
       await expect(section.locator('table caption')).toBeVisible();
+      // Every column of the numbers is inside its panel, none cut off by the panel's edge.
+      const [panelBox, tableBox] = [await section.boundingBox(), await section.locator('table').boundingBox()];
+      expect(tableBox!.x + tableBox!.width, panel).toBeLessThanOrEqual(panelBox!.x + panelBox!.width);
       await expect(section.locator('.chart-box svg').first()).toBeAttached();
       await expect(section.getByRole('link', { name: /Download CSV/ })).toHaveAttribute(
         'href',

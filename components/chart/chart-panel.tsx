@@ -16,10 +16,16 @@ export function ChartPanel<Row>(props: {
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   csvHref: string;
+  /** A table too wide for a third of the screen (the aging's payer and six amounts): the panel takes a whole row. */
+  wide?: boolean;
 }) {
   const headingId = `${props.id}-title`;
   return (
-    <section className="card chart-panel" aria-labelledby={headingId} data-testid={`panel-${props.id}`}>
+    <section
+      className={props.wide ? 'card chart-panel wide' : 'card chart-panel'}
+      aria-labelledby={headingId}
+      data-testid={`panel-${props.id}`}
+    >
       <div className="chart-panel-head">
         <h2 id={headingId}>{props.title}</h2>
         <a href={props.csvHref} download>

@@ -86,6 +86,7 @@ function AgingPanel({ aging }: { aging: ArAging }) {
   return (
     <ChartPanel
       id="ar-aging"
+      wide
       title="Accounts receivable aging"
       description={<>Open balances by days since the date of service, as of {aging.asOf}.</>}
       csvHref="/api/dashboard/ar-aging?format=csv"
