@@ -12,13 +12,20 @@ test('payout account with step-up, prenote batch, problems inline, release and t
   const page = await signedInPage(browser, ADMIN);
   await page.goto('/settings/clinic');
   const account = page.getByTestId('payout-account');
-  await account.getByLabel('Routing number').fill('011000015');
+  // A routing number failing its ABA check digit: the API's problem is shown beside that field.
+  await account.getByLabel('Routing number').fill('011000016');
   await account.getByLabel('Account number').fill('000123456789');
   await account.getByLabel('Account holder').fill('Southside Clinic');
   await account.getByRole('button', { name: 'Save payout account' }).click();
   const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
   await dialog.getByLabel('Your password').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(account.getByTestId('payout-routingNumber-error')).toHaveText(
+    "This routing number fails its ABA check digit: check it against the bank's letter or a cheque",
+  );
+  await expect(account.getByLabel('Routing number')).toHaveAttribute('aria-invalid', 'true');
+  await account.getByLabel('Routing number').fill('011000015');
+  await account.getByRole('button', { name: 'Save payout account' }).click();
   await expect(account.getByTestId('payout-account-current')).toContainText(
     'checking account ending 6789 (routing ending 0015): not verified yet',
   );

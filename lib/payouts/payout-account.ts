@@ -11,20 +11,26 @@ import { recordAudit } from '../audit/record-audit';
 import { AppError } from '../errors';
 import { isAbaRoutingNumber } from './aba';
 
+// Each message is a sentence the settings screen shows beside its field.
 export const PayoutAccountBody = z.object({
   routingNumber: z
-    .string()
-    .regex(/^\d{9}$/, 'routingNumber must be 9 digits')
-    .refine(isAbaRoutingNumber, 'routingNumber fails the ABA check digit'),
-  accountNumber: z.string().regex(/^\d{4,17}$/, 'accountNumber must be 4 to 17 digits'),
-  accountType: z.enum(['checking', 'savings']),
+    .string({ error: 'Enter the routing number: 9 digits' })
+    .regex(/^\d{9}$/, 'Enter the routing number: 9 digits')
+    .refine(
+      isAbaRoutingNumber,
+      "This routing number fails its ABA check digit: check it against the bank's letter or a cheque",
+    ),
+  accountNumber: z
+    .string({ error: 'Enter the account number: 4 to 17 digits' })
+    .regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits'),
+  accountType: z.enum(['checking', 'savings'], { error: 'Choose checking or savings' }),
   // NACHA's receiver name field holds 22 characters of its alphabet (checked again when the file is built).
   holderName: z
-    .string()
+    .string({ error: 'Enter the account holder' })
     .trim()
-    .min(1)
-    .max(22)
-    .regex(/^[A-Za-z0-9 &',.\-/]+$/, "holderName may hold letters, digits, spaces and & ' , . - /"),
+    .min(1, 'Enter the account holder')
+    .max(22, 'The account holder fits 22 characters at most')
+    .regex(/^[A-Za-z0-9 &',.\-/]+$/, "The account holder may hold letters, digits, spaces and & ' , . - /"),
 });
 
 export const PayoutAccountView = z.object({

@@ -115,7 +115,10 @@ describe('payouts', () => {
     );
     expect(bad.status).toBe(400);
     expect(bad.body.issues).toEqual([
-      { path: 'body.routingNumber', message: 'routingNumber fails the ABA check digit' },
+      {
+        path: 'body.routingNumber',
+        message: "This routing number fails its ABA check digit: check it against the bank's letter or a cheque",
+      },
     ]);
 
     const res = await put(admin, '/api/clinic/payout-account', ACCOUNT, { headers: stepUp });
