@@ -88,7 +88,9 @@ export function DataTable<Row>({
                       className={column.amount ? 'billing-amount' : undefined}
                       {...column.cellProps?.(row)}
                     >
-                      {column.cell(row, index)}
+                      {/* One box for the value: a card lays a cell out as its label beside the value, and a value
+                          of several parts (an id, then a muted line) would otherwise fall into the label's column. */}
+                      <div>{column.cell(row, index)}</div>
                     </Cell>
                   );
                 })}
