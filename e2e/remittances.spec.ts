@@ -137,6 +137,13 @@ test('billing uploads 835s and sees the claims paid, one denial in the work queu
   await expect(bill).toBeVisible();
   await expect(bill).toContainText('Patient responsibility on claim');
   await expect(bill.getByTestId('bill-amount')).toHaveText('$20.00');
+  // At 1280 px every column is inside the list's card: a bill's long id breaks rather than pushing it past the edge.
+  const billsTable = page.locator('table', { has: bill });
+  const [cardBox, tableBox] = [
+    await page.locator('section.card', { has: billsTable }).boundingBox(),
+    await billsTable.boundingBox(),
+  ];
+  expect(tableBox!.x + tableBox!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width);
   // Its statement, downloaded: a PDF named after the bill.
   const [download] = await Promise.all([page.waitForEvent('download'), bill.getByTestId('bill-statement').click()]);
   expect(download.suggestedFilename()).toMatch(/^statement-bill_[A-Za-z0-9_]+\.pdf$/);

@@ -37,7 +37,7 @@ export function BillsScreen() {
             header: 'Bill',
             cell: (bill) => (
               <>
-                {bill.billId}
+                <span className="record-id">{bill.billId}</span>
                 <div className="muted">
                   {bill.status === 'paid' ? 'Paid in full' : 'Open'} · {fmt.date(bill.createdAt)}
                 </div>

@@ -73,7 +73,7 @@ export function SettlementConsole({
             empty={null}
             rowKey={(i) => i.instructionId}
             columns={[
-              { header: 'Instruction', cell: (i) => i.instructionId },
+              { header: 'Instruction', cell: (i) => <span className="record-id">{i.instructionId}</span> },
               { header: 'State', cell: (i) => instructionStatusWords(i.status) },
               { header: 'Advance', amount: true, cell: (i) => formatDollars(i.advanceAmountCents) },
               { header: 'Created', cell: (i) => fmt.dateTime(i.createdAt) },
