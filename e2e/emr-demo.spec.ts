@@ -1,4 +1,4 @@
-import { test, expect } from 'playwright/test';
+import { test, expect, type Page } from 'playwright/test';
 import { clinicRecords } from '../lib/sandbox-ehr/synthetic-records';
 
 // The sandbox demo end to end (issue #12): an admin creates a connection to the app's own sandbox EHR, connects
@@ -6,12 +6,23 @@ import { clinicRecords } from '../lib/sandbox-ehr/synthetic-records';
 const patient = clinicRecords('clinic_north').byType.Patient[1]!;
 const [name] = patient.name as Array<{ family: string; given: string[] }>;
 
+/**
+ * The connections are read once the screen is hydrated. A form filled before that is not the form's state, and an
+ * "Add connection" clicked then submits the bare HTML form, reloading the page empty (seen in a full CI run).
+ */
+async function openedIntegrations(page: Page) {
+  await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+  const list = page.getByRole('region', { name: 'EMR connections' });
+  await expect(list).toBeVisible();
+  await expect(list.getByText('Loading…')).toHaveCount(0);
+}
+
 test('an admin connects the sandbox EHR, approves with a patient, pulls and sees the resources', async ({ page }) => {
   await page.goto('/login?callbackUrl=/settings/integrations');
   await page.getByLabel('E-mail').fill('admin@northside.test');
   await page.getByLabel('Password').fill('demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+  await openedIntegrations(page);
 
   await page.getByLabel('EMR type').selectOption('generic-fhir');
   await page.getByLabel(/^Name/).fill('Sandbox EHR demo');
@@ -60,7 +71,7 @@ test('an admin pulls the sandbox EHR as a backend job, cancels one pull and lets
   await page.getByLabel('E-mail').fill('admin@northside.test');
   await page.getByLabel('Password').fill('demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+  await openedIntegrations(page);
 
   await page.getByLabel('EMR type').selectOption('smart-backend');
   // The first test's connection has its own "Name" (rename) field: the create form's is the one by id.
