@@ -58,7 +58,7 @@ export function ScopeChecklist({
         })}
       </p>
       {ownScopes.map((scope) => (
-        <label key={scope} className="admin-check">
+        <label key={scope} className="checkbox">
           <input
             type="checkbox"
             name={`${idPrefix}-scope`}
