@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../db';
 import type { Scope } from '../auth/scopes';
-import { findReassociationVariances, type ReassociationKind } from '../reconciliation/reassociation-variances';
+import { findUnmatchedPairs, type ReassociationKind } from '../reconciliation/reassociation-variances';
 import { listDenials } from '../remittances/list-denials';
 import { NEXT_ACTIONS } from '../remittances/next-action';
 import { clinicDayBounds, clinicToday } from '../time/clinic-day';
@@ -159,9 +159,9 @@ async function readMoney(deps: { db: Db }, input: Input) {
       (SELECT COUNT(*) FROM "SettlementInstruction" i
         WHERE i."clinicId" = ${input.clinicId} AND i."status" = 'SIGNED'
           AND NOT EXISTS (SELECT 1 FROM "PayoutEntry" e WHERE e."instructionId" = i."id")) AS payouts`,
-    findReassociationVariances(deps.db, { day: '0000-01-01', clinicId: input.clinicId }),
+    findUnmatchedPairs(deps.db, input.clinicId),
   ]);
-  const open = (kind: ReassociationKind) => pairs.open.filter((pair) => pair.kind === kind).length;
+  const open = (kind: ReassociationKind) => pairs.filter((pair) => pair.kind === kind).length;
   return {
     erasWaitingForDeposit: open('era_without_deposit'),
     unpostedClaimPayments: Number(row?.unposted ?? 0n),

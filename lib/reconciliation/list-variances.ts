@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Db } from '../db';
 import { centsToNumber } from '../money/cents-to-number';
 import { addBusinessDays } from './business-days';
-import { findReassociationVariances, REASSOCIATION_WAIT_BUSINESS_DAYS } from './reassociation-variances';
+import { findUnmatchedPairs, REASSOCIATION_WAIT_BUSINESS_DAYS } from './reassociation-variances';
 import { PAYOUT_VARIANCE_KINDS, payoutVarianceNote } from './payout-variances';
 
 const Cents = z.number().int();
@@ -102,7 +102,7 @@ export async function listVariances(
         },
       },
     }),
-    findReassociationVariances(db, { day: '0000-01-01', clinicId: input.clinicId }),
+    findUnmatchedPairs(db, input.clinicId),
   ]);
 
   const recorded: Variance[] = rows.map((v) => ({
@@ -141,7 +141,7 @@ export async function listVariances(
 
   // An ERA or deposit without its pair that the nightly run has not reported (yet): waiting, not reconciled.
   const reported = new Set(rows.map((v) => `${v.kind} ${v.reference}`));
-  const waiting = pairs.open
+  const waiting = pairs
     .filter((v) => v.kind !== 'amount_mismatch' && !reported.has(`${v.kind} ${v.reference}`))
     .filter((v) => !input.day || v.day === input.day)
     .map((v) => {

@@ -46,23 +46,29 @@ type Pair = {
   depositDay: string | null;
 };
 
-/**
- * Every unmatched pair (`open`, whatever its age) and those old enough to report on `day` (`due`), of every clinic
- * or of one.
- */
-export async function findReassociationVariances(
+/** Every unmatched pair, whatever its age, of every clinic or of one (the screens' waiting pairs and counts). */
+export async function findUnmatchedPairs(
   tx: Prisma.TransactionClient | Db,
-  input: { day: string; clinicId?: string },
-): Promise<{ open: ReassociationVariance[]; due: ReassociationVariance[] }> {
-  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS, input.clinicId ?? null);
-  const open = pairs.map((pair): ReassociationVariance => {
+  clinicId?: string,
+): Promise<ReassociationVariance[]> {
+  const pairs = await tx.$queryRawUnsafe<Pair[]>(PAIRS, clinicId ?? null);
+  return pairs.map((pair): ReassociationVariance => {
     const eraCents = pair.eraCents === null ? null : BigInt(pair.eraCents);
     const depositCents = pair.depositCents === null ? null : BigInt(pair.depositCents);
     const kind: ReassociationKind =
       eraCents === null ? 'deposit_without_era' : depositCents === null ? 'era_without_deposit' : 'amount_mismatch';
-    const day = (kind === 'era_without_deposit' ? pair.eraDay : pair.depositDay) ?? input.day;
+    // The side the pair has: an ERA without its deposit is dated by the ERA, the others by their deposit.
+    const day = (kind === 'era_without_deposit' ? pair.eraDay : pair.depositDay)!;
     return { clinicId: pair.clinicId, kind, reference: pair.reference, day, eraCents, depositCents };
   });
+}
+
+/** Every unmatched pair (`open`) and those old enough to report on `day` (`due`), of every clinic or of one. */
+export async function findReassociationVariances(
+  tx: Prisma.TransactionClient | Db,
+  input: { day: string; clinicId?: string },
+): Promise<{ open: ReassociationVariance[]; due: ReassociationVariance[] }> {
+  const open = await findUnmatchedPairs(tx, input.clinicId);
   const due = open.filter((v) =>
     v.kind === 'amount_mismatch'
       ? v.day <= input.day
