@@ -112,8 +112,9 @@ export async function createBatch(
       const { issues, paid } = await checkInstructions(tx, clinicId, body.instructionIds, now);
       const account = await tx.payoutAccount.findUnique({ where: { clinicId } });
       if (!account) issues.push({ path: 'payoutAccount', message: 'The clinic has no payout account' });
-      const needsPrenote = payoutAccountState(account) === 'needs_prenote';
-      if (account && account.verifiedAt === null && body.instructionIds.length > 0)
+      const state = payoutAccountState(account);
+      const needsPrenote = state === 'needs_prenote';
+      if ((needsPrenote || state === 'prenote_sent') && body.instructionIds.length > 0)
         issues.push({
           path: 'payoutAccount',
           message: needsPrenote
