@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { ErrorNote } from '@/components/error-note';
 import { apiFetch } from './api-fetch';
+import { Form } from './form';
 import { registerStepUpPrompt } from './step-up-prompt';
 
 type Factor = 'mfa' | 'password' | 'webauthn';
@@ -98,7 +99,7 @@ export function StepUpDialog() {
         if (!busy) finish(false);
       }}
     >
-      <form onSubmit={submit} noValidate>
+      <Form onSubmit={submit} noValidate>
         <h2 id="step-up-title">Confirm it&apos;s you</h2>
         <p id="step-up-what">
           {description ? (
@@ -167,7 +168,7 @@ export function StepUpDialog() {
             Cancel
           </button>
         </p>
-      </form>
+      </Form>
     </dialog>
   );
 }

@@ -15,6 +15,21 @@ test('a demo user signs in, sees the clinic, and signs out', async ({ page }) =>
   await expect(page).toHaveURL(/\/login/);
 });
 
+test('before the page hydrates, the sign-in form takes no input and could only post: no password in a URL', async ({
+  browser,
+}) => {
+  // Scripts off stands for a page whose scripts have not run yet (a slow line): the bare HTML form submitted a GET to
+  // /login?email=...&password=... there, the password landing in history and access logs.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.getByLabel('E-mail')).toBeDisabled();
+  await expect(page.getByLabel('Password')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+  await expect(page.locator('form')).toHaveAttribute('method', 'post');
+  await context.close();
+});
+
 test('a wrong password shows a clear error', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill('billing@northside.test');

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { ApiError } from '@/components/api-error';
 import { describeApiError } from '@/components/describe-api-error';
+import { Form } from '@/components/form';
 import { Field } from '@/components/form-field';
 import { postNextAuthForm } from '@/components/post-next-auth-form';
 import { safeRedirectPath } from '@/lib/auth/safe-redirect-path';
@@ -39,7 +40,7 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <Form onSubmit={submit} noValidate>
       <Field id="email" label="E-mail">
         {(control) => <input {...control} name="email" type="email" autoComplete="username" required />}
       </Field>
@@ -67,7 +68,7 @@ export function LoginForm() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </p>
-    </form>
+    </Form>
   );
 }
 

@@ -7,6 +7,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
+import { Form } from '@/components/form';
 import { Field, FieldIssue, TextField } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
 import { formatDollars, parseDollarInput } from './format';
@@ -164,7 +165,7 @@ export function ClaimEditor({
   }
 
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="claim-editor-title" data-testid="claim-editor">
+    <Form className="card" onSubmit={submit} noValidate aria-labelledby="claim-editor-title" data-testid="claim-editor">
       <h2 id="claim-editor-title" className="billing-title">
         {claimId ? `Draft claim ${claimId}` : 'Claim details'}
       </h2>
@@ -264,6 +265,6 @@ export function ClaimEditor({
       {error ? (
         <ErrorNote error={error} otherwise="The request failed. Try again." testId="claim-editor-error" />
       ) : null}
-    </form>
+    </Form>
   );
 }

@@ -8,6 +8,7 @@ import { ApiError } from '@/components/api-error';
 import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import { describeIssue, issueField } from '@/components/describe-api-error';
+import { Form } from '@/components/form';
 import { TextField } from '@/components/form-field';
 import { useClinicTime } from '@/components/clinic-time';
 
@@ -71,14 +72,14 @@ export function PatientList() {
 
   return (
     <>
-      <form className="card fd-search" role="search" aria-label="Find patients" onSubmit={submit} noValidate>
+      <Form className="card fd-search" role="search" aria-label="Find patients" onSubmit={submit} noValidate>
         {field('name', 'Name')}
         {field('birthDate', 'Date of birth', 'date')}
         {field('memberId', 'Member id')}
         <div className="fd-actions">
           <button type="submit">Search</button>
         </div>
-      </form>
+      </Form>
       {error ? <ErrorNote error={error} otherwise="The patients could not be loaded. Try again." /> : null}
       {patients?.length ? (
         <p className="muted" aria-live="polite">

@@ -5,6 +5,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import type { z } from 'zod';
+import { Form } from '@/components/form';
 import type { UploadResult } from '@/lib/remittances/endpoints';
 import type { RemittanceList } from '@/lib/remittances/remittance-view';
 import { apiFetch } from '@/components/api-fetch';
@@ -121,7 +122,7 @@ function UploadForm({ onPosted }: { onPosted: () => void }) {
   }
 
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-title">
+    <Form className="card" onSubmit={submit} noValidate aria-labelledby="upload-title">
       <h2 id="upload-title">Post a remittance file</h2>
       <Field
         id="remittance-file"
@@ -159,6 +160,6 @@ function UploadForm({ onPosted }: { onPosted: () => void }) {
       {error ? (
         <ErrorNote error={error} otherwise="The file could not be sent. Try again." testId="upload-error" />
       ) : null}
-    </form>
+    </Form>
   );
 }

@@ -2,6 +2,7 @@
 // The form that drafts a settlement instruction (POST /api/settlement/instructions): the pool, the advance in dollars,
 // the platform fee and the reserve in percent, an optional encounter; each field's problem next to it.
 import { useState, type FormEvent } from 'react';
+import { Form } from '@/components/form';
 import type { InstructionView } from '@/lib/settlements/instruction-view';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
@@ -71,7 +72,7 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
   }
 
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="draft-title">
+    <Form className="card" onSubmit={submit} noValidate aria-labelledby="draft-title">
       <h2 id="draft-title">Draft an instruction</h2>
       <div className="billing-grid">
         <div>
@@ -123,6 +124,6 @@ export function DraftForm({ pools, onCreated }: { pools: PoolSummary[]; onCreate
         </button>
       </div>
       {error ? <ErrorNote error={error} /> : null}
-    </form>
+    </Form>
   );
 }

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'next/navigation';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
+import { Form } from '@/components/form';
 import { Field } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
 
@@ -57,7 +58,7 @@ export function AcceptForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <Form onSubmit={submit} noValidate>
       <Field
         id="password"
         label="New password"
@@ -75,6 +76,6 @@ export function AcceptForm() {
           {busy ? 'Saving…' : 'Set password'}
         </button>
       </p>
-    </form>
+    </Form>
   );
 }

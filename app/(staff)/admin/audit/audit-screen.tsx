@@ -4,6 +4,7 @@
 // the ids and reasons the log keeps (never PHI or secrets); the reference is the request's correlation id.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
+import { Form } from '@/components/form';
 import { Field } from '@/components/form-field';
 import { CsvLink } from '@/components/csv-link';
 import { DataTable } from '@/components/data-table';
@@ -129,7 +130,7 @@ export function AuditScreen({ initial }: { initial: Filters }) {
   return (
     <>
       <CsvLink apiPath={`/api/audit${queryOf(filters)}`} what="the audit log with these filters" />
-      <form className="card audit-filters" onSubmit={submit} aria-label="Filter the audit log" noValidate>
+      <Form className="card audit-filters" onSubmit={submit} aria-label="Filter the audit log" noValidate>
         <div>
           <label htmlFor="audit-user">User</label>
           <select
@@ -170,7 +171,7 @@ export function AuditScreen({ initial }: { initial: Filters }) {
         <div className="audit-apply">
           <button type="submit">Show</button>
         </div>
-      </form>
+      </Form>
       {error ? <ErrorNote error={error} /> : null}
       <section className="card" aria-labelledby="audit-title" aria-busy={loading}>
         <h2 id="audit-title">Entries</h2>

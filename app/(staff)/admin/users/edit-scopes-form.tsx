@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ErrorNote } from '@/components/error-note';
 import { ScopeChecklist } from './scope-checklist';
+import { Form } from '@/components/form';
 import type { UserView as User } from '@/lib/users/user-view';
 
 export function EditScopesForm({
@@ -42,7 +43,7 @@ export function EditScopesForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="edit-scopes-title" className="card">
+    <Form onSubmit={submit} noValidate aria-labelledby="edit-scopes-title" className="card">
       <h3 id="edit-scopes-title">Change what {user.email} may do</h3>
       <ScopeChecklist
         idPrefix="edit"
@@ -62,6 +63,6 @@ export function EditScopesForm({
           Cancel
         </button>
       </p>
-    </form>
+    </Form>
   );
 }

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
+import { Form } from '@/components/form';
 import { Field } from '@/components/form-field';
 import { ScopeChecklist } from './scope-checklist';
 import { useClinicTime } from '@/components/clinic-time';
@@ -58,7 +59,7 @@ export function InviteForm({
   return (
     <section className="card" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
-      <form onSubmit={submit} noValidate>
+      <Form onSubmit={submit} noValidate>
         <Field id="invite-email" label="E-mail" issue={emailError}>
           {(control) => <input {...control} name="invite-email" type="email" autoComplete="off" required />}
         </Field>
@@ -74,7 +75,7 @@ export function InviteForm({
         <button type="submit" disabled={busy}>
           {busy ? 'Inviting…' : 'Invite'}
         </button>
-      </form>
+      </Form>
       {invitation && (
         <div role="status" className="admin-invitation">
           <p>

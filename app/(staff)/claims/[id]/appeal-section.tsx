@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useDateFormat } from '@/components/billing/use-date-format';
+import { Form } from '@/components/form';
 import { Field } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
 import type { ClaimDetail } from '@/lib/claims/get-claim';
@@ -69,7 +70,7 @@ export function AppealSection({
         </ul>
       ) : null}
       {canAppeal ? (
-        <form onSubmit={submit} noValidate>
+        <Form onSubmit={submit} noValidate>
           <Field id="appeal-reason" label="Why the payer should pay this claim" issue={fieldError}>
             {(control) => (
               <textarea
@@ -86,7 +87,7 @@ export function AppealSection({
             {busy ? 'Filing…' : 'File appeal'}
           </button>
           {error ? <ErrorNote error={error} otherwise="The appeal could not be filed." /> : null}
-        </form>
+        </Form>
       ) : null}
     </section>
   );

@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
+import { Form } from '@/components/form';
 import { isStepUpCancelled } from '@/components/step-up-prompt';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
 import { centsToDollarInput, parseDollarInput } from '@/components/billing/format';
@@ -173,7 +174,7 @@ export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; o
         </p>
       ) : null}
       {open === 'void' ? (
-        <form
+        <Form
           onSubmit={(event) => {
             event.preventDefault();
             if (!reason.trim()) setError('Say why the claim is voided.');
@@ -186,10 +187,10 @@ export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; o
           <button type="submit" disabled={busy}>
             {busy ? 'Sending…' : 'Send the void'}
           </button>
-        </form>
+        </Form>
       ) : null}
       {open === 'correct' ? (
-        <form onSubmit={submitCorrection} noValidate data-testid="correct-form">
+        <Form onSubmit={submitCorrection} noValidate data-testid="correct-form">
           <label htmlFor="correct-pos">Place of service</label>
           <input id="correct-pos" value={placeOfService} onChange={(e) => setPlaceOfService(e.target.value)} />
           <label htmlFor="correct-diagnoses">Diagnoses (ICD-10-CM, comma separated)</label>
@@ -228,7 +229,7 @@ export function SecondPassActions({ claim, onDone }: { claim: SecondPassClaim; o
           <button type="submit" disabled={busy}>
             {busy ? 'Sending…' : 'Send the replacement'}
           </button>
-        </form>
+        </Form>
       ) : null}
       {error ? <ErrorNote error={error} /> : null}
     </section>

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { centsToDollarInput, formatDollars } from '@/components/billing/format';
+import { Form } from '@/components/form';
 import { Field, TextField } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
 import { parseDollarsToCents } from '@/lib/money/dollars';
@@ -62,7 +63,7 @@ export function WriteOffSection({
         Balance: <span data-testid="write-off-balance">{formatDollars(balanceCents)}</span>. A write-off posts to the
         ledger and closes the claim when nothing is left.
       </p>
-      <form onSubmit={submit} noValidate>
+      <Form onSubmit={submit} noValidate>
         <TextField
           id="write-off-amount"
           label="Amount (dollars)"
@@ -81,7 +82,7 @@ export function WriteOffSection({
           {busy ? 'Writing off…' : 'Write off'}
         </button>
         {error ? <ErrorNote error={error} otherwise="The write-off was not posted." /> : null}
-      </form>
+      </Form>
     </section>
   );
 }

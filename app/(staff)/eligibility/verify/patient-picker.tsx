@@ -2,6 +2,7 @@
 // The verify screen's way to a patient: one of today's appointments (the clinic's today), or a search of the clinic's
 // patients by name, date of birth or member id. It only says which was picked; the screen fills its form from it.
 import { useState, type FormEvent } from 'react';
+import { Form } from '@/components/form';
 import type { AppointmentListItem } from '@/lib/appointments/list-appointments';
 import { apiFetch } from '@/components/api-fetch';
 import { ErrorNote } from '@/components/error-note';
@@ -66,7 +67,7 @@ export function PatientPicker({
       ) : (
         <p className="muted">No appointments today at the clinic.</p>
       )}
-      <form onSubmit={search} role="search" aria-label="Find a patient">
+      <Form onSubmit={search} role="search" aria-label="Find a patient">
         <label htmlFor="verify-patient-search">Or find a patient</label>
         <div className="fd-inline">
           <input
@@ -80,7 +81,7 @@ export function PatientPicker({
             Find
           </button>
         </div>
-      </form>
+      </Form>
       {failure ? <ErrorNote error={failure} otherwise="The search could not be sent. Try again." /> : null}
       {found ? (
         found.length ? (

@@ -8,6 +8,7 @@
 // When the member id or payer checked is not the patient's coverage on file, the result offers to make it so
 // (PUT /api/patients/{id}/coverage; claims:write), which claims need.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Form } from '@/components/form';
 import { VerifyEligibilityBody } from '@/lib/eligibility/verify-eligibility-body';
 import type { EligibilityResult } from '@/lib/eligibility/eligibility-result';
 import { findPayerName } from '@/lib/eligibility/payer-directory';
@@ -223,7 +224,7 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
           onAppointment={pickAppointment}
           onPatient={(id) => void fillFromPatient(id, {})}
         />
-        <form className="card" onSubmit={submit} noValidate aria-label="Eligibility check">
+        <Form className="card" onSubmit={submit} noValidate aria-label="Eligibility check">
           {filled ? (
             <p className="muted" data-testid="verify-filled">
               {filled}
@@ -261,7 +262,7 @@ export function VerifyScreen({ initialPatientId }: { initialPatientId?: string }
             </button>
           </div>
           {error ? <ErrorNote error={error} otherwise="The check could not be sent. Try again." /> : null}
-        </form>
+        </Form>
       </div>
       <div>
         {/* Always present, so screen readers hear each new answer. */}

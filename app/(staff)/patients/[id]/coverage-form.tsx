@@ -2,6 +2,7 @@
 // The form that replaces a patient's primary or secondary coverage on file (PUT /api/patients/{id}/coverage): the
 // payer from the directory or typed, member id and group number, each field's problem next to it.
 import { useState, type FormEvent } from 'react';
+import { Form } from '@/components/form';
 import type { PatientDetail } from '@/lib/patients/get-patient';
 import { findPayerName } from '@/lib/eligibility/payer-directory';
 import { apiFetch } from '@/components/api-fetch';
@@ -59,7 +60,7 @@ export function CoverageForm({
   }
 
   return (
-    <form
+    <Form
       onSubmit={save}
       noValidate
       aria-label={rank === 'secondary' ? 'Change secondary coverage' : 'Change coverage on file'}
@@ -106,6 +107,6 @@ export function CoverageForm({
         </button>
       </div>
       {error ? <ErrorNote error={error} otherwise="The coverage could not be saved. Try again." /> : null}
-    </form>
+    </Form>
   );
 }

@@ -8,6 +8,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
 import { issueField } from '@/components/describe-api-error';
+import { Form } from '@/components/form';
 import { Field, TextField } from '@/components/form-field';
 
 type Address = { line1: string; line2?: string; city: string; state: string; postalCode: string };
@@ -159,7 +160,7 @@ export function ClinicSettingsForm() {
   );
 
   return (
-    <form className="card" onSubmit={save} noValidate aria-label="Clinic settings">
+    <Form className="card" onSubmit={save} noValidate aria-label="Clinic settings">
       <fieldset className="fd-fieldset">
         <legend>The clinic</legend>
         <Field id="clinic-timeZone" label="The clinic's time zone" issue={issues.timeZone}>
@@ -196,6 +197,6 @@ export function ClinicSettingsForm() {
         {status}
       </p>
       {error ? <ErrorNote error={error} otherwise="The settings could not be saved. Try again." /> : null}
-    </form>
+    </Form>
   );
 }

@@ -2,6 +2,7 @@
 // The clinic's payout account (PUT /api/clinic/payout-account, step-up through apiFetch's dialog): shown masked,
 // with whether the bank has confirmed its prenote. The numbers typed are sent once and never shown again.
 import { useState, type FormEvent } from 'react';
+import { Form } from '@/components/form';
 import type { PayoutAccountView } from '@/lib/payouts/payout-account';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
@@ -66,7 +67,7 @@ export function PayoutAccountForm() {
       ) : (
         <p className="muted">{readError ? 'No payout account yet.' : 'Loading…'}</p>
       )}
-      <form onSubmit={submit} noValidate aria-label="Payout account">
+      <Form onSubmit={submit} noValidate aria-label="Payout account">
         <fieldset className="fd-fieldset" disabled={busy}>
           <legend>{data ? 'Replace it' : 'Set it'}: sent once, never shown again</legend>
           {field('routingNumber', 'Routing number', '9 digits (ABA)')}
@@ -90,7 +91,7 @@ export function PayoutAccountForm() {
             Save payout account
           </button>
         </div>
-      </form>
+      </Form>
       {error ? <ErrorNote error={error} /> : null}
       <p aria-live="polite">{notice}</p>
     </section>

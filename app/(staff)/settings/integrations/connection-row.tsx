@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { useClinicTime } from '@/components/clinic-time';
 import { ErrorNote } from '@/components/error-note';
+import { Form } from '@/components/form';
 import type { QueuedPull } from '@/lib/emr/pull-job';
 import { VENDORS, type Connection, type LastRun, type PullResult } from './connection';
 import { PullCounts } from './pull-counts';
@@ -176,13 +177,13 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
         <div className="muted mono">{c.id}</div>
         <details className="integration-rename">
           <summary>Rename</summary>
-          <form onSubmit={rename}>
+          <Form onSubmit={rename}>
             <label htmlFor={`name-${c.id}`}>Name</label>
             <input id={`name-${c.id}`} name="name" defaultValue={c.name ?? ''} maxLength={100} autoComplete="off" />
             <button type="submit" className="secondary" aria-label={`Save name for ${label}`}>
               Save name
             </button>
-          </form>
+          </Form>
         </details>
       </th>
       <td data-label="Status">
@@ -201,7 +202,7 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
         ) : c.vendor === 'smart-backend' || c.vendor === 'partner-api' ? (
           <span className="muted">Not needed</span>
         ) : (
-          <form onSubmit={saveClientId} className="row">
+          <Form onSubmit={saveClientId} className="row">
             <div>
               <label htmlFor={`client-id-${c.id}`}>Client id issued by the EMR</label>
               <input id={`client-id-${c.id}`} name="clientId" required autoComplete="off" />
@@ -209,7 +210,7 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
             <button type="submit" aria-label={`Save client id for ${label}`}>
               Save
             </button>
-          </form>
+          </Form>
         )}
       </td>
       <td data-label="Actions">
@@ -230,7 +231,7 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
             <span className="muted">{c.hasClientId ? 'EMR endpoints not configured' : 'Add the client id first'}</span>
           ))}
         {canPull(c) && (
-          <form onSubmit={runPull}>
+          <Form onSubmit={runPull}>
             {c.vendor === 'smart-backend' && (
               <>
                 <label htmlFor={`since-${c.id}`}>Changed since (optional, ISO-8601)</label>
@@ -242,7 +243,7 @@ export function ConnectionRow({ connection: c, onChange }: { connection: Connect
                 {pulling ? 'Pulling…' : 'Pull now'}
               </button>
             </p>
-          </form>
+          </Form>
         )}
         <div aria-live="polite" data-testid="pull-progress">
           {pulling && <PullProgress run={progress} />}

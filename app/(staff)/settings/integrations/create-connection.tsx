@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { apiFetch } from '@/components/api-fetch';
 import { ErrorNote } from '@/components/error-note';
 import { VENDORS } from './connection';
+import { Form } from '@/components/form';
 
 export function CreateConnection({ onCreated }: { onCreated: () => Promise<void> }) {
   const [error, setError] = useState<unknown>(null);
@@ -35,7 +36,7 @@ export function CreateConnection({ onCreated }: { onCreated: () => Promise<void>
   return (
     <section className="card" aria-labelledby="create-heading">
       <h2 id="create-heading">Add a connection</h2>
-      <form onSubmit={submit}>
+      <Form onSubmit={submit}>
         <label htmlFor="vendor">EMR type</label>
         <select id="vendor" name="vendor" defaultValue="browser-oauth">
           {Object.entries(VENDORS).map(([value, text]) => (
@@ -54,7 +55,7 @@ export function CreateConnection({ onCreated }: { onCreated: () => Promise<void>
         <p>
           <button type="submit">Add connection</button>
         </p>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { apiFetch } from '@/components/api-fetch';
 import { ErrorNote } from '@/components/error-note';
 import type { PullResult } from './connection';
 import { PullCounts } from './pull-counts';
+import { Form } from '@/components/form';
 
 export function PartnerPull() {
   const [error, setError] = useState<unknown>(null);
@@ -34,7 +35,7 @@ export function PartnerPull() {
     <section className="card" aria-labelledby="partner-heading">
       <h2 id="partner-heading">Partner API pull</h2>
       <p className="muted">One day, or a range of at most 31 days, in the clinic&apos;s time zone.</p>
-      <form onSubmit={submit}>
+      <Form onSubmit={submit}>
         <div className="row">
           <div>
             <label htmlFor="partner-date">Day</label>
@@ -55,7 +56,7 @@ export function PartnerPull() {
             {busy ? 'Pulling…' : 'Pull from partner'}
           </button>
         </p>
-      </form>
+      </Form>
       {result && <PullCounts result={result} label="Partner pull result" />}
     </section>
   );

@@ -6,6 +6,7 @@ import QRCode from 'qrcode';
 import { apiFetch } from '@/components/api-fetch';
 import { ErrorNote } from '@/components/error-note';
 import type { Status } from './security-account';
+import { Form } from '@/components/form';
 
 type Enrolment = { secret: string; otpauthUrl: string; qrDataUrl: string };
 
@@ -152,7 +153,7 @@ export function MfaSection({
             </button>
           </p>
           <p className="muted">New codes replace every earlier one, used or not.</p>
-          <form onSubmit={disable} noValidate>
+          <Form onSubmit={disable} noValidate>
             <label htmlFor="mfa-disable-code">Code from your app or a backup code</label>
             <input id="mfa-disable-code" name="mfa-disable-code" autoComplete="one-time-code" required />
             <p className="muted">
@@ -161,10 +162,10 @@ export function MfaSection({
             <button type="submit" disabled={busy}>
               Turn off two-step verification
             </button>
-          </form>
+          </Form>
         </>
       ) : enrolment ? (
-        <form onSubmit={enable} noValidate>
+        <Form onSubmit={enable} noValidate>
           <p>Scan this code with your authenticator app, or type the key below into it.</p>
           {/* eslint-disable-next-line @next/next/no-img-element -- a data: URL rendered in the browser, nothing to optimise */}
           <img
@@ -193,7 +194,7 @@ export function MfaSection({
               Cancel
             </button>
           </p>
-        </form>
+        </Form>
       ) : (
         <>
           <p data-testid="mfa-status">Off. Add an authenticator app so a stolen password is not enough to sign in.</p>

@@ -12,6 +12,7 @@ import { useClinicTime } from '@/components/clinic-time';
 import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
 import type { Passkey } from './security-account';
+import { Form } from '@/components/form';
 
 export function PasskeySection({
   passkeys,
@@ -105,7 +106,7 @@ export function PasskeySection({
           },
         ]}
       />
-      <form onSubmit={add} noValidate>
+      <Form onSubmit={add} noValidate>
         <label htmlFor="passkey-name">Name for a new passkey (optional)</label>
         <input id="passkey-name" name="passkey-name" maxLength={60} placeholder="e.g. Work laptop" />
         <p>
@@ -113,7 +114,7 @@ export function PasskeySection({
             Add a passkey
           </button>
         </p>
-      </form>
+      </Form>
       {error ? <ErrorNote error={error} /> : null}
     </section>
   );

@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/components/api-error';
 import { apiFetch } from '@/components/api-fetch';
+import { Form } from '@/components/form';
 import { Field } from '@/components/form-field';
 import { ErrorNote } from '@/components/error-note';
 
@@ -61,7 +62,7 @@ export function PasswordSection() {
   return (
     <section className="card" aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
-      <form onSubmit={submit} noValidate>
+      <Form onSubmit={submit} noValidate>
         {field('currentPassword', 'Current password', 'current-password')}
         {field('newPassword', 'New password', 'new-password', `At least ${MIN_CHARS} characters; a phrase is easiest.`)}
         {field('confirmPassword', 'New password again', 'new-password')}
@@ -70,7 +71,7 @@ export function PasswordSection() {
         <button type="submit" disabled={busy}>
           {busy ? 'Changing…' : 'Change password'}
         </button>
-      </form>
+      </Form>
     </section>
   );
 }

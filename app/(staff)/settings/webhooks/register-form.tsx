@@ -2,6 +2,7 @@
 // The form that registers a webhook endpoint: its URL, a description and the events it subscribes to (the screen
 // shows the new endpoint's secret, once).
 import { useState, type FormEvent } from 'react';
+import { Form } from '@/components/form';
 import { EVENT_TYPES } from '@/lib/events/event-types';
 
 const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -21,7 +22,7 @@ export function RegisterForm({
   const toggle = (type: string, on: boolean) =>
     setEvents((now) => (on ? [...now.filter((t) => t !== '*'), type] : now.filter((t) => t !== type)));
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="register-title">
+    <Form className="card" onSubmit={submit} aria-labelledby="register-title">
       <h2 id="register-title">Add an endpoint</h2>
       <label htmlFor="webhook-url">Endpoint URL (https)</label>
       <input
@@ -59,6 +60,6 @@ export function RegisterForm({
       <button type="submit" disabled={!url.trim() || events.length === 0}>
         Add endpoint
       </button>
-    </form>
+    </Form>
   );
 }
