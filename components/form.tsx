@@ -4,16 +4,11 @@
 // submission was a GET to the page's own URL, which put the sign-in form's password in the address (history, access
 // logs, Referer), and reloaded other screens empty (seen in a CI run). `method="post"` is the second guard: a form
 // submitted natively anyway sends its fields in the body, never in a URL.
-import { useSyncExternalStore, type ComponentProps } from 'react';
-
-const subscribe = () => () => {};
-const onClient = () => true;
-const onServer = () => false;
+import type { ComponentProps } from 'react';
+import { useHydrated } from './use-hydrated';
 
 export function Form({ children, ...props }: Omit<ComponentProps<'form'>, 'method'>) {
-  // False in the server's HTML and during hydration, true from the first render after it (and at once in a form
-  // mounted later, such as the step-up dialog's).
-  const hydrated = useSyncExternalStore(subscribe, onClient, onServer);
+  const hydrated = useHydrated();
   return (
     <form method="post" {...props}>
       {/* display: contents (globals.css): the form lays out its controls as if the fieldset were not there. */}

@@ -7,12 +7,14 @@ import { useEffect, useRef, useState } from 'react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { NavItem } from './staff-nav';
+import { useHydrated } from './use-hydrated';
 
 export function StaffMenu({ items }: { items: readonly Pick<NavItem, 'href' | 'label'>[] }) {
   const [isOpen, setOpen] = useState(false);
   const pathname = usePathname();
   const isCurrent = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   const nav = useRef<HTMLElement>(null);
+  const hydrated = useHydrated();
   useEffect(() => {
     nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [pathname]);
@@ -23,6 +25,7 @@ export function StaffMenu({ items }: { items: readonly Pick<NavItem, 'href' | 'l
         className="secondary menu-button"
         aria-expanded={isOpen}
         aria-controls="main-nav"
+        disabled={!hydrated}
         onClick={() => setOpen((open) => !open)}
       >
         Menu

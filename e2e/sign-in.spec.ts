@@ -30,6 +30,33 @@ test('before the page hydrates, the sign-in form takes no input and could only p
   await context.close();
 });
 
+test('before the page hydrates, Sign out is held: a click then would leave the session signed in', async ({
+  browser,
+}) => {
+  const signedIn = await browser.newContext();
+  const page = await signedIn.newPage();
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill('frontdesk@northside.test');
+  await page.getByLabel('Password').fill('demo-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText('frontdesk@northside.test');
+  // At phone width, where the Menu button shows.
+  const withoutScripts = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 800 },
+    storageState: await signedIn.storageState(),
+  });
+  const held = await withoutScripts.newPage();
+  await held.goto('/');
+  await expect(held.getByTestId('signed-in-as')).toHaveText('frontdesk@northside.test');
+  await expect(held.getByRole('button', { name: 'Sign out' })).toBeDisabled();
+  await expect(held.getByRole('button', { name: 'Menu' })).toBeDisabled();
+  // The same page with its scripts: Sign out works.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await Promise.all([signedIn.close(), withoutScripts.close()]);
+});
+
 test('a wrong password shows a clear error', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill('billing@northside.test');
