@@ -10,6 +10,7 @@ import { useApiRead } from '@/components/billing/use-api-read';
 import { CLAIM_STATUSES, claimStatusWords } from '@/components/billing/words';
 import { DataTable } from '@/components/data-table';
 import { ErrorNote } from '@/components/error-note';
+import { useHydrated } from '@/components/use-hydrated';
 
 type ClaimRow = {
   claimId: string;
@@ -31,6 +32,7 @@ export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readon
   const query = statuses.length ? `?status=${encodeURIComponent(statuses.join(','))}` : '';
   const { data, error } = useApiRead<{ claims: ClaimRow[] }>(`/api/claims${query}`);
   const claims = data?.claims ?? null;
+  const hydrated = useHydrated();
 
   function toggle(status: string) {
     setStatuses((now) => (now.includes(status) ? now.filter((s) => s !== status) : [...now, status]));
@@ -39,7 +41,8 @@ export function ClaimsQueue({ initialStatuses = [] }: { initialStatuses?: readon
   return (
     <section className="card" aria-labelledby="claims-queue-title">
       <h2 id="claims-queue-title">Work queue</h2>
-      <fieldset className="chip-filter">
+      {/* Held until hydrated: a box ticked before then would not filter the list it says it filters. */}
+      <fieldset className="chip-filter" disabled={!hydrated}>
         <legend>Show claims that are</legend>
         {CLAIM_STATUSES.map((status) => (
           <label key={status}>

@@ -12,6 +12,7 @@ import { ApiError, type ApiErrorBody } from '@/components/api-error';
 import { ErrorNote } from '@/components/error-note';
 import { useClinicTime } from '@/components/clinic-time';
 import { attentionReasons } from '@/components/eligibility/needs-attention';
+import { useHydrated } from '@/components/use-hydrated';
 import { readNdjson } from './read-ndjson';
 import { RosterRow } from './roster-row';
 
@@ -35,6 +36,8 @@ export function RosterScreen({ canBill = false }: { canBill?: boolean }) {
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<{ cause: unknown; otherwise: string } | null>(null);
   const [filter, setFilter] = useState<Filter>('all');
+  // The day box is held until hydrated: a day chosen before then would not load its appointments.
+  const hydrated = useHydrated();
 
   useEffect(() => {
     let current = true;
@@ -119,7 +122,7 @@ export function RosterScreen({ canBill = false }: { canBill?: boolean }) {
             type="date"
             value={date}
             onChange={(e) => chooseDay(e.target.value)}
-            disabled={running}
+            disabled={running || !hydrated}
           />
         </div>
         <button type="button" onClick={runCheck} disabled={running || !appointments?.length}>
