@@ -119,6 +119,18 @@ for (const width of [1280, 390]) {
       // Every column of the numbers is inside its panel, none cut off by the panel's edge.
       const [panelBox, tableBox] = [await section.boundingBox(), await section.locator('table').boundingBox()];
       expect(tableBox!.x + tableBox!.width, panel).toBeLessThanOrEqual(panelBox!.x + panelBox!.width);
+      // The caption runs the table's width (as a table of its own it was a word a line at phone width).
+      const captionBox = await section.locator('table caption').boundingBox();
+      expect(captionBox!.width, panel).toBeGreaterThan(tableBox!.width * 0.9);
+      // A code (CO-50) is on one line, not broken at its hyphen by a narrow column.
+      const broken = await section.locator('td.whole').evaluateAll((cells) =>
+        cells.filter((cell) => {
+          const text = document.createRange();
+          text.selectNodeContents(cell);
+          return text.getClientRects().length > 1;
+        }),
+      );
+      expect(broken, panel).toHaveLength(0);
       await expect(section.locator('.chart-box svg').first()).toBeAttached();
       await expect(section.getByRole('link', { name: /Download CSV/ })).toHaveAttribute(
         'href',

@@ -4,7 +4,16 @@
 // from assistive technology and takes no keyboard focus (recharts' accessibility layer off).
 import type { ReactNode } from 'react';
 
-export type ChartColumn<Row> = { label: string; value: (row: Row) => ReactNode; numeric?: boolean };
+export type ChartColumn<Row> = {
+  label: string;
+  value: (row: Row) => ReactNode;
+  /** An amount or a count: right-aligned, on one line. */
+  numeric?: boolean;
+  /** A code, read whole ("CO-50"): on one line, so a narrow panel does not break it at its hyphen. */
+  whole?: boolean;
+};
+
+const cellClass = (column: ChartColumn<never>) => (column.numeric ? 'num' : column.whole ? 'whole' : undefined);
 
 export function ChartPanel<Row>(props: {
   id: string;
@@ -16,7 +25,7 @@ export function ChartPanel<Row>(props: {
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   csvHref: string;
-  /** A table too wide for a third of the screen (the aging's payer and six amounts): the panel takes a whole row. */
+  /** A table too wide for half the screen (the aging's payer and six amounts): the panel takes a whole row. */
   wide?: boolean;
 }) {
   const headingId = `${props.id}-title`;
@@ -41,7 +50,7 @@ export function ChartPanel<Row>(props: {
         <thead>
           <tr>
             {props.columns.map((c) => (
-              <th key={c.label} scope="col" className={c.numeric ? 'num' : undefined}>
+              <th key={c.label} scope="col" className={cellClass(c)}>
                 {c.label}
               </th>
             ))}
@@ -56,7 +65,7 @@ export function ChartPanel<Row>(props: {
             props.rows.map((row) => (
               <tr key={props.rowKey(row)}>
                 {props.columns.map((c) => (
-                  <td key={c.label} data-label={c.label} className={c.numeric ? 'num' : undefined}>
+                  <td key={c.label} data-label={c.label} className={cellClass(c)}>
                     {c.value(row)}
                   </td>
                 ))}

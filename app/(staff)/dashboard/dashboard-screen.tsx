@@ -9,6 +9,7 @@ import type { DaysInAr } from '@/lib/dashboard/read-days-in-ar';
 import type { DenialRate } from '@/lib/dashboard/read-denial-rate';
 import { formatDollars } from '@/components/billing/format';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { ChartPanel } from '@/components/chart/chart-panel';
 import { ErrorNote } from '@/components/error-note';
 
@@ -17,6 +18,9 @@ const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100
 const shortDollars = (cents: number) =>
   Math.abs(cents) >= 100_000_00 ? `$${Math.round(cents / 100_000_0) / 10}M` : `$${Math.round(cents / 100_00) / 10}k`;
 const CHART_HEIGHT = 240;
+// A week's Monday under its bar, without the year ("Sep 21"): the table below the chart gives the whole date.
+const WEEK_TICK = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' });
+const weekTick = (day: string) => WEEK_TICK.format(new Date(`${day}T00:00:00Z`));
 
 export function DashboardScreen() {
   const aging = useApiRead<ArAging>('/api/dashboard/ar-aging');
@@ -74,6 +78,7 @@ function HeadlineNumbers(props: {
 }
 
 function AgingPanel({ aging }: { aging: ArAging }) {
+  const { date } = useDateFormat();
   const t = aging.totals;
   const buckets = [
     { bucket: '0–30', cents: t.days0to30Cents },
@@ -88,7 +93,7 @@ function AgingPanel({ aging }: { aging: ArAging }) {
       id="ar-aging"
       wide
       title="Accounts receivable aging"
-      description={<>Open balances by days since the date of service, as of {aging.asOf}.</>}
+      description={<>Open balances by days since the date of service, as of {date(aging.asOf)}.</>}
       csvHref="/api/dashboard/ar-aging?format=csv"
       caption="Open balance by payer and age in days"
       chart={
@@ -118,13 +123,14 @@ function AgingPanel({ aging }: { aging: ArAging }) {
 }
 
 function CollectionsPanel({ collections }: { collections: Collections }) {
+  const { date } = useDateFormat();
   return (
     <ChartPanel
       id="collections"
       title="Collections per week"
       description={
         <>
-          Payers’ 835 payments and patients’ payments, {collections.from} to {collections.to}.
+          Payers’ 835 payments and patients’ payments, {date(collections.from)} to {date(collections.to)}.
         </>
       }
       csvHref={`/api/dashboard/collections?format=csv&from=${collections.from}&to=${collections.to}`}
@@ -133,7 +139,7 @@ function CollectionsPanel({ collections }: { collections: Collections }) {
         <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
           <BarChart data={collections.weeks} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="weekStart" tickFormatter={(d: string) => d.slice(5)} />
+            <XAxis dataKey="weekStart" tickFormatter={weekTick} />
             <YAxis tickFormatter={shortDollars} width={56} />
             <Tooltip formatter={(value) => formatDollars(Number(value))} />
             <Legend />
@@ -145,7 +151,7 @@ function CollectionsPanel({ collections }: { collections: Collections }) {
       rows={collections.weeks}
       rowKey={(w) => w.weekStart}
       columns={[
-        { label: 'Week of', value: (w) => w.weekStart },
+        { label: 'Week of', value: (w) => date(w.weekStart) },
         { label: 'Payers', value: (w) => formatDollars(w.payerCents), numeric: true },
         { label: 'Patients', value: (w) => formatDollars(w.patientCents), numeric: true },
         { label: 'Total', value: (w) => formatDollars(w.totalCents), numeric: true },
@@ -185,8 +191,8 @@ function DenialsPanel({ denials }: { denials: DenialRate }) {
       rows={denials.topReasons}
       rowKey={(r) => `${r.group}-${r.reason}`}
       columns={[
+        { label: 'Code', value: (r) => `${r.group}-${r.reason}`, whole: true },
         { label: 'Reason', value: (r) => r.description },
-        { label: 'Code', value: (r) => `${r.group}-${r.reason}` },
         { label: 'Claims', value: (r) => r.claims, numeric: true },
         { label: 'Amount', value: (r) => formatDollars(r.amountCents), numeric: true },
       ]}
@@ -195,6 +201,7 @@ function DenialsPanel({ denials }: { denials: DenialRate }) {
 }
 
 function CleanClaimsPanel({ clean, days }: { clean: CleanClaimRate; days: DaysInAr }) {
+  const { date } = useDateFormat();
   const rows = [
     // `tick`: the bar's name under the chart, short enough for a third of the row.
     { label: 'Accepted on the first submission', tick: 'Accepted', claims: clean.cleanOnFirstPass },
@@ -210,8 +217,8 @@ function CleanClaimsPanel({ clean, days }: { clean: CleanClaimRate; days: DaysIn
       title="First-pass clean claims"
       description={
         <>
-          Clean-claim rate {percent(clean.cleanClaimRate)} of {clean.submitted} claims first sent {clean.from} to{' '}
-          {clean.to}. Days in A/R: {days.daysInAr ?? '—'} ({formatDollars(days.openArCents)} open over{' '}
+          Clean-claim rate {percent(clean.cleanClaimRate)} of {clean.submitted} claims first sent {date(clean.from)} to{' '}
+          {date(clean.to)}. Days in A/R: {days.daysInAr ?? '—'} ({formatDollars(days.openArCents)} open over{' '}
           {formatDollars(days.charges90DaysCents)} charged in 90 days).
         </>
       }
