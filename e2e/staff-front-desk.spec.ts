@@ -200,6 +200,8 @@ test('patients: search, the record with coverage and eligibility history, and th
   // The check is now in the patient's eligibility history.
   await page.goto('/patients/pat_s_004');
   await expect(page.getByRole('table', { name: 'Eligibility history' }).locator('tbody tr')).not.toHaveCount(0);
+  await page.getByRole('link', { name: 'Back to the patients' }).click();
+  await expect(page).toHaveURL(/\/patients$/);
 });
 
 test("a role without the scope reads a plain refusal: the front desk can't open clinic settings", async ({ page }) => {

@@ -53,7 +53,7 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
         <h1>Patient</h1>
         <ErrorNote error={error} otherwise="The patient could not be loaded. Reload the page." />
         <p>
-          <Link href="/patients">Back to patients</Link>
+          <Link href="/patients">Back to the patients</Link>
         </p>
       </>
     );
@@ -72,7 +72,7 @@ export function PatientRecord({ patientId, canEditCoverage }: { patientId: strin
   return (
     <>
       <p>
-        <Link href="/patients">Patients</Link> ›
+        <Link href="/patients">Back to the patients</Link>
       </p>
       <h1>
         {patient.firstName} {patient.lastName}
