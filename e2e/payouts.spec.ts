@@ -38,6 +38,10 @@ test('payout account with step-up, prenote batch, problems inline, release and t
   await expect(batches.getByText(/built: 1 entries, \$0\.00\./)).toBeVisible();
   const row = batches.getByTestId('batch-row').first();
   await expect(row).toHaveAttribute('data-status', 'created');
+  await expect(row).toContainText("$0.00, the account's prenote");
+  // The effective date as every date on the screens is written ("Dec 1, 2026"), not YYYY-MM-DD.
+  await expect(row).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  await expect(row).not.toContainText(/\d{4}-\d{2}-\d{2}/);
 
   // A second prenote is not due: nothing to build until an instruction is chosen.
   await expect(batches.getByTestId('payout-account-note')).toContainText('with the bank');

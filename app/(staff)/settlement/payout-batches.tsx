@@ -9,6 +9,7 @@ import type { PayoutAccountState } from '@/lib/payouts/payout-account';
 import { apiFetch } from '@/components/api-fetch';
 import { ApiError } from '@/components/api-error';
 import { useApiRead } from '@/components/billing/use-api-read';
+import { useDateFormat } from '@/components/billing/use-date-format';
 import { formatDollars } from '@/components/billing/format';
 import { ErrorNote } from '@/components/error-note';
 import { DataTable } from '@/components/data-table';
@@ -38,6 +39,7 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
+  const { date } = useDateFormat();
   const signed = instructionsToPayOut(instructions, data?.batches ?? []);
   const account = data?.payoutAccount;
   // With nothing chosen, the only batch there can be is the account's prenote, and only while it is due.
@@ -155,8 +157,15 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
               </>
             ),
           },
-          { header: 'Effective', cell: (b) => b.effectiveDate },
-          { header: 'Total', cell: (b) => formatDollars(b.totalCents) },
+          { header: 'Effective', cell: (b) => date(b.effectiveDate) },
+          {
+            header: 'Total',
+            // A batch of the account's prenote alone moves no money: say what its $0.00 is.
+            cell: (b) =>
+              b.entries.length > 0 && b.entries.every((e) => e.prenote)
+                ? `${formatDollars(b.totalCents)}, the account's prenote`
+                : formatDollars(b.totalCents),
+          },
           {
             header: 'Returns',
             cell: (b) =>
