@@ -88,6 +88,10 @@ test('an 835 naming a draft posts nothing to it: the remittance shows the line u
   await expect(page.getByTestId(`remittance-row-${trace}`).getByTestId('remittance-unmatched-count')).toHaveText(
     '1 not matched to a sent claim',
   );
+  // The list opens a remittance by its trace, the one name no other row shares.
+  await expect(
+    page.getByTestId(`remittance-row-${trace}`).getByRole('link', { name: trace, exact: true }),
+  ).toHaveAttribute('href', /^\/remittances\/[^/]+$/);
 
   await link.click();
   await expect(page.getByTestId('remittance-unmatched')).toContainText('Not posted: no sent claim matches');

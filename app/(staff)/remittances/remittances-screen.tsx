@@ -49,11 +49,14 @@ export function RemittancesScreen({ canUpload }: { canUpload: boolean }) {
           rowKey={(r) => r.id}
           rowProps={(r) => ({ 'data-testid': `remittance-row-${r.traceNumber}` })}
           columns={[
+            { header: 'Payer', cell: (r) => r.payerName || r.payerId },
             {
-              header: 'Payer',
-              cell: (r) => <Link href={`/remittances/${encodeURIComponent(r.id)}`}>{r.payerName || r.payerId}</Link>,
+              header: 'Trace (EFT or check)',
+              label: 'Trace',
+              // The link is the trace, one of its own per row: a column of links all named "Aetna" told a screen
+              // reader's list of links nothing.
+              cell: (r) => <Link href={`/remittances/${encodeURIComponent(r.id)}`}>{r.traceNumber}</Link>,
             },
-            { header: 'Trace (EFT or check)', label: 'Trace', cell: (r) => r.traceNumber },
             { header: 'Payment date', cell: (r) => fmt.date(r.paymentDate) },
             { header: 'Paid', amount: true, cell: (r) => formatDollars(r.paymentCents) },
             {
