@@ -203,7 +203,7 @@ function DenialsPanel({ denials }: { denials: DenialRate }) {
 function CleanClaimsPanel({ clean, days }: { clean: CleanClaimRate; days: DaysInAr }) {
   const { date } = useDateFormat();
   const rows = [
-    // `tick`: the bar's name under the chart, short enough for a third of the row.
+    // `tick`: the bar's name under the chart, short enough to sit under its bar.
     { label: 'Accepted on the first submission', tick: 'Accepted', claims: clean.cleanOnFirstPass },
     {
       label: 'Rejected, resent or still waiting',
