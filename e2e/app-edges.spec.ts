@@ -1,5 +1,5 @@
-// The edges of the app a person meets (issue #28 item 9): an unknown address, the browser's favicon request and the
-// patient record on a phone.
+// The edges of the app a person meets (issue #28 item 9): an unknown address, a record that does not exist, the
+// browser's favicon request and the patient record on a phone.
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from 'playwright/test';
 
@@ -32,6 +32,18 @@ for (const width of [1280, 390]) {
     await expect(page.getByTestId('signed-in-as')).toHaveText('billing@northside.test');
   });
 }
+
+test('a claim or a remittance that does not exist says so and leads back to its list', async ({ page }) => {
+  await signIn(page, 'billing@northside.test');
+  await page.goto('/claims/clm_0000000000000000');
+  await expect(page.locator('main').getByRole('alert')).toContainText('No such claim');
+  await page.getByRole('link', { name: 'Back to the claims' }).click();
+  await expect(page).toHaveURL(/\/claims$/);
+  await page.goto('/remittances/era_does_not_exist');
+  await expect(page.locator('main').getByRole('alert')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the remittances' }).click();
+  await expect(page).toHaveURL(/\/remittances$/);
+});
 
 test('the favicon is served', async ({ request }) => {
   const response = await request.get('/favicon.ico');

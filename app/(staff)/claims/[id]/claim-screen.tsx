@@ -7,6 +7,7 @@
 // denied or partly paid claim; its next action in words, and "Write off" (POST /write-off, step-up) for a sent claim
 // with a balance and a user with svcpay:write; the linked claims and Correct / Void / Bill secondary are second-pass.tsx's.
 import { useEffect, useState } from 'react';
+import Link from 'next/link';
 import { apiFetch } from '@/components/api-fetch';
 import { ClaimEditor } from '@/components/billing/claim-editor';
 import { ClaimStatusBadge } from '@/components/billing/claim-status-badge';
@@ -75,7 +76,16 @@ export function ClaimScreen({
     return (
       <>
         <h1 className="billing-title">Claim {claimId}</h1>
-        {error ? <ErrorNote error={error} otherwise="The claim could not be loaded." /> : <p role="status">Loading…</p>}
+        {error ? (
+          <>
+            <ErrorNote error={error} otherwise="The claim could not be loaded." />
+            <p>
+              <Link href="/claims">Back to the claims</Link>
+            </p>
+          </>
+        ) : (
+          <p role="status">Loading…</p>
+        )}
       </>
     );
   }

@@ -33,7 +33,16 @@ export function RemittanceScreen({ remittanceId }: { remittanceId: string }) {
     return (
       <>
         <h1>Remittance</h1>
-        {error ? <ErrorNote error={error} /> : <p role="status">Loading…</p>}
+        {error ? (
+          <>
+            <ErrorNote error={error} />
+            <p>
+              <Link href="/remittances">Back to the remittances</Link>
+            </p>
+          </>
+        ) : (
+          <p role="status">Loading…</p>
+        )}
       </>
     );
   }
