@@ -36,23 +36,41 @@ function textProblem(text: string): string | null {
   return null;
 }
 
+// Deeper than any body a route accepts (a FHIR resource nests a dozen levels): a 1 MiB body of `[[[...]]]` is half
+// a million levels, which JSON.parse reads (it is iterative) but JSON.stringify, zod and Prisma would recurse into.
+const MAX_DEPTH = 64;
+const DEPTH_MESSAGE = `Nested deeper than ${MAX_DEPTH} levels`;
+
+/** A node of the walk: its parent and its key there, so a path is built only for the one value refused. */
+type Visit = { value: unknown; key: string; parent: Visit | null; depth: number };
+
+function pathOf(visit: Visit): string[] {
+  const path: string[] = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
- * The path of the first string (or key) PostgreSQL could not store, with why, or null. JSON may carry both NUL and
- * a lone surrogate as escapes (`"\u0000"`, `"\ud800"`), and a decoded path parameter can hold NUL: refused at the
- * door rather than failing in the database (a 500). Iterative: bodies may nest deeply.
+ * The path of the first string (or key) PostgreSQL could not store, or of a value nested past MAX_DEPTH, with why,
+ * or null. JSON may carry both NUL and a lone surrogate as escapes (`"\u0000"`, `"\ud800"`), and a decoded path
+ * parameter can hold NUL: refused at the door rather than failing in the database (a 500). Iterative and linear in
+ * the value's size: a deep body is refused, never a stack overflow or a walk that copies its path at every level.
  */
 function findUnstorableText(value: unknown): { path: string[]; message: string } | null {
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  const stack: Visit[] = [{ value, key: '', parent: null, depth: 0 }];
   while (stack.length) {
-    const { value: v, path } = stack.pop()!;
+    const visit = stack.pop()!;
+    const v = visit.value;
     if (typeof v === 'string') {
       const message = textProblem(v);
-      if (message) return { path, message };
+      if (message) return { path: pathOf(visit), message };
     } else if (v && typeof v === 'object') {
+      if (visit.depth >= MAX_DEPTH) return { path: pathOf(visit), message: DEPTH_MESSAGE };
       for (const [key, child] of Object.entries(v)) {
+        const at: Visit = { value: child, key, parent: visit, depth: visit.depth + 1 };
         const message = textProblem(key);
-        if (message) return { path: [...path, key], message };
-        stack.push({ value: child, path: [...path, key] });
+        if (message) return { path: pathOf(at), message };
+        stack.push(at);
       }
     }
   }

@@ -129,6 +129,40 @@ describe('bad input is 400, never 5xx', () => {
     });
   });
 
+  describe('a deeply nested JSON body', () => {
+    // JSON.parse reads half a million levels (it is iterative); the check of every string at the door copied its
+    // path at each level, quadratic in the depth, and held the server for minutes before auth on a public route.
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+    it('is 400 before anything else reads it, on a signed-in route and on the public CDS Hooks route', async () => {
+      const deep = `{"patientId":${nested(400_000)}}`;
+      const verify = await admin.request('POST', '/api/eligibility/verify', {
+        body: deep,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(verify.status, verify.text).toBe(400);
+      expect(verify.body.code).toBe('VALIDATION_FAILED');
+      expect(verify.body.issues).toEqual([
+        { path: `body.patientId${'.0'.repeat(63)}`, message: 'Nested deeper than 64 levels' },
+      ]);
+      const cds = await new HttpClient(app.url).request('POST', '/cds-services/coverage-check', {
+        body: nested(400_000),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(cds.status, cds.text).toBe(400);
+      expect(cds.body.issues).toEqual([{ path: `body${'.0'.repeat(64)}`, message: 'Nested deeper than 64 levels' }]);
+    });
+
+    it('still takes sixty-four levels', async () => {
+      const res = await admin.request('POST', '/api/eligibility/verify', {
+        body: `{"patientId":${nested(63)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.issues).toContainEqual({ path: 'body.patientId', message: expect.not.stringMatching(/Nested/) });
+    });
+  });
+
   describe('the path', () => {
     it.each(['%ff', '%', '%E0%A4', '%ED%A0%80'])(
       'is 400 for a malformed percent-encoding (%s) in an [id]',
