@@ -3,6 +3,7 @@
 // at most 20, matched by every word of `q` against the first or last name, or by the patient id itself.
 import { z } from 'zod';
 import type { Db } from '../db';
+import { containsIgnoringCase } from '../db/text-filters';
 import { patientName } from '../patients/patient-names';
 
 export const CLAIM_PATIENTS_LIMIT = 20;
@@ -35,10 +36,7 @@ export async function findClaimPatients(
         { id: input.q },
         {
           AND: words.map((word) => ({
-            OR: [
-              { firstName: { contains: word, mode: 'insensitive' as const } },
-              { lastName: { contains: word, mode: 'insensitive' as const } },
-            ],
+            OR: [{ firstName: containsIgnoringCase(word) }, { lastName: containsIgnoringCase(word) }],
           })),
         },
       ],

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Db, Prisma } from '../db';
+import { containsIgnoringCase } from '../db/text-filters';
 import { recordPhiAccess } from '../audit/record-phi-access';
 import { PATIENT_SUMMARY_SELECT, PatientSummary, patientSummary } from './patient-view';
 
@@ -43,12 +44,6 @@ export type PatientList = z.infer<typeof PatientList>;
 
 export type PatientReader = { clinicId: string; orgId: string; userId: string; correlationId: string };
 
-/**
- * A search term as LIKE text: Prisma's `contains` becomes ILIKE '%term%' without escaping, so a typed `%` or `_`
- * would match any text. Backslash is PostgreSQL's default LIKE escape, so it is escaped too.
- */
-const likeLiteral = (term: string) => term.replace(/[\\%_]/g, '\\$&');
-
 export async function listPatients(
   deps: { db: Db; clock: Clock },
   reader: PatientReader,
@@ -58,12 +53,9 @@ export async function listPatients(
   const where: Prisma.PatientWhereInput = {
     clinicId: reader.clinicId,
     ...(query.birthDate && { birthDate: query.birthDate }),
-    ...(query.memberId && { coverageMemberId: { contains: likeLiteral(query.memberId), mode: 'insensitive' } }),
+    ...(query.memberId && { coverageMemberId: containsIgnoringCase(query.memberId) }),
     AND: words.map((word) => ({
-      OR: [
-        { firstName: { contains: likeLiteral(word), mode: 'insensitive' as const } },
-        { lastName: { contains: likeLiteral(word), mode: 'insensitive' as const } },
-      ],
+      OR: [{ firstName: containsIgnoringCase(word) }, { lastName: containsIgnoringCase(word) }],
     })),
   };
   const rows = await deps.db.patient.findMany({

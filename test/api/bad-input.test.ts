@@ -314,9 +314,9 @@ describe('request-level findings of 2026-11-28', () => {
   });
 
   describe('patient search', () => {
-    it('matches % and _ literally in the name and the member id', async () => {
+    it('matches % and _ literally in the name and the member id, in the patient list and the claim picker', async () => {
       const tenant = await createTenant(app.db, 'Search');
-      const user = await createUser(app.db, tenant, { scopes: ['patients:read'] });
+      const user = await createUser(app.db, tenant, { scopes: ['patients:read', 'claims:write'] });
       const client = await signIn(app, user.email, user.password);
       const plain = await createPatient(app.db, tenant, { firstName: 'Ann', lastName: 'Rivera', memberId: 'AB12' });
       const underscore = await createPatient(app.db, tenant, { firstName: 'Bo', lastName: 'Ri_era', memberId: 'A_12' });
@@ -334,6 +334,14 @@ describe('request-level findings of 2026-11-28', () => {
       expect(await found(`memberId=${encodeURIComponent('A%')}`)).toEqual([percent.id]);
       expect(await found('name=rivera')).toEqual([plain.id]);
       expect(await found(`name=${encodeURIComponent('\\')}`)).toEqual([]);
+      // The claim form's patient picker reads its words the same way.
+      const picked = async (q: string) => {
+        const res = await client.get(`/api/claims/patients?q=${encodeURIComponent(q)}`);
+        expect(res.status, res.text).toBe(200);
+        return (res.body.patients as { patientId: string }[]).map((p) => p.patientId).sort();
+      };
+      expect(await picked('Ri_era')).toEqual([underscore.id]);
+      expect(await picked('%')).toEqual([percent.id]);
     });
   });
 });
