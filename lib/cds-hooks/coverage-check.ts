@@ -2,6 +2,7 @@
 // file, from the newest eligibility check of that coverage within 24 h, else a live verify (cached as any verify).
 // Indicators: active → info; active with prior authorization or out of network → warning; inactive → critical;
 // unknown (a payer AAA, or the payer unreachable) → warning with the reason. Scoping and audit are invoke's.
+import { equalsIgnoringCase } from '../db/text-filters';
 import { isAppError } from '../errors';
 import { CACHE_TTL_MS } from '../eligibility/eligibility-check-store';
 import { EligibilityFields } from '../eligibility/eligibility-result';
@@ -161,8 +162,8 @@ async function newestCheck(deps: CoverageCheckDeps, clinicId: string, patient: M
     where: {
       clinicId,
       patientId: patient.id,
-      payerId: { equals: coverage.payerId, mode: 'insensitive' },
-      memberId: { equals: coverage.memberId, mode: 'insensitive' },
+      payerId: equalsIgnoringCase(coverage.payerId),
+      memberId: equalsIgnoringCase(coverage.memberId),
       cacheable: true,
       createdAt: { gte: new Date(deps.clock().getTime() - CACHE_TTL_MS) },
     },

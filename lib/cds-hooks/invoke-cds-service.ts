@@ -9,6 +9,7 @@ import { AppError } from '../errors';
 import { recordAudit } from '../audit/record-audit';
 import { recordPhiAccess } from '../audit/record-phi-access';
 import type { Egress } from '../outbound/egress';
+import type { FhirStore } from '../fhir/fhir-store';
 import type { PayerTransport } from '../eligibility/payer-transport';
 import { buildCard, type CdsResponse } from './cds-card';
 import { CdsHookRequest } from './cds-request';
@@ -25,6 +26,8 @@ export type CdsDeps = {
   egress: Egress;
   config: Config;
   payer: () => PayerTransport;
+  /** Where pulled EHR resources are (the EHR's own Patient, when the prefetched coverage is not on file). */
+  fhirStore: () => FhirStore;
 };
 
 /** 404 for a service we do not offer; checked first, so an unknown id costs nothing. */
@@ -50,7 +53,7 @@ export async function invokeCdsService(
 
   const clinic = await findBoundClinic(deps.db, caller);
   const ehrCoverages = readEhrCoverages(request.prefetch?.coverage);
-  const patient = await matchPatient(deps.db, clinic.id, {
+  const patient = await matchPatient({ db: deps.db, fhirStore: deps.fhirStore() }, clinic.id, {
     patientId: request.context.patientId,
     fhirServer: request.fhirServer,
     ehrCoverages,

@@ -3,6 +3,9 @@
 // FHIR store's Patient of that EHR (source = the call's fhirServer) with the context's patientId, matched to our
 // record by name and date of birth. Only ever inside `clinicId`: another clinic's patient is never a candidate.
 import type { Db } from '../db';
+import { equalsIgnoringCase } from '../db/text-filters';
+import type { FhirStore } from '../fhir/fhir-store';
+import { normalizeSource, servedId } from '../fhir/served-resource';
 
 export type EhrCoverage = { payerId: string; memberId: string };
 export type MatchedPatient = {
@@ -71,47 +74,38 @@ const toMatched = (row: Row, matchedBy: MatchedPatient['matchedBy']): MatchedPat
   matchedBy,
 });
 
-/** The one patient of `clinicId` the call is about, or null (none, or more than one candidate: never a guess). */
+// A prefetch may hold any number of Coverages; each costs a query, so only the first few are tried.
+const MAX_EHR_COVERAGES = 5;
+
+/**
+ * The one patient of `clinicId` the call is about, or null (none, or more than one candidate: never a guess). The
+ * EHR's own Patient is read only from that EHR's source (its `fhirServer`), under the id a pull served it as: a
+ * call without `fhirServer` names no source, and is matched by coverage alone.
+ */
 export async function matchPatient(
-  db: Db,
+  deps: { db: Db; fhirStore: Pick<FhirStore, 'read'> },
   clinicId: string,
   call: { patientId: string; fhirServer?: string; ehrCoverages: EhrCoverage[] },
 ): Promise<MatchedPatient | null> {
-  for (const { payerId, memberId } of call.ehrCoverages) {
-    const rows = await db.patient.findMany({
-      where: {
-        clinicId,
-        coveragePayerId: { equals: payerId, mode: 'insensitive' },
-        coverageMemberId: { equals: memberId, mode: 'insensitive' },
-      },
+  for (const { payerId, memberId } of call.ehrCoverages.slice(0, MAX_EHR_COVERAGES)) {
+    const rows = await deps.db.patient.findMany({
+      where: { clinicId, coveragePayerId: equalsIgnoringCase(payerId), coverageMemberId: equalsIgnoringCase(memberId) },
       select: SELECT,
       take: 2,
     });
     if (rows.length === 1) return toMatched(rows[0]!, 'coverage');
   }
-  const stored = await db.fhirResource.findFirst({
-    where: {
-      clinicId,
-      resourceType: 'Patient',
-      resourceId: call.patientId,
-      ...(call.fhirServer && { source: call.fhirServer.replace(/\/+$/, '') }),
-    },
-    select: { resource: true },
-  });
-  const resource = stored?.resource;
-  if (!isObject(resource)) return null;
+  const source = normalizeSource(call.fhirServer);
+  if (!source) return null;
+  const resource = await deps.fhirStore.read(clinicId, 'Patient', servedId(source, call.patientId));
+  if (!resource) return null;
   const name = Array.isArray(resource.name) && isObject(resource.name[0]) ? resource.name[0] : undefined;
   const family = str(name?.family);
   const given = Array.isArray(name?.given) ? str(name.given[0]) : undefined;
   const birthDate = str(resource.birthDate);
   if (!family || !given || !birthDate) return null;
-  const rows = await db.patient.findMany({
-    where: {
-      clinicId,
-      birthDate,
-      lastName: { equals: family, mode: 'insensitive' },
-      firstName: { equals: given, mode: 'insensitive' },
-    },
+  const rows = await deps.db.patient.findMany({
+    where: { clinicId, birthDate, lastName: equalsIgnoringCase(family), firstName: equalsIgnoringCase(given) },
     select: SELECT,
     take: 2,
   });

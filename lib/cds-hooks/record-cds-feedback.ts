@@ -12,7 +12,7 @@ import { requireCdsClients, verifyCdsJwt } from './verify-cds-jwt';
 export const CdsFeedbackReceipt = z.object({ stored: z.int() });
 
 export async function recordCdsFeedback(
-  deps: Omit<CdsDeps, 'payer'>,
+  deps: Omit<CdsDeps, 'payer' | 'fhirStore'>,
   call: { serviceId: string; bearer: string | null; body: unknown },
 ): Promise<z.infer<typeof CdsFeedbackReceipt>> {
   const serviceId = requireCdsService(call.serviceId);

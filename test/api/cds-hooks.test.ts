@@ -7,6 +7,7 @@ import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createPatient, createTenant } from '../support/factories';
 import { startFakeCdsEhr, type FakeCdsEhr } from '../fakes/fake-cds-ehr';
+import { embeddedFhirStore } from '@/lib/fhir/embedded-fhir-store';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   COVERAGE_ELIGIBILITY_REQUEST_R4,
@@ -208,17 +209,12 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
       name: [{ family: patient.lastName, given: [patient.firstName] }],
       birthDate: patient.birthDate,
     };
-    await app.db.fhirResource.create({
-      data: {
-        clinicId: 'clinic_north',
-        source: 'https://ehr.example.test/fhir',
-        resourceType: 'Patient',
-        resourceId: 'ehr-888',
-        lastUpdated: new Date(),
-        contentHash: 'test',
-        resource,
-        patientRef: 'ehr-888',
-      },
+    // Stored as a pull from that EHR stores it: under a served id that names its source.
+    const store = embeddedFhirStore(app.db);
+    await store.upsertMany('clinic_north', [resource], { sourceBaseUrl: 'https://ehr.example.test/fhir/' });
+    // The same Patient from another EHR of the clinic is not this EHR's patient.
+    await store.upsertMany('clinic_north', [{ ...resource, id: 'ehr-889' }], {
+      sourceBaseUrl: 'https://other-ehr.example.test/fhir',
     });
     const body = appointmentBook('SOMEONE-ELSE-1');
     body.context.patientId = 'ehr-888';
@@ -229,6 +225,32 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
       links: [{ url: expect.stringContaining('pat_n_008') }],
     });
     expect(res.body.cards[0].detail).toMatch(/differs from the coverage on file/);
+
+    const notFound = 'Patient not found in Northside Clinic';
+    const otherSource = appointmentBook('SOMEONE-ELSE-1');
+    otherSource.context.patientId = 'ehr-889';
+    expect((await call('coverage-check', otherSource)).body.cards[0].summary).toBe(notFound);
+    const noSource = appointmentBook('SOMEONE-ELSE-1', { fhirServer: undefined });
+    noSource.context.patientId = 'ehr-888';
+    expect((await call('coverage-check', noSource)).body.cards[0].summary).toBe(notFound);
+  });
+
+  it('reads a wildcard in the EHR coverage as text: "%" and "_" match no member id on file', async () => {
+    const before = await phiReads(app);
+    for (const [memberId, payerId] of [
+      // Each pattern fits exactly one Northside patient, so a pattern read as a pattern would match.
+      ['DEMO-PRIORAUTH-%', AETNA],
+      ['DEMO-INACTIVE-N00_', AETNA],
+      ['DEMO-ACTIVE-N001', '6005_'],
+    ] as const) {
+      const body = { ...appointmentBook(null), prefetch: { coverage: coverage(memberId, payerId) } };
+      const res = await call('coverage-check', body);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.cards.map((c: { summary: string }) => c.summary)).toEqual([
+        'Patient not found in Northside Clinic',
+      ]);
+    }
+    expect(await phiReads(app)).toBe(before);
   });
 
   it('coverage-requirements: prior-auth warning, documentation info, not-covered critical with the covered alternative, no card without a rule', async () => {

@@ -1,6 +1,6 @@
 // POST /cds-services/{id}: a CDS Hooks 2.0 call from a registered EHR (its JWT bearer), answered with cards.
 import { route } from '@/lib/http/route';
-import { requirePayer } from '@/lib/deps';
+import { requireFhirStore, requirePayer } from '@/lib/deps';
 import { postCdsService } from '@/lib/cds-hooks/endpoints';
 import { invokeCdsService } from '@/lib/cds-hooks/invoke-cds-service';
 import { readBearer } from '@/lib/cds-hooks/verify-cds-jwt';
@@ -8,7 +8,7 @@ import { cdsPreflight } from '@/lib/http/cds-preflight';
 
 export const POST = route(postCdsService, ({ params, body, request, correlationId, deps }) =>
   invokeCdsService(
-    { ...deps, payer: () => requirePayer(deps) },
+    { ...deps, payer: () => requirePayer(deps), fhirStore: () => requireFhirStore(deps) },
     { serviceId: params.id, bearer: readBearer(request.headers.get('authorization')), body, correlationId },
   ),
 );
