@@ -1,10 +1,10 @@
 // A CDS Hooks 2.0 card and its parts, as zod (the response schema) and the one builder every service uses, so
-// each card carries a fresh uuid, our source label and a summary within the specification's 140 characters.
+// each card carries a fresh uuid, our source label and a summary shorter than the specification's 140 characters.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
-/** CDS Hooks 2.0: a card's summary "SHOULD be <140 characters". */
-export const SUMMARY_MAX = 140;
+/** CDS Hooks 2.0: a card's summary is a "<140-character summary message". */
+export const SUMMARY_MAX = 139;
 
 export const CdsLink = z.object({
   label: z.string(),
@@ -43,10 +43,17 @@ export function buildCard(card: Omit<CdsCard, 'uuid' | 'source'> & { sourceUrl?:
   const { sourceUrl, summary, ...rest } = card;
   return {
     uuid: randomUUID(),
-    summary: summary.length > SUMMARY_MAX ? `${summary.slice(0, SUMMARY_MAX - 1)}…` : summary,
+    summary: fitSummary(summary),
     source: { label: CARD_SOURCE_LABEL, ...(sourceUrl && { url: sourceUrl }) },
     ...rest,
   };
+}
+
+/** The summary within SUMMARY_MAX, cut with an ellipsis, never inside a surrogate pair (an EHR would show a �). */
+function fitSummary(summary: string): string {
+  if (summary.length <= SUMMARY_MAX) return summary;
+  const cut = summary.slice(0, SUMMARY_MAX - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
 /** Whole dollars and cents as clinicians read them: 2500 → "$25.00". Integer arithmetic, no float. */

@@ -82,7 +82,7 @@ export async function checkCoverageCard(
   } catch (error) {
     if (!isAppError(error)) throw error;
     return buildCard({
-      summary: `Coverage with ${payerName} could not be checked: ${error.message}`.slice(0, 140),
+      summary: `Coverage with ${payerName} could not be checked: ${error.message}`,
       indicator: 'warning',
       detail: `Check eligibility again before the visit.${mismatchNote}`,
       links,

@@ -101,7 +101,7 @@ function cardFor(rule: KnowledgeBaseRule, order: DraftOrder, payerName: string):
 
 /**
  * The summary leads with the order's code and ends with what the payer requires; the order's display goes in only
- * when the whole still fits the specification's 140 characters, so the payer's name is never cut (the detail
+ * when the whole is still shorter than the specification's 140 characters, so the payer's name is never cut (the detail
  * always names the order in full).
  */
 function summaryFor(order: DraftOrder, requirement: string): string {
