@@ -32,7 +32,7 @@ const systemResolve: ResolveHost = async (hostname) =>
 /** @throws AppError VALIDATION_FAILED (path body.url) when the egress policy would refuse the URL. */
 export async function assertEndpointUrlAllowed(
   value: string,
-  config: Pick<Config, 'mode' | 'emrAllowedOrigins'>,
+  config: Pick<Config, 'mode'>,
   resolve: ResolveHost = systemResolve,
 ): Promise<void> {
   const url = new URL(value);
@@ -47,11 +47,10 @@ export async function assertEndpointUrlAllowed(
     throw refuse('The host name does not resolve');
   }
   if (addresses.length === 0) throw refuse('The host name does not resolve');
-  const isAllowedOrigin = config.emrAllowedOrigins.includes(url.origin);
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (url.protocol === 'http:' && kind !== 'loopback') throw refuse('Must be an https URL');
-    if (!isAddressAllowed(kind, { isAllowedOrigin, mode: config.mode }))
+    if (!isAddressAllowed(kind, { isAllowedOrigin: false, mode: config.mode }))
       throw refuse('Must resolve to a public address (not loopback, private, link-local or metadata)');
   }
 }

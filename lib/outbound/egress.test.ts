@@ -56,6 +56,17 @@ describe('egress: what a tenant URL may reach', () => {
     expect(s.connections).toBe(1);
   });
 
+  it("opens a listed origin's private address to EHR calls only: a webhook to it is refused, with no connection", async () => {
+    const s = await server();
+    const origin = `https://127.0.0.1:${s.port}`;
+    const listed = createEgress({ mode: 'production', allowedOrigins: [origin] });
+    for (const purpose of ['webhook', 'cds-client', 'partner'] as const) {
+      const error = await rejection(listed.request({ ...call(`${origin}/hook`), purpose }));
+      expect(error.cause).toMatchObject({ purpose, reason: 'address-refused', addressClass: 'loopback' });
+    }
+    expect(s.connections).toBe(0);
+  });
+
   it('refuses a host whose name resolves to a private or metadata address, or to any mix with one', async () => {
     const answers: Record<string, Array<{ address: string; family: 4 | 6 }>> = {
       'internal.example': [{ address: '10.0.0.5', family: 4 }],

@@ -6,8 +6,8 @@
 //   choose), a streaming cap on every response body, one timeout over connect, headers and body;
 // - `target: 'tenant'` (a URL a clinic chose, and anything discovered from it) additionally: https only in
 //   production (sandbox also allows http on loopback, for the local fakes); every address the host resolves to
-//   must be public unless the URL's origin is in EMR_ALLOWED_ORIGINS; the socket connects to the address that
-//   was checked (no DNS rebinding between check and connect);
+//   must be public unless the call is an EHR's (purpose 'emr') and the URL's origin is in EMR_ALLOWED_ORIGINS; the
+//   socket connects to the address that was checked (no DNS rebinding between check and connect);
 // - `target: 'operator'` (URLs from the operator's environment) may be private addresses: the operator chose them.
 // A failure is an AppError with one neutral message per purpose; the details (reason, status, address, cause)
 // are its `cause`, which the route wrapper logs as JSON with the correlation id. Never put a token in a URL.
@@ -149,7 +149,7 @@ export function createEgress(policy: EgressPolicy): Egress {
     }
 
     const deadline = Date.now() + req.timeoutMs;
-    const pinned = req.target === 'tenant' ? await checkTenantUrl(url, where, deadline, fail) : undefined;
+    const pinned = req.target === 'tenant' ? await checkTenantUrl(url, req.purpose, where, deadline, fail) : undefined;
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
@@ -230,6 +230,7 @@ export function createEgress(policy: EgressPolicy): Egress {
   /** Resolves, and refuses unless every address is allowed; returns the checked addresses to connect to. */
   async function checkTenantUrl(
     url: URL,
+    purpose: EgressPurpose,
     where: string,
     deadline: number,
     fail: (d: EgressFailureDetail, e?: unknown) => AppError,
@@ -246,7 +247,10 @@ export function createEgress(policy: EgressPolicy): Egress {
       }
     }
     if (addresses.length === 0) throw fail({ reason: 'resolve', url: where });
-    const isAllowedOrigin = allowedOrigins.has(url.origin);
+    // EMR_ALLOWED_ORIGINS names on-premises EHRs: it opens private addresses to EHR calls only. A webhook endpoint a
+    // clinic registers at one of those origins would otherwise reach another clinic's network (DECISIONS "Events
+    // out": an endpoint resolves to public addresses only).
+    const isAllowedOrigin = purpose === 'emr' && allowedOrigins.has(url.origin);
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
       // http only to loopback (sandbox, the local fakes); never cleartext to anything else.
