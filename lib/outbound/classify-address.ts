@@ -44,9 +44,11 @@ const IPV6_RANGES: readonly Range[] = [
   ['fd00:ec2::254', 128, 'metadata'], // AWS IMDS over IPv6
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
+  ['64:ff9b:1::', 48, 'reserved'], // local-use NAT64 (RFC 8215): translates to whatever IPv4 the network chose
   ['100::', 64, 'reserved'], // discard-only
   ['2001::', 23, 'reserved'], // IETF protocol assignments (Teredo 2001::/32 included)
   ['2001:db8::', 32, 'reserved'], // documentation
+  ['3fff::', 20, 'reserved'], // documentation (RFC 9637)
   ['fc00::', 7, 'ula'],
   ['fe80::', 10, 'link-local'],
   ['fec0::', 10, 'reserved'], // deprecated site-local
