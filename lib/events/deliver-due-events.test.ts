@@ -101,6 +101,42 @@ describe('deliverDueEvents', () => {
     expect(await deliverDueEvents(deps())).toBe(0);
   });
 
+  it("counts the 3 days from the first attempt, not from the event's own time (a bank posting of days ago)", async () => {
+    const endpointId = await endpoint();
+    receiver.answer = () => 500;
+    const postedAt = new Date(now.getTime() - 4 * 86_400_000);
+    const { deliveryIds } = await db.$transaction((tx) =>
+      recordEvent(tx, {
+        clinicId,
+        type: 'webhook.test',
+        objectId: 'obj_old',
+        data: { endpointId: 'old' },
+        at: postedAt,
+      }),
+    );
+    expect(await deliverDueEvents(deps())).toBe(1);
+    expect(await db.outboundDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0]! } })).toMatchObject({
+      status: 'retrying',
+      nextAttemptAt: new Date(now.getTime() + 10_000),
+    });
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).status).toBe('enabled');
+  });
+
+  it('records a secret it cannot unseal as a failed attempt that sends nothing, so the schedule still ends', async () => {
+    const endpointId = await endpoint();
+    await db.webhookEndpoint.update({
+      where: { id: endpointId },
+      data: { secretSealed: sealSigningSecret(newSigningSecret(), randomBytes(32), endpointId) },
+    });
+    const { deliveryIds } = await record('obj_1', 1);
+    expect(await deliverDueEvents(deps())).toBe(1);
+    expect(receiver.received).toHaveLength(0);
+    expect(await db.outboundAttempt.findMany({ where: { deliveryId: deliveryIds[0]! } })).toMatchObject([
+      { attempt: 1, responseStatus: null, excerpt: 'The signing secret could not be read; nothing was sent' },
+    ]);
+    expect((await db.outboundDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0]! } })).status).toBe('retrying');
+  });
+
   it('disables the endpoint at once on 410 Gone', async () => {
     const endpointId = await endpoint();
     receiver.answer = () => 410;

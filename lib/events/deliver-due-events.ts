@@ -68,11 +68,8 @@ async function attemptDelivery(deps: DispatchDeps, id: string): Promise<void> {
     db.outboundEvent.findUniqueOrThrow({ where: { id: delivery.eventId } }),
     db.webhookEndpoint.findUniqueOrThrow({ where: { id: delivery.endpointId } }),
   ]);
-  const sealKey = requireSealKey(deps.config);
   const started = clock();
-  const secrets = [unsealSigningSecret(endpoint.secretSealed, sealKey, endpoint.id)];
-  if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > started)
-    secrets.push(unsealSigningSecret(endpoint.previousSecretSealed, sealKey, endpoint.id));
+  const secrets = readSecrets(deps, endpoint, started);
   const body = JSON.stringify({
     id: event.id,
     type: event.type,
@@ -81,23 +78,35 @@ async function attemptDelivery(deps: DispatchDeps, id: string): Promise<void> {
     data: event.data,
     ...(event.errors !== null && { errors: event.errors }),
   });
-  const headers = deliveryHeaders({
-    body,
-    secrets,
-    eventId: event.id,
-    deliveryId: delivery.id,
-    correlationId: event.correlationId,
-    timestamp: Math.floor(started.getTime() / 1000),
-  });
 
   const t0 = performance.now();
-  const outcome = await post(deps, endpoint.url, headers, body);
+  const outcome: Outcome = secrets
+    ? await post(
+        deps,
+        endpoint.url,
+        deliveryHeaders({
+          body,
+          secrets,
+          eventId: event.id,
+          deliveryId: delivery.id,
+          correlationId: event.correlationId,
+          timestamp: Math.floor(started.getTime() / 1000),
+        }),
+        body,
+      )
+    : { responseStatus: null, excerpt: 'The signing secret could not be read; nothing was sent' };
   const durationMs = Math.round(performance.now() - t0);
   const attempt = delivery.attempts + 1;
   const ok = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300;
   const gone = outcome.responseStatus === 410;
-  const retryAt =
-    ok || gone ? null : nextAttemptAt(attempt, delivery.createdAt, clock(), (deps.random ?? Math.random)());
+  // The 3 days run from the first attempt, not from the event: a payout's event carries the bank's posting time,
+  // and a delivery may wait behind an earlier one for its object before its own first try.
+  const firstAttemptAt =
+    attempt === 1
+      ? started
+      : ((await db.outboundAttempt.findFirst({ where: { deliveryId: id, attempt: 1 }, select: { at: true } }))?.at ??
+        started);
+  const retryAt = ok || gone ? null : nextAttemptAt(attempt, firstAttemptAt, clock(), (deps.random ?? Math.random)());
   const status = ok ? 'delivered' : retryAt ? 'retrying' : 'failed';
   const disable = gone
     ? 'The endpoint answered 410 Gone'
@@ -146,6 +155,32 @@ async function attemptDelivery(deps: DispatchDeps, id: string): Promise<void> {
     },
     ok ? 'webhook delivered' : 'webhook delivery failed',
   );
+}
+
+/**
+ * The endpoint's signing secrets (the previous one too while it is live), or null when they cannot be unsealed (the
+ * seal key changed): an attempt that sends nothing, counted as a failure so the schedule still ends.
+ */
+function readSecrets(
+  deps: DispatchDeps,
+  endpoint: {
+    id: string;
+    secretSealed: string;
+    previousSecretSealed: string | null;
+    previousSecretExpiresAt: Date | null;
+  },
+  now: Date,
+): string[] | null {
+  try {
+    const sealKey = requireSealKey(deps.config);
+    const secrets = [unsealSigningSecret(endpoint.secretSealed, sealKey, endpoint.id)];
+    if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now)
+      secrets.push(unsealSigningSecret(endpoint.previousSecretSealed, sealKey, endpoint.id));
+    return secrets;
+  } catch (error) {
+    deps.log.error({ endpointId: endpoint.id, err: String(error) }, 'webhook signing secret could not be unsealed');
+    return null;
+  }
 }
 
 /** One POST through the egress client (tenant rules); any failure becomes an outcome, never a throw. */
