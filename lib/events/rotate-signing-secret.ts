@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { requireSealKey } from '../config';
 import { recordAudit } from '../audit/record-audit';
+import { AppError } from '../errors';
 import { newSigningSecret, sealSigningSecret, unsealSigningSecret } from './signing-secret';
 import { findClinicEndpoint } from './webhook-endpoint-view';
 
@@ -20,9 +21,15 @@ export async function rotateSigningSecret(
   const current = await findClinicEndpoint(deps.db, input);
   const secret = newSigningSecret();
   const expiresAt = new Date(deps.clock().getTime() + PREVIOUS_SECRET_MS);
-  // Re-sealed as it is (same context): unsealing first proves the stored value is intact before it is kept.
-  const previous = unsealSigningSecret(current.secretSealed, sealKey, current.id);
   await deps.db.$transaction(async (tx) => {
+    // The secret being replaced is read under the row's lock: of two rotations at once, the second replaces the
+    // first's new secret (which keeps signing for 24 h) instead of both replacing the same one, which would leave
+    // a secret shown to its caller that never signs.
+    const [locked] = await tx.$queryRaw<{ secretSealed: string }[]>`
+      SELECT "secretSealed" FROM "WebhookEndpoint" WHERE "id" = ${current.id} FOR UPDATE`;
+    if (!locked) throw new AppError('NOT_FOUND', 'No such webhook endpoint'); // deleted meanwhile
+    // Re-sealed as it is (same context): unsealing first proves the stored value is intact before it is kept.
+    const previous = unsealSigningSecret(locked.secretSealed, sealKey, current.id);
     await tx.webhookEndpoint.update({
       where: { id: current.id },
       data: {

@@ -204,6 +204,21 @@ describe('deliveries', () => {
     await admin.delete(`/api/webhook-endpoints/${id}`);
   });
 
+  it('two rotations at once: each secret shown to its caller signs the next delivery', async () => {
+    const { id } = await register();
+    const rotations = await Promise.all([1, 2].map(() => admin.post(`/api/webhook-endpoints/${id}/rotate-secret`)));
+    expect(rotations.map((r) => r.status)).toEqual([200, 200]);
+    const sent = (await admin.post(`/api/webhook-endpoints/${id}/test`)).body.delivery;
+    const [got] = await until(
+      () => receiver.delivered().filter((r) => r.headers['x-svc-delivery'] === sent.id),
+      (r) => r.length > 0,
+    );
+    for (const secret of rotations.map((r) => r.body.secret as string)) {
+      expect(new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>)).toEqual(got!.envelope);
+    }
+    await admin.delete(`/api/webhook-endpoints/${id}`);
+  });
+
   it('never sends an event of a change that rolled back, and sends the one that committed', async () => {
     const tenant = await createTenant(app.db, 'Events');
     const user = await createUser(app.db, tenant, { scopes: ['svcpay:read', 'svcpay:write', 'webhooks:admin'] });
