@@ -102,6 +102,9 @@ async function spendJti(db: Db, id: string, expiresAt: Date, now: Date): Promise
 
 type CachedJwks = { keys: ReturnType<typeof createLocalJWKSet>; kids: Set<string>; fetchedAt: number };
 const jwksCache = new Map<string, CachedJwks>();
+// One fetch at a time per key set: calls that find it stale together (or a burst of forged tokens naming unknown
+// kids) wait for the same answer instead of each asking the EHR.
+const jwksFetches = new Map<string, Promise<CachedJwks>>();
 
 // The key set is fetched through the egress client from the operator's URL (never from a `jku` the token names:
 // the token would then choose who vouches for it), cached for 5 minutes, refetched early when an unknown kid
@@ -116,8 +119,14 @@ async function jwksFor(deps: CdsJwtDeps, issuer: string, client: CdsClient) {
     const unknownKid =
       !!entry && !!header.kid && !entry.kids.has(header.kid) && now - entry.fetchedAt > JWKS_REFETCH_MS;
     if (stale || unknownKid) {
-      entry = await fetchJwks(deps.egress, client.jwksUrl);
-      jwksCache.set(key, entry);
+      let fetching = jwksFetches.get(key);
+      if (!fetching) {
+        fetching = fetchJwks(deps.egress, client.jwksUrl)
+          .then((fetched) => (jwksCache.set(key, fetched), fetched))
+          .finally(() => jwksFetches.delete(key));
+        jwksFetches.set(key, fetching);
+      }
+      entry = await fetching;
     }
     return entry!.keys(header as never, token);
   };

@@ -574,6 +574,34 @@ describe('CDS Hooks in production without a knowledge base', () => {
     expect(ehr.jwksCalls()).toBe(1);
   });
 
+  it('fetches the EHR key set once for calls that arrive together before it is cached', async () => {
+    const fresh = await startApp({
+      env: {
+        SVC_ENV: 'production',
+        NODE_EXTRA_CA_CERTS: ehr.caFile,
+        CDS_CLIENTS: JSON.stringify({ [ehr.issuer]: { jwksUrl: ehr.jwksUrl, clinicId } }),
+      },
+      reuse: app.database,
+    });
+    try {
+      const before = ehr.jwksCalls();
+      const client = new HttpClient(fresh.url);
+      const aud = `${fresh.url}/cds-services/coverage-check`;
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, async () =>
+          client.request('POST', '/cds-services/coverage-check', {
+            json: appointmentBook('PROD-MEMBER-1'),
+            headers: { authorization: `Bearer ${await ehr.sign({ aud })}` },
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+      expect(ehr.jwksCalls() - before).toBe(1);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('answers 501 NOT_CONFIGURED to a call in production without CDS_CLIENTS, and still serves discovery', async () => {
     const bare = await startApp({ env: { SVC_ENV: 'production' }, reuse: app.database });
     try {
