@@ -86,6 +86,43 @@ describe('assembleProfessionalClaim', () => {
     expect(built.patient).toMatchObject({ relationshipCode: '19', name: { lastName: 'Northside001' } });
   });
 
+  it("bills a secondary to the secondary coverage, naming the primary's subscriber and adjudication (2320/2330)", () => {
+    const primary = {
+      payerId: '60054',
+      payerName: 'Aetna',
+      memberId: 'DEMO-ACTIVE-N001',
+      paidCents: 16_000,
+      adjustments: [],
+      lines: [],
+    };
+    const onFile: PatientRecord = {
+      ...patient,
+      coverageRelationship: '19',
+      coverageSubscriber: { firstName: 'Sam', lastName: 'Holder' },
+      secondaryMemberId: 'S1',
+      secondaryPayerId: '87726',
+      secondaryPayerName: 'Second Plan',
+    };
+    const built = assembleProfessionalClaim({ ...claim, payerRank: 'secondary' }, clinic, onFile, { primary });
+    expect(built).toMatchObject({ payerResponsibility: 'S', payer: { id: '87726' }, subscriber: { memberId: 'S1' } });
+    expect(built.otherPayer).toMatchObject({
+      relationshipCode: '19',
+      subscriber: { memberId: 'DEMO-ACTIVE-N001', name: { lastName: 'Holder', firstName: 'Sam' } },
+      payer: { id: '60054', name: 'Aetna' },
+    });
+    // A card holder the records lack stays empty, for the scrubber to name (demographics-complete), never invented.
+    const unnamed = assembleProfessionalClaim(
+      { ...claim, payerRank: 'secondary' },
+      clinic,
+      {
+        ...onFile,
+        coverageSubscriber: null,
+      },
+      { primary },
+    );
+    expect(unnamed.otherPayer!.subscriber.name).toEqual({ lastName: '', firstName: '' });
+  });
+
   it('invents nothing: missing records become empty values the scrubber names', () => {
     const built = assembleProfessionalClaim(
       { ...claim, renderingNpi: '1245319599' },

@@ -32,9 +32,9 @@ export const PURPOSES = { correct: 'claims.correct', void: 'claims.void', second
  * Creates and submits a replacement of the claim with the body's fields (frequency 7, REF*F8).
  * @throws NOT_FOUND (404) for a claim not in the clinic; NOT_EXECUTABLE (409) for a draft or rejected claim (fix and
  *   submit it as an original), a claim not yet or no longer with the payer, or one with a replacement or void in
- *   flight; UNPROCESSABLE (422) when the payer gave no claim control number; VALIDATION_FAILED (400) for pointers
- *   past the diagnoses; and whatever submit answers (SCRUB_BLOCKED, TRANSPORT_FAILED, ...). Nothing is written on
- *   any refusal.
+ *   flight; UNPROCESSABLE (422) when the payer gave no claim control number, or when the claim is a secondary and the
+ *   correction changes its services (isSameService); VALIDATION_FAILED (400) for pointers past the diagnoses; and
+ *   whatever submit answers (SCRUB_BLOCKED, TRANSPORT_FAILED, ...). Nothing is written on any refusal.
  */
 export async function correctClaim(
   deps: SendDeps,
@@ -46,6 +46,13 @@ export async function correctClaim(
   await assertReplaceable(deps, original, 'corrected');
   const diagnoses = input.diagnoses ?? original.diagnoses;
   const lines = input.lines ? toLineRows(input.clinicId, '', input.lines) : original.lines;
+  const serviceDate = input.serviceDate ?? original.serviceDate;
+  if (original.payerRank === 'secondary' && !isSameService(original, { serviceDate, lines }))
+    throw new AppError(
+      'UNPROCESSABLE',
+      "A secondary claim's lines carry the primary payer's adjudication of them, so a correction cannot change its " +
+        'services (procedure, modifiers, units, charge or date): correct the primary claim, then bill the secondary again',
+    );
   const issues = findClaimBodyIssues({
     diagnoses,
     lines: lines.map((line) => ({ diagnosisPointers: line.diagnosisPointers, chargeCents: Number(line.chargeCents) })),
@@ -56,7 +63,7 @@ export async function correctClaim(
     });
   const claim: ClaimRecord = {
     id: newClaimId(),
-    serviceDate: input.serviceDate ?? original.serviceDate,
+    serviceDate,
     placeOfService: input.placeOfService ?? original.placeOfService,
     diagnoses: input.diagnoses ? normaliseDiagnoses(input.diagnoses) : original.diagnoses,
     renderingNpi: input.renderingNpi !== undefined ? input.renderingNpi : original.renderingNpi,
@@ -168,6 +175,27 @@ async function assertReplaceable(deps: Pick<Deps, 'db'>, claim: ClinicClaim, wha
   });
   if (pending)
     throw new AppError('NOT_EXECUTABLE', `Claim ${pending.id} already replaces or voids this claim and is under way`);
+}
+
+type ServiceLines = Pick<ClinicClaim, 'serviceDate'> & {
+  lines: Pick<ClinicClaim['lines'][number], 'procedureCode' | 'modifiers' | 'units' | 'chargeCents' | 'serviceDate'>[];
+};
+
+/**
+ * Whether the two claims bill the same services, line for line: what a payer adjudicates (procedure, modifiers,
+ * units, charge, date of service). A secondary's correction is sent with the primary's adjudication of the original
+ * lines (second-pass-facts.ts), which must still be about these services; diagnoses and pointers may change.
+ */
+function isSameService(original: ServiceLines, corrected: ServiceLines): boolean {
+  const service = (claim: ServiceLines) =>
+    claim.lines.map((line) => [
+      line.procedureCode,
+      line.modifiers.join(':'),
+      line.units,
+      String(line.chargeCents),
+      line.serviceDate ?? claim.serviceDate,
+    ]);
+  return JSON.stringify(service(original)) === JSON.stringify(service(corrected));
 }
 
 /** The claim's own fields under a new id: what a void or secondary sends again. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build837p, type Build837pInput } from './build-837p';
 import { formatAmount } from './format-amount';
+import type { OtherPayer, ServiceLine } from './professional-claim';
 import { read837p } from './read-837p';
 import { readInterchange } from './read-interchange';
 import { X12ReadError } from './x12-read-error';
@@ -238,7 +239,9 @@ const secondary: Build837pInput = {
         {
           procedureCode: '99213',
           modifiers: [],
-          paidCents: 7000,
+          // Balanced as the TR3 balances it: SV102 125 = SVD02 80 + CAS 25 + 20, and CLM02 125 = AMT*D 70 + every
+          // CAS (10 + 25 + 20).
+          paidCents: 8000,
           units: 1,
           adjustments: [
             { group: 'CO', reason: '45', amountCents: 2500 },
@@ -251,10 +254,46 @@ const secondary: Build837pInput = {
   },
 };
 
+// A secondary whose primary's 835 gave no line detail (or none that matched the lines): no 2430; 2320 carries every
+// adjustment and the remaining patient liability (AMT*EAF), 2330B the adjudication date (DTP*573). Each line reads
+// as paid 0 without adjustments, the primary's date on it.
+const noLineDetail = (line: ServiceLine) => ({
+  procedureCode: line.procedureCode,
+  modifiers: line.modifiers,
+  paidCents: 0,
+  units: line.units,
+  adjustments: [],
+  adjudicationDate: '2025-03-15',
+});
+const secondaryLines: ServiceLine[] = [
+  subscriberOneLine.claim.lines[0]!,
+  { ...subscriberOneLine.claim.lines[0]!, procedureCode: '87880', chargeCents: 3500 },
+];
+const secondaryClaimLevel: Build837pInput = {
+  ...secondary,
+  ...secondPass(107, '2025-03-20T09:00:00Z'),
+  claim: {
+    ...secondary.claim,
+    claimId: 'clm_6071829304152637',
+    totalChargeCents: 16000,
+    lines: secondaryLines,
+    otherPayer: {
+      ...secondary.claim.otherPayer!,
+      paidCents: 10800,
+      adjustments: [
+        { group: 'CO', reason: '45', amountCents: 3200 },
+        { group: 'PR', reason: '3', amountCents: 2000 },
+      ],
+      lines: secondaryLines.map(noLineDetail),
+    },
+  },
+};
+
 const cases: [string, Build837pInput][] = [
   ['837p-replacement.x12', replacement],
   ['837p-void.x12', voidClaim],
   ['837p-secondary.x12', secondary],
+  ['837p-secondary-claim-level.x12', secondaryClaimLevel],
   ['837p-subscriber-one-line.x12', subscriberOneLine],
   ['837p-dependent-several-lines.x12', dependentSeveralLines],
   ['837p-rendering-provider.x12', renderingProvider],
@@ -289,10 +328,125 @@ describe('build837p', () => {
     const reasons = ['1', '2', '3', '4', '5', '6', '7'].map((reason) => ({ group: 'PR', reason, amountCents: 100 }));
     const text = build837p({
       ...secondary,
-      claim: { ...secondary.claim, otherPayer: { ...secondary.claim.otherPayer!, adjustments: reasons } },
+      // Seven PR adjustments of $1.00 in place of the $10.00 one: the primary paid $3.00 more.
+      claim: {
+        ...secondary.claim,
+        otherPayer: { ...secondary.claim.otherPayer!, adjustments: reasons, paidCents: 7300 },
+      },
     });
     expect(text).toContain('CAS*PR*1*1**2*1**3*1**4*1**5*1**6*1~\nCAS*PR*7*1~');
     expect(read837p(text).claim.otherPayer!.adjustments).toEqual(reasons);
+  });
+
+  describe("the primary payer's adjudication on a secondary claim", () => {
+    const withOtherPayer = (change: Partial<OtherPayer>, claim: Build837pInput = secondary) => ({
+      ...claim,
+      claim: { ...claim.claim, otherPayer: { ...claim.claim.otherPayer!, ...change } },
+    });
+    const primaryLine = secondary.claim.otherPayer!.lines[0]!;
+
+    it('sends the remaining patient liability once: per line in 2430 with line detail, zero included', () => {
+      const twoLines = withOtherPayer(
+        {
+          paidCents: 10800,
+          adjustments: [],
+          lines: [
+            { ...primaryLine, paidCents: 8000 },
+            {
+              ...primaryLine,
+              procedureCode: '87880',
+              paidCents: 2800,
+              adjustments: [{ group: 'CO', reason: '45', amountCents: 700 }],
+            },
+          ],
+        },
+        { ...secondaryClaimLevel, claim: { ...secondaryClaimLevel.claim, otherPayer: secondary.claim.otherPayer } },
+      );
+      const text = build837p(twoLines);
+      expect(text).toContain('DTP*573*D8*20250315~\nAMT*EAF*20~\nLX*2~');
+      expect(text).toContain('CAS*CO*45*7~\nDTP*573*D8*20250315~\nAMT*EAF*0~\nSE*');
+      expect(text).toContain('AMT*D*108~\nOI*');
+      expect(text).not.toContain('*PI*60054~\nDTP');
+    });
+
+    it('writes every 2430 or none: without line detail 2320 carries the CAS and AMT*EAF, 2330B the DTP*573', () => {
+      const text = build837p(secondaryClaimLevel);
+      expect(text).not.toContain('SVD*');
+      expect(text.match(/DTP\*573/g)).toHaveLength(1);
+      expect(text).toContain('AMT*D*108~\nAMT*EAF*20~\nOI***Y***Y~');
+      expect(text).toContain('NM1*PR*2*DEMO HEALTH PLAN*****PI*60054~\nDTP*573*D8*20250315~\nLX*1~');
+    });
+
+    it('leaves out a zero adjustment and writes a negative one with its minus sign', () => {
+      const text = build837p(
+        withOtherPayer({
+          paidCents: 7250,
+          lines: [
+            {
+              ...primaryLine,
+              paidCents: 8250,
+              adjustments: [
+                { group: 'CO', reason: '45', amountCents: 2500 },
+                { group: 'CO', reason: '253', amountCents: 0 },
+                { group: 'OA', reason: '94', amountCents: -250 },
+                { group: 'PR', reason: '3', amountCents: 2000 },
+              ],
+            },
+          ],
+        }),
+      );
+      expect(text).toContain('SVD*60054*82.5*HC:99213**1~\nCAS*CO*45*25~\nCAS*OA*94*-2.5~\nCAS*PR*3*20~\n');
+      expect(text).not.toContain('*253*');
+      expect(read837p(text).claim.otherPayer!.lines[0]!.adjustments).toContainEqual({
+        group: 'OA',
+        reason: '94',
+        amountCents: -250,
+      });
+      // A group whose only adjustment is zero writes no CAS at all.
+      const zeroGroup = build837p(
+        withOtherPayer({
+          adjustments: [...secondary.claim.otherPayer!.adjustments, { group: 'OA', reason: '23', amountCents: 0 }],
+        }),
+      );
+      expect(zeroGroup).not.toContain('CAS*OA');
+    });
+
+    it.each<[string, Build837pInput, string]>([
+      [
+        'a line whose paid amount and adjustments do not add up to its charge (SV102 = SVD02 + CAS)',
+        withOtherPayer({ lines: [{ ...primaryLine, paidCents: 7000 }] }),
+        "otherPayer.lines[0] does not balance: SV102 must equal SVD02 plus the line's CAS amounts",
+      ],
+      [
+        'a claim whose AMT*D and CAS do not add up to CLM02',
+        withOtherPayer({ paidCents: 8000 }),
+        'otherPayer does not balance: CLM02 must equal AMT*D plus every CAS amount of 2320 and 2430',
+      ],
+      [
+        'claim level adjudication that does not add up to CLM02',
+        withOtherPayer({ paidCents: 10000 }, secondaryClaimLevel),
+        'otherPayer does not balance: CLM02 must equal AMT*D plus every CAS amount of 2320 and 2430',
+      ],
+      [
+        'line detail for one line and none for another',
+        withOtherPayer(
+          { lines: [primaryLine, noLineDetail(secondaryLines[1]!)], paidCents: 7000 },
+          { ...secondaryClaimLevel, claim: { ...secondaryClaimLevel.claim, otherPayer: secondary.claim.otherPayer } },
+        ),
+        "otherPayer.lines[1] does not balance: SV102 must equal SVD02 plus the line's CAS amounts",
+      ],
+      [
+        'a negative line payment',
+        withOtherPayer({
+          lines: [
+            { ...primaryLine, paidCents: -100, adjustments: [{ group: 'CO', reason: '45', amountCents: 12600 }] },
+          ],
+        }),
+        'otherPayer.lines[0].paidCents must be cents >= 0',
+      ],
+    ])('refuses %s', (_case, bad, message) => {
+      expect(() => build837p(bad)).toThrow(new RangeError(message));
+    });
   });
 
   it('reads nothing but its own shape: a segment out of place is an unreadable 837P', () => {

@@ -55,7 +55,7 @@ export const PATIENT_RELATIONSHIP_CODES: ReadonlySet<string> = new Set([
  * cities (30). Throws RangeError when a value would make the 837P malformed: a value holding a delimiter, a bad
  * date, NPI, tax id, ZIP code, state, sex or relationship code, counts outside the TR3's (1-12 diagnoses, 1-50
  * lines, up to 4 modifiers, 1-4 pointers each at a diagnosis), units or charges that are not positive integers,
- * or a total that is not the sum of the lines.
+ * a total that is not the sum of the lines, or another payer's adjudication that does not balance (assertOtherPayer).
  */
 export function build837p(input: Build837pInput): string {
   const { claim, submitter, receiver } = input;
@@ -144,7 +144,8 @@ export function build837p(input: Build837pInput): string {
     if (rendering.taxonomyCode) body.push(['PRV', 'PE', 'PXC', rendering.taxonomyCode]);
   }
   const other = claim.otherPayer;
-  if (other) body.push(...otherPayerLoops(other));
+  const hasLineDetail = other !== undefined && hasLineAdjudication(other);
+  if (other) body.push(...otherPayerLoops(other, hasLineDetail));
   claim.lines.forEach((line, i) => {
     body.push(
       ['LX', String(i + 1)],
@@ -161,7 +162,7 @@ export function build837p(input: Build837pInput): string {
       ],
       ['DTP', '472', 'D8', toD8(line.serviceDate, `lines[${i}].serviceDate`)],
     );
-    if (other) body.push(...lineAdjudication(other, i));
+    if (other && hasLineDetail) body.push(...lineAdjudication(other, i));
   });
   return buildInterchange(
     input,
@@ -171,22 +172,29 @@ export function build837p(input: Build837pInput): string {
 }
 
 /**
- * 2320 other subscriber information (SBR, CAS, AMT*D, OI), 2330A other subscriber (NM1*IL) and 2330B other payer
- * (NM1*PR). SBR09 CI; OI03 Y benefits assigned, OI06 Y release of information. 2330B DTP*573 is left out: the TR3
- * requires it only when 2430 is not sent, and every line carries its own.
+ * 2320 other subscriber information (SBR, CAS, AMT*D, AMT*EAF, OI), 2330A other subscriber (NM1*IL) and 2330B
+ * other payer (NM1*PR, DTP*573). SBR09 CI; OI03 Y benefits assigned, OI06 Y release of information.
+ * The other payer's adjudication goes at one level only. With line detail, each 2430 carries its own DTP*573 and
+ * AMT*EAF, and 2320/2330B carry neither. Without it (the 835 had no line detail, or it could not be matched to the
+ * claim's lines), no 2430 is sent: 2320 carries every adjustment and AMT*EAF, 2330B the DTP*573. The TR3 requires the
+ * 2330B date only when no 2430 carries one, and X12 RFI 1517 puts the remaining patient liability in 2320 when the
+ * other payer reported claim level information only, else in 2430; validators refuse either at both levels.
  */
-function otherPayerLoops(other: OtherPayer): Segment[] {
+function otherPayerLoops(other: OtherPayer, hasLineDetail: boolean): Segment[] {
   return [
     ['SBR', other.responsibility, other.relationshipCode, other.groupNumber ?? '', '', '', '', '', '', 'CI'],
     ...casSegments(other.adjustments),
     ['AMT', 'D', formatAmount(other.paidCents)],
+    ...(hasLineDetail ? [] : [remainingPatientLiability(other.adjustments)]),
     ['OI', '', '', 'Y', '', '', 'Y'],
     ['NM1', 'IL', '1', ...person(other.subscriber.name), '', '', 'MI', other.subscriber.memberId],
     ['NM1', 'PR', '2', organization(other.payer.name), '', '', '', '', 'PI', other.payer.id],
+    // The claim's adjudication date, which every line carries.
+    ...(hasLineDetail ? [] : [['DTP', '573', 'D8', toD8(other.lines[0]!.adjudicationDate, 'adjudicationDate')]]),
   ];
 }
 
-/** 2430 for the claim's line i: SVD (payer id, paid, procedure, units paid), its CAS, DTP*573. */
+/** 2430 for the claim's line i: SVD (payer id, paid, procedure, units paid), its CAS, DTP*573, AMT*EAF. */
 function lineAdjudication(other: OtherPayer, i: number): Segment[] {
   const line = other.lines[i]!;
   return [
@@ -200,14 +208,41 @@ function lineAdjudication(other: OtherPayer, i: number): Segment[] {
     ],
     ...casSegments(line.adjustments),
     ['DTP', '573', 'D8', toD8(line.adjudicationDate, `otherPayer.lines[${i}].adjudicationDate`)],
+    remainingPatientLiability(line.adjustments),
   ];
 }
 
-/** CAS segments: one per group, in the order the groups first appear, up to six reason/amount pairs each. */
+/**
+ * AMT*EAF: what the patient still owes after the other payer, its PR (patient responsibility) adjustments. Sent
+ * whenever the other payer adjudicated, zero included (X12 RFI 1515). With line detail each line's own PR only: a
+ * claim-level PR stays in the 2320 CAS, as EAF goes at one level. Never below zero: a patient cannot owe less than
+ * nothing.
+ */
+function remainingPatientLiability(adjustments: readonly OtherPayerAdjustment[]): Segment {
+  const owedCents = totalOf(adjustments.filter((a) => a.group === 'PR'));
+  return ['AMT', 'EAF', formatAmount(Math.max(0, owedCents))];
+}
+
+/**
+ * Whether the other payer's adjudication is written per line (2430). A line with nothing paid and no adjustment
+ * says the payer gave no line detail: as a 2430 it could not balance a charge above zero. The builder writes 2430 for
+ * every line or for none (assertOtherPayer refuses a mix, whose lines cannot all balance).
+ */
+function hasLineAdjudication(other: OtherPayer): boolean {
+  return other.lines.some((line) => line.paidCents !== 0 || line.adjustments.some((a) => a.amountCents !== 0));
+}
+
+/**
+ * CAS segments: one per group, in the order the groups first appear, up to six reason/amount pairs each. A zero
+ * amount is left out (TR3 CAS note, X12 RFI 1865: the segment carries non-zero adjustments only); a negative one, which an 835
+ * allows, is written with its minus sign as an X12 R value.
+ */
 function casSegments(adjustments: readonly OtherPayerAdjustment[]): Segment[] {
   const groups = new Map<string, OtherPayerAdjustment[]>();
-  for (const adjustment of adjustments)
+  for (const adjustment of adjustments) {
+    if (adjustment.amountCents === 0) continue;
     groups.set(adjustment.group, [...(groups.get(adjustment.group) ?? []), adjustment]);
+  }
   const segments: Segment[] = [];
   for (const [group, list] of groups) {
     for (let at = 0; at < list.length; at += 6) {
@@ -216,13 +251,21 @@ function casSegments(adjustments: readonly OtherPayerAdjustment[]): Segment[] {
         group,
         ...list.slice(at, at + 6).flatMap((a, k, chunk) => {
           // CAS04/07/..: the quantity, never sent; trailing empties are trimmed by the interchange writer.
-          const pair = [a.reason, formatAmount(a.amountCents)];
+          const pair = [a.reason, formatSignedAmount(a.amountCents)];
           return k < chunk.length - 1 ? [...pair, ''] : pair;
         }),
       ]);
     }
   }
   return segments;
+}
+
+function formatSignedAmount(amountCents: number): string {
+  return amountCents < 0 ? `-${formatAmount(-amountCents)}` : formatAmount(amountCents);
+}
+
+function totalOf(adjustments: readonly OtherPayerAdjustment[]): number {
+  return adjustments.reduce((sum, a) => sum + a.amountCents, 0);
 }
 
 function organization(name: string): string {
@@ -263,7 +306,6 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   require((claim.payerResponsibility === 'S') ===
     (claim.otherPayer !==
       undefined), 'a secondary claim (SBR01 S) carries the primary payer (otherPayer), and only it does');
-  if (claim.otherPayer) assertOtherPayer(claim.otherPayer, lines.length);
   require(/^\d{2}$/.test(claim.placeOfService), 'placeOfService must be 2 digits');
   require(diagnoses.length >= 1 && diagnoses.length <= 12, 'diagnoses must hold 1..12 codes');
   require(lines.length >= 1 && lines.length <= 50, 'lines must hold 1..50 service lines');
@@ -282,6 +324,7 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
     sumCents += line.chargeCents;
   });
   require(claim.totalChargeCents === sumCents, 'totalChargeCents must equal the sum of the lines');
+  if (claim.otherPayer) assertOtherPayer(claim.otherPayer, claim);
   const { billingProvider: billing, renderingProvider: rendering, subscriber, patient } = claim;
   require(/^\d{10}$/.test(billing.npi), 'billingProvider.npi must be 10 digits');
   require(rendering === undefined || /^\d{10}$/.test(rendering.npi), 'renderingProvider.npi must be 10 digits');
@@ -298,8 +341,13 @@ function assertWritable({ batchId, submitter, claim }: Build837pInput): void {
   }
 }
 
-function assertOtherPayer(other: OtherPayer, lineCount: number): void {
-  require(other.lines.length === lineCount, 'otherPayer.lines must hold one entry per claim line');
+/**
+ * The other payer's adjudication as the TR3 balances it, in cents. Per line with 2430: SV102 = SVD02 + the line's
+ * CAS. Per claim: CLM02 = AMT*D + every CAS of 2320 and 2430 (X12 RFI 1115); with the lines balanced, that is the
+ * sum of SVD02 less the 2320 CAS equalling AMT*D.
+ */
+function assertOtherPayer(other: OtherPayer, claim: ProfessionalClaim): void {
+  require(other.lines.length === claim.lines.length, 'otherPayer.lines must hold one entry per claim line');
   require(PATIENT_RELATIONSHIP_CODES.has(other.relationshipCode) ||
     other.relationshipCode === '18', 'otherPayer.relationshipCode is not an SBR02 code');
   require(Number.isSafeInteger(other.paidCents) && other.paidCents >= 0, 'otherPayer.paidCents must be cents >= 0');
@@ -309,6 +357,16 @@ function assertOtherPayer(other: OtherPayer, lineCount: number): void {
     require(/^[0-9A-Z]{1,5}$/.test(a.reason), 'an adjustment reason must be a CARC');
     require(Number.isSafeInteger(a.amountCents), 'an adjustment amount must be integer cents');
   }
+  if (hasLineAdjudication(other)) {
+    other.lines.forEach((line, i) => {
+      const isPaid = Number.isSafeInteger(line.paidCents) && line.paidCents >= 0;
+      const isLineBalanced = line.paidCents + totalOf(line.adjustments) === claim.lines[i]!.chargeCents;
+      require(isPaid, `otherPayer.lines[${i}].paidCents must be cents >= 0`);
+      require(isLineBalanced, `otherPayer.lines[${i}] does not balance: SV102 must equal SVD02 plus the line's CAS amounts`);
+    });
+  }
+  const isBalanced = other.paidCents + totalOf(adjustments) === claim.totalChargeCents;
+  require(isBalanced, 'otherPayer does not balance: CLM02 must equal AMT*D plus every CAS amount of 2320 and 2430');
 }
 
 function require(condition: boolean, message: string): void {

@@ -106,13 +106,18 @@ export function read837p(text: string): Build837pInput {
     return adjustments;
   };
   let otherPayer: OtherPayer | undefined;
+  /** 2330B DTP*573: the other payer's adjudication date when no line carries its own (no 2430). */
+  let claimAdjudicationDate = '';
   if (isNext('SBR')) {
     const otherSbr = take('SBR');
     const adjustments = takeAdjustments();
     const paidCents = readCents(element(take('AMT', 'D'), 2));
+    // AMT*EAF (remaining patient liability) is the PR adjustments' sum, which the builder derives: not kept.
+    if (isNext('AMT', 'EAF')) take('AMT', 'EAF');
     take('OI');
     const otherSubscriber = take('NM1', 'IL');
     const otherPayerName = take('NM1', 'PR');
+    if (isNext('DTP', '573')) claimAdjudicationDate = fromD8(element(take('DTP', '573'), 3));
     otherPayer = {
       responsibility: element(otherSbr, 1),
       relationshipCode: element(otherSbr, 2),
@@ -137,18 +142,31 @@ export function read837p(text: string): Build837pInput {
       chargeCents: readCents(element(sv1, 2)),
       serviceDate: fromD8(element(take('DTP', '472'), 3)),
     });
-    if (otherPayer) {
+    if (otherPayer && claimAdjudicationDate) {
+      // No 2430: the other payer gave no line detail, which reads as nothing paid and no adjustment on the line.
+      const line = lines.at(-1)!;
+      otherPayer.lines.push({
+        procedureCode: line.procedureCode,
+        modifiers: line.modifiers,
+        paidCents: 0,
+        units: line.units,
+        adjustments: [],
+        adjudicationDate: claimAdjudicationDate,
+      });
+    } else if (otherPayer) {
       const svd = take('SVD');
       const procedure = components(svd, 3);
       const paidCents = readCents(element(svd, 2));
       const adjustments = takeAdjustments();
+      const adjudicationDate = fromD8(element(take('DTP', '573'), 3));
+      if (isNext('AMT', 'EAF')) take('AMT', 'EAF');
       otherPayer.lines.push({
         procedureCode: procedure[1] ?? '',
         modifiers: procedure.slice(2, 6),
         paidCents,
         units: Number(element(svd, 5)),
         adjustments,
-        adjudicationDate: fromD8(element(take('DTP', '573'), 3)),
+        adjudicationDate,
       });
     }
   }
@@ -218,12 +236,13 @@ function fromD8(value: string): string {
   return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
 }
 
-/** An X12 R amount in integer cents, through the one decimal reader (never a float). */
+/** An X12 R amount in integer cents, through the one decimal reader (never a float); a CAS amount may be negative. */
 function readCents(value: string): number {
-  const decimal = readDecimal(value);
+  const isNegative = value.startsWith('-');
+  const decimal = readDecimal(isNegative ? value.slice(1) : value);
   const cents = decimal && decimalToCents(decimal);
   if (cents === null || !Number.isSafeInteger(cents)) return fail('an amount is not a decimal number of cents');
-  return cents;
+  return isNegative ? -cents : cents;
 }
 
 /** BHT04 (CCYYMMDD) and BHT05 (HHMM), the creation time build-837p.ts stamps, as UTC. */

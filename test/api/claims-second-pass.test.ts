@@ -94,9 +94,10 @@ describe('corrected, void and secondary claims', () => {
   const post = (path: string, body: unknown, client = billing, headers = stepUp) =>
     client.post(path, body, { headers });
 
-  /** A claim the sandbox payer accepted and then paid by its 835. */
-  async function paidClaim(memberPrefix?: string) {
+  /** A claim the sandbox payer accepted and then paid by its 835; `prepare` changes the patient's records first. */
+  async function paidClaim(memberPrefix?: string, prepare?: (patientId: string) => Promise<unknown>) {
     const patient = await readyPatient(app, memberPrefix);
+    await prepare?.(patient.id);
     const created = await billing.post('/api/claims', claimBody(patient.id));
     expect(created.status, created.text).toBe(201);
     const { claimId } = created.body;
@@ -108,6 +109,19 @@ describe('corrected, void and secondary claims', () => {
     );
     expect(paid.status).toBe('paid');
     return { patient, claim: paid };
+  }
+
+  /** A secondary coverage on file for the patient, with an active check of it: what a secondary claim needs. */
+  async function addSecondaryCoverage(patientId: string) {
+    const memberId = `DEMO-ACTIVE-${uid('s').slice(2).toUpperCase()}`;
+    const saved = await put(billing, `/api/patients/${patientId}/coverage`, {
+      payerId: SECONDARY_PAYER,
+      memberId,
+      rank: 'secondary',
+    });
+    expect(saved.status, saved.text).toBe(200);
+    await activeCheck(app, patientId, memberId, SECONDARY_PAYER);
+    return memberId;
   }
 
   /** Everything a refusal must leave as it was: the clinic's claims and the claim's own row. */
@@ -335,6 +349,12 @@ describe('corrected, void and secondary claims', () => {
       /SVD\*60054\*80\*HC:99213:25\*\*1~\s*CAS\*CO\*45\*25~\s*CAS\*PR\*3\*20~\s*DTP\*573\*D8\*\d{8}~/,
     );
     expect(x12).toMatch(/SVD\*60054\*28\*HC:87880\*\*1~\s*CAS\*CO\*45\*7~\s*DTP\*573\*D8\*\d{8}~/);
+    // The remaining patient liability (AMT*EAF) in each 2430, zero included, and so neither in 2320 nor a DTP*573
+    // in 2330B (the primary gave line detail).
+    expect(x12).toMatch(/CAS\*PR\*3\*20~\s*DTP\*573\*D8\*\d{8}~\s*AMT\*EAF\*20~\s*LX\*2~/);
+    expect(x12).toMatch(/CAS\*CO\*45\*7~\s*DTP\*573\*D8\*\d{8}~\s*AMT\*EAF\*0~\s*SE\*/);
+    expect(x12).toMatch(/AMT\*D\*108~\s*OI\*/);
+    expect(x12.match(/DTP\*573/g)).toHaveLength(2);
 
     // The sandbox secondary's 835 (CLP02 2): half of the $20.00 balance, the rest PR-2.
     const paid = await until(
@@ -361,6 +381,82 @@ describe('corrected, void and secondary claims', () => {
     await refused(/already bills the secondary/);
     const ofSecondary = await post(`/api/claims/${secondaryId}/secondary`, {});
     expect(ofSecondary.status).toBe(409);
+  });
+
+  it("refuses a correction that changes a secondary claim's services (422), and corrects its other fields", async () => {
+    const { patient, claim } = await paidClaim();
+    await addSecondaryCoverage(patient.id);
+    const billed = await post(`/api/claims/${claim.claimId}/secondary`, {});
+    expect(billed.status, billed.text).toBe(201);
+    const secondaryId = billed.body.claimId as string;
+    const secondary = await until(
+      () => claimOf(secondaryId),
+      (c) => c.status !== 'accepted',
+    );
+    expect(secondary).toMatchObject({ status: 'paid', payerClaimId: expect.stringMatching(/^SBXPCN/) });
+
+    const path = `/api/claims/${secondaryId}/correct`;
+    const lines = claimBody(patient.id).lines;
+    const before = await snapshot(secondaryId);
+    for (const change of [
+      { lines: [{ ...lines[0]!, chargeCents: 15_000 }, lines[1]!] },
+      { lines: [lines[1]!, lines[0]!] },
+      { lines: [lines[0]!] },
+      { lines: [{ ...lines[0]!, modifiers: [] }, lines[1]!] },
+      { serviceDate: daysAgo(4) },
+    ]) {
+      const res = await post(path, change);
+      expect(res.status, res.text).toBe(422);
+      expect(res.body).toMatchObject({
+        code: 'UNPROCESSABLE',
+        message: expect.stringMatching(/^A secondary claim's lines carry the primary payer's adjudication/),
+      });
+    }
+    expect(await snapshot(secondaryId)).toEqual(before);
+
+    // The same services with new diagnosis pointers and place of service: sent as a replacement that still carries
+    // the primary's adjudication of each line.
+    const res = await post(path, {
+      placeOfService: '22',
+      lines: [{ ...lines[0]!, diagnosisPointers: [1] }, lines[1]!],
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'accepted',
+      frequency: '7',
+      replacesClaimId: secondaryId,
+      payerRank: 'secondary',
+      primaryClaimId: claim.claimId,
+    });
+    const x12 = await sent837(res.body.claimId);
+    expect(x12).toContain(`*160***22:B:7*Y*A*Y*Y~`);
+    expect(x12).toContain(`REF*F8*${secondary.payerClaimId}~`);
+    expect(x12).toMatch(/SVD\*60054\*80\*HC:99213:25\*\*1~/);
+  });
+
+  it('refuses a secondary whose primary coverage names no subscriber (422 SCRUB_BLOCKED, 2330A NM103)', async () => {
+    const { patient, claim } = await paidClaim(undefined, (patientId) =>
+      app.db.patient.update({
+        where: { id: patientId },
+        data: { coverageRelationship: '19', coverageSubscriber: { firstName: 'Sam', lastName: 'Holder' } },
+      }),
+    );
+    await app.db.patient.update({ where: { id: patient.id }, data: { coverageSubscriber: { firstName: 'Sam' } } });
+    await addSecondaryCoverage(patient.id);
+    const before = await snapshot(claim.claimId);
+    const res = await post(`/api/claims/${claim.claimId}/secondary`, {});
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'SCRUB_BLOCKED',
+      issues: [
+        {
+          path: 'otherPayer.subscriber.name.lastName',
+          edit: 'demographics-complete',
+          message: expect.stringContaining("the primary coverage's subscriber"),
+        },
+      ],
+    });
+    expect(await snapshot(claim.claimId)).toEqual(before);
   });
 
   it('refuses a secondary before the primary 835 (409), writing nothing', async () => {

@@ -84,6 +84,27 @@ const asSubscriber = (claim: ProfessionalClaim) => {
   claim.patient = null;
 };
 
+/** The same claim billed to a secondary payer: 2320/2330A/2330B name the primary coverage and its subscriber. */
+const asSecondary = (claim: ProfessionalClaim) => {
+  claim.payerResponsibility = 'S';
+  claim.otherPayer = {
+    responsibility: 'P',
+    relationshipCode: '19',
+    subscriber: { memberId: 'W123456789', name: { lastName: 'DOE', firstName: 'JANE' } },
+    payer: { id: '87726', name: 'FIRST PLAN' },
+    paidCents: 0,
+    adjustments: [],
+    lines: claim.lines.map((line) => ({
+      procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      paidCents: 0,
+      units: line.units,
+      adjustments: [],
+      adjudicationDate: '2025-03-08',
+    })),
+  };
+};
+
 const messageOf = (edit: string) => SCRUB_EDITS.find((candidate) => candidate.id === edit)!.message;
 
 // Each row: the edit, a claim that fails it and only it, and the paths it names.
@@ -165,6 +186,15 @@ const fires: [string, ScrubInput, string[]][] = [
       c.subscriber.demographics = null;
     }),
     ['subscriber.demographics'],
+  ],
+  [
+    'demographics-complete',
+    withClaim((c) => {
+      asSecondary(c);
+      // The primary coverage's card named no subscriber: 2330A NM103 would go out empty.
+      c.otherPayer!.subscriber.name = { lastName: ' ', firstName: '' };
+    }),
+    ['otherPayer.subscriber.name.lastName', 'otherPayer.subscriber.name.firstName'],
   ],
   [
     'patient-relationship',
@@ -350,6 +380,7 @@ const passes: [string, ScrubInput][] = [
       c.placeOfService = '66';
     }),
   ],
+  ["a secondary claim naming the primary coverage's subscriber", withClaim(asSecondary)],
   [
     'sex U, a ZIP+4 and an apostrophe',
     withClaim((c) => {

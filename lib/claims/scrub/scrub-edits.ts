@@ -111,10 +111,13 @@ export const SCRUB_EDITS: readonly ScrubEdit[] = [
   {
     id: 'demographics-complete',
     message:
-      'The subscriber and the patient need a first and last name, and the patient a birth date, sex (F, M or U) and address',
-    check: ({ claim: { subscriber, patient }, today }) => {
+      'The subscriber and the patient need a first and last name, and the patient a birth date, sex (F, M or U) and ' +
+      "address; a secondary claim also needs the name of the primary coverage's subscriber",
+    check: ({ claim: { subscriber, patient, otherPayer }, today }) => {
       const failed: string[] = [];
       requireName(failed, 'subscriber.name', subscriber.name);
+      // 2330A NM103 (and NM104 for a person) of the other payer's subscriber, sent with every 2320.
+      if (otherPayer) requireName(failed, 'otherPayer.subscriber.name', otherPayer.subscriber.name);
       if (patient) {
         requireName(failed, 'patient.name', patient.name);
         requireDemographics(failed, 'patient.demographics', patient.demographics, today);
