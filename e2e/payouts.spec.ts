@@ -42,6 +42,8 @@ test('payout account with step-up, prenote batch, problems inline, release and t
   // The effective date as every date on the screens is written ("Dec 1, 2026"), not YYYY-MM-DD.
   await expect(row).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
   await expect(row).not.toContainText(/\d{4}-\d{2}-\d{2}/);
+  // The file is the bank's only once released: no download before.
+  await expect(row.getByRole('link', { name: 'Download file' })).toHaveCount(0);
 
   // A second prenote is not due: nothing to build until an instruction is chosen.
   await expect(batches.getByTestId('payout-account-note')).toContainText('with the bank');

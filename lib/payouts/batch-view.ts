@@ -84,13 +84,23 @@ export async function getBatch(deps: { db: Prisma.TransactionClient }, clinicId:
   return toBatchView(row);
 }
 
-/** The file exactly as stored, served as text/plain for the operator to upload. */
+/**
+ * The file exactly as stored, served as text/plain for the operator to upload, once the batch is released. Before
+ * that it is refused: release (step-up) is what commits the money, and a file uploaded unreleased would move money
+ * its pools have not given up, which the bank's posting could not confirm (confirmation needs `released`).
+ * @throws NOT_FOUND (404) outside the clinic; NOT_EXECUTABLE (409) while the batch is `created`.
+ */
 export async function batchFile(deps: { db: Prisma.TransactionClient }, clinicId: string, batchId: string) {
   const row = await deps.db.payoutBatch.findFirst({
     where: { id: batchId, clinicId },
-    select: { fileText: true, traceNumber: true },
+    select: { fileText: true, traceNumber: true, status: true },
   });
   if (!row) throw new AppError('NOT_FOUND', 'No such payout batch');
+  if (row.status !== 'released' && row.status !== 'confirmed')
+    throw new AppError(
+      'NOT_EXECUTABLE',
+      'The file of a payout batch is served once the batch is released: release it first',
+    );
   return new Response(row.fileText, {
     headers: {
       'Content-Type': 'text/plain; charset=us-ascii',

@@ -3,7 +3,9 @@
 // instructions' state, the account, every NACHA rule on the input and on the rendered text) runs before anything
 // is written, and all failures come back together as 422 UNPROCESSABLE with `issues` ("failed batch-wire
 // validation"). What each entry pays is the instruction's residual: the advance less fee and reserve, the part
-// the disbursement credits out of the FBO account.
+// the disbursement credits out of the FBO account. The file's modifier and trace numbers come from
+// allocate-file-numbers.ts; the clinic's batches left unreleased past their effective date are withdrawn first, so
+// their instructions and prenote can go in this one.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
@@ -23,7 +25,10 @@ import {
   type NachaFileInput,
 } from './nacha-file';
 import { MAX_BATCH_ENTRIES, ORIGINATOR } from './originator';
+import { originatorDateTime } from './originator-date-time';
+import { allocateFileNumbers } from './allocate-file-numbers';
 import { payoutAccountState, unsealPayoutAccount } from './payout-account';
+import { withdrawStaleBatches } from './withdraw-stale-batches';
 
 export const CreateBatchBody = z.object({
   instructionIds: z.array(z.string().trim().min(1).max(200)).max(MAX_BATCH_ENTRIES - 1),
@@ -39,25 +44,6 @@ export const CreatedBatch = z.object({
 });
 
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
-const NEXT_SEQUENCE = `SELECT nextval(pg_get_serial_sequence('"PayoutBatch"', 'sequence'))::int AS "sequence"`;
-
-/** Date and HH:MM of an instant on the originator's calendar. */
-function localDateTime(now: Date): { date: string; time: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: ORIGINATOR.timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-}
 
 type Paid = { instructionId: string; residualCents: bigint };
 
@@ -97,7 +83,8 @@ async function checkInstructions(
 
 /**
  * @throws UNPROCESSABLE (422) with every issue; nothing is written. A batch may be empty of instructions only
- *   when the clinic's account still needs its prenote.
+ *   when the clinic's account still needs its prenote. NOT_EXECUTABLE (409) when no file can be numbered
+ *   (allocateFileNumbers).
  */
 export async function createBatch(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
@@ -107,8 +94,10 @@ export async function createBatch(
   const sealKey = requireSealKey(deps.config);
   const { clinicId } = actor;
   const now = deps.clock();
+  const created = originatorDateTime(now);
   try {
     return await deps.db.$transaction(async (tx) => {
+      await withdrawStaleBatches(tx, actor, { today: created.date });
       const { issues, paid } = await checkInstructions(tx, clinicId, body.instructionIds, now);
       const account = await tx.payoutAccount.findUnique({ where: { clinicId } });
       if (!account) issues.push({ path: 'payoutAccount', message: 'The clinic has no payout account' });
@@ -143,8 +132,7 @@ export async function createBatch(
           entry: entryOf(false, p.residualCents, `SETTLEMENT INSTRUCTION ${p.instructionId}`),
         })),
       ];
-      const [{ sequence } = { sequence: 0 }] = await tx.$queryRawUnsafe<{ sequence: number }[]>(NEXT_SEQUENCE);
-      const created = localDateTime(now);
+      const numbers = await allocateFileNumbers(tx, { fileCreationDate: created.date, entryCount: entries.length });
       const input: NachaFileInput = {
         immediateDestination: ORIGINATOR.odfiRoutingNumber,
         destinationName: ORIGINATOR.destinationName,
@@ -156,9 +144,9 @@ export async function createBatch(
         companyEntryDescription: ORIGINATOR.companyEntryDescription,
         createdAt: created,
         effectiveDate: addBankingDays(created.date, 1),
-        fileIdModifier: 'A',
+        fileIdModifier: numbers.fileIdModifier,
         batchNumber: 1,
-        firstTraceSequence: ((sequence * 1000) % 10_000_000) + 1,
+        firstTraceSequence: numbers.firstTraceSequence,
         entries: entries.map((e) => e.entry),
       };
       const inputIssues = checkNachaInput(input);
@@ -175,9 +163,10 @@ export async function createBatch(
         data: {
           id: batchId,
           clinicId,
-          sequence,
           status: 'created',
           traceNumber: trace,
+          fileCreationDate: created.date,
+          fileIdModifier: input.fileIdModifier,
           effectiveDate: input.effectiveDate,
           entryCount: entries.length,
           totalCents,
@@ -202,7 +191,13 @@ export async function createBatch(
         userId: actor.userId,
         orgId: actor.orgId,
         clinicId,
-        detail: { batchId, traceNumber: trace, instructionIds: body.instructionIds, prenote: needsPrenote },
+        detail: {
+          batchId,
+          traceNumber: trace,
+          fileIdModifier: input.fileIdModifier,
+          instructionIds: body.instructionIds,
+          prenote: needsPrenote,
+        },
       });
       return {
         batchId,
@@ -214,11 +209,16 @@ export async function createBatch(
       };
     }, TRANSACTION_OPTIONS);
   } catch (error) {
-    // Two batches racing for one instruction: the unique instructionId lets one win; the other is refused.
-    if (isUniqueViolation(error))
+    // Two batches racing for one instruction: the unique instructionId lets one win; the other is refused. Any
+    // other unique index (file numbers, trace numbers) losing is a fault, never reported as this race.
+    if (isUniqueViolation(error) && (await isAnyInstructionBatched(deps.db, body.instructionIds)))
       throw batchRefused([{ path: 'instructionIds', message: 'An instruction was put in another batch meanwhile' }]);
     throw error;
   }
+}
+
+async function isAnyInstructionBatched(db: Pick<Deps['db'], 'payoutEntry'>, instructionIds: string[]) {
+  return (await db.payoutEntry.count({ where: { instructionId: { in: instructionIds } } })) > 0;
 }
 
 function batchRefused(issues: ErrorIssue[]): AppError {

@@ -52,7 +52,9 @@ export const createBatchEndpoint = endpoint({
   tags: ['settlement'],
   summary:
     'Build one NACHA ACH file (CCD+, an addenda naming each instruction) from SIGNED instructions, with the ' +
-    "payout account's prenote if it is unproven. Every failed check is 422 with all issues, nothing written (step-up)",
+    "payout account's prenote if it is unproven. Every failed check is 422 with all issues, nothing written (step-up). " +
+    'Each file of a day has its own File ID Modifier (A-Z, 0-9): a 37th file that day is 409; so is a create once ' +
+    "the originator's 7-digit trace numbers are used up",
   auth: 'session',
   scope: 'svcpay:write',
   stepUp: true,
@@ -60,7 +62,7 @@ export const createBatchEndpoint = endpoint({
   body: CreateBatchBody,
   response: CreatedBatch,
   successStatus: 201,
-  errors: ['UNPROCESSABLE', 'DEPENDENCY_UNAVAILABLE'],
+  errors: ['UNPROCESSABLE', 'NOT_EXECUTABLE', 'DEPENDENCY_UNAVAILABLE'],
 });
 
 export const getBatchEndpoint = endpoint({
@@ -79,12 +81,12 @@ export const getBatchFileEndpoint = endpoint({
   method: 'GET',
   path: '/api/settlement/batches/{id}/file',
   tags: ['settlement'],
-  summary: 'The exact NACHA file of the batch, as uploaded to the bank',
+  summary: 'The exact NACHA file of the batch, as uploaded to the bank; 409 until the batch is released',
   auth: 'session',
   scope: 'svcpay:read',
   params: BatchParams,
   produces: 'text/plain',
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'NOT_EXECUTABLE'],
 });
 
 export const releaseBatchEndpoint = endpoint({
@@ -92,8 +94,9 @@ export const releaseBatchEndpoint = endpoint({
   path: '/api/settlement/batches/{id}/release',
   tags: ['settlement'],
   summary:
-    'Release a created batch exactly once (step-up): its pools give up the advances and the ledger posts each ' +
-    'disbursement; the instructions become DISBURSED when the bank confirms the trace number',
+    'Release a created batch exactly once (step-up): its pools give up the advances; the ledger posts each ' +
+    'disbursement and the instructions become DISBURSED when the bank confirms the trace number. 409 once its ' +
+    'effective entry date (New York) has come: the batch is then withdrawn, its instructions free for a new batch',
   auth: 'session',
   scope: 'svcpay:write',
   stepUp: true,

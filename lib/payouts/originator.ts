@@ -13,5 +13,5 @@ export const ORIGINATOR = {
   timeZone: 'America/New_York',
 } as const;
 
-/** Entries per batch: each batch owns 1000 trace sequences (sequence × 1000 + index), the prenote included. */
+/** Entries per batch, the prenote included: a bound on one file's size (trace numbers: allocate-file-numbers.ts). */
 export const MAX_BATCH_ENTRIES = 999;

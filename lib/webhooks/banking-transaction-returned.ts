@@ -1,5 +1,7 @@
 // banking.transaction.returned: an ACH return of one payout entry (DECISIONS "Money out"). Reverses that
-// instruction's disbursement once (lib/payouts/return-payout.ts); a re-delivery changes nothing.
+// instruction's disbursement once (lib/payouts/return-payout.ts); a re-delivery changes nothing. A prenote's return
+// carries no instructionId (a prenote pays none): its railReference, the entry's trace number, names it, and the
+// payout account it proved needs a new prenote.
 import { z } from 'zod';
 import { amountTooLargeMessage, MAX_AMOUNT_CENTS } from '../money/cents';
 import { returnPayout } from '../payouts/return-payout';
@@ -8,7 +10,8 @@ import { applied, defineEffect, recorded, rejected } from './event-effect';
 export const BankingTransactionReturnedData = z.object({
   transactionId: z.string().min(1).max(200),
   railReference: z.string().min(1).max(200),
-  instructionId: z.string().min(1).max(200),
+  /** Absent for the return of a prenote. */
+  instructionId: z.string().min(1).max(200).optional(),
   amountCents: z
     .number()
     .int('amountCents must be an integer number of cents')
@@ -24,7 +27,7 @@ export const bankingTransactionReturned = defineEffect({
   async apply(tx, { clinicId, data, correlationId, now }) {
     const outcome = await returnPayout(tx, {
       clinicId,
-      instructionId: data.instructionId,
+      instructionId: data.instructionId ?? null,
       railReference: data.railReference,
       returnCode: data.returnCode,
       amountCents: BigInt(data.amountCents),

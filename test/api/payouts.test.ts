@@ -1,7 +1,8 @@
 // Money out over real HTTP and PostgreSQL (DECISIONS "Money out"): the sealed payout account and its prenote,
-// NACHA batches validated before any write, the exact file read back by an independent reader, release exactly
-// once under a race, the bank's confirmation disbursing once, an ACH return reversing once; scope, step-up and
-// tenancy on every route.
+// NACHA batches validated before any write, the exact file read back by an independent reader (served only once
+// released), each file of a day its own File ID Modifier, release exactly once under a race and never on or after
+// the effective date, the bank's confirmation disbursing once, an ACH return reversing once, a returned prenote
+// unverifying the account; scope, step-up and tenancy on every route.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '@/lib/webhooks/verify-signature';
@@ -100,6 +101,9 @@ describe('payouts', () => {
     return { id, poolId };
   }
 
+  /** The prenote batch's trace number, which the bank's return of the prenote names (last test). */
+  let prenoteTrace = '';
+
   /** What the batch list says the next batch can be (the settlement screen offers the prenote only when due). */
   const accountState = async () => (await admin.get('/api/settlement/batches')).body.payoutAccount;
 
@@ -157,12 +161,22 @@ describe('payouts', () => {
     expect(prenote.status, prenote.text).toBe(201);
     expect(prenote.body).toMatchObject({ status: 'created', entryCount: 1, totalCents: 0 });
     expect(await accountState()).toBe('prenote_sent');
-    const file = await admin.get(`/api/settlement/batches/${prenote.body.batchId}/file`);
-    expect(file.text.split('\n')[2]!.slice(0, 3)).toBe('623'); // checking prenote
+    // The file reaches the bank only once released (the release commits the money).
+    const early = await admin.get(`/api/settlement/batches/${prenote.body.batchId}/file`);
+    expect(early.status).toBe(409);
+    expect(early.body).toEqual({
+      code: 'NOT_EXECUTABLE',
+      message: 'The file of a payout batch is served once the batch is released: release it first',
+      correlationId: expect.any(String),
+    });
     expect(
       (await admin.post(`/api/settlement/batches/${prenote.body.batchId}/release`, undefined, { headers: stepUp }))
         .status,
     ).toBe(200);
+    const file = await admin.get(`/api/settlement/batches/${prenote.body.batchId}/file`);
+    expect(file.status).toBe(200);
+    expect(file.text.split('\n')[2]!.slice(0, 3)).toBe('623'); // checking prenote
+    prenoteTrace = prenote.body.traceNumber;
     expect((await posted(app, tenant.clinicId, prenote.body.traceNumber, 0)).outcome).toBe('applied');
     expect((await admin.get('/api/clinic/payout-account')).body.verified).toBe(true);
     expect(await accountState()).toBe('verified');
@@ -234,6 +248,13 @@ describe('payouts', () => {
     const { batchId, traceNumber } = created.body;
     expect(created.body).toMatchObject({ entryCount: 2, totalCents: 80_235 });
 
+    const releases = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        admin.post(`/api/settlement/batches/${batchId}/release`, undefined, { headers: stepUp }),
+      ),
+    );
+    expect(releases.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+
     const file = await admin.get(`/api/settlement/batches/${batchId}/file`);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -248,12 +269,6 @@ describe('payouts', () => {
     expect(String(entries[0]!.traceNumber).padStart(15, '0')).toBe(traceNumber);
     expect(parsed.batches[0]!.footer.totalCredit).toBe(80_235);
 
-    const releases = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        admin.post(`/api/settlement/batches/${batchId}/release`, undefined, { headers: stepUp }),
-      ),
-    );
-    expect(releases.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
     const pool = await app.db.settlementPool.findUniqueOrThrow({ where: { id: a.poolId } });
     expect(pool.availableCents).toBe(1_000_000n - 13_595n);
     // The ledger posts when the bank confirms the file, the day the cash leaves the FBO account.
@@ -337,5 +352,76 @@ describe('payouts', () => {
     await new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${today}`, { headers: cron });
     const after = (await admin.get('/api/reconciliation/variances')).body.variances as { kind: string }[];
     expect(after.map((v) => v.kind)).not.toContain('payout_unconfirmed');
+  });
+
+  it('gives each file of a day its own File ID Modifier and trace numbers', async () => {
+    const files: string[] = [];
+    for (const residualCents of [1_111n, 2_222n]) {
+      const { id } = await signedInstruction(residualCents);
+      const created = await admin.post('/api/settlement/batches', { instructionIds: [id] }, { headers: stepUp });
+      expect(created.status, created.text).toBe(201);
+      await admin.post(`/api/settlement/batches/${created.body.batchId}/release`, undefined, { headers: stepUp });
+      const file = await admin.get(`/api/settlement/batches/${created.body.batchId}/file`);
+      expect(file.status).toBe(200);
+      files.push(file.text);
+    }
+    const [first, second] = files.map((text) => text.split('\n')[0]!);
+    // Header positions 24-29: creation date; 34: File ID Modifier.
+    expect(first!.slice(23, 29)).toBe(second!.slice(23, 29));
+    expect(first![33]).toMatch(/^[A-Z0-9]$/);
+    expect(second![33]).toMatch(/^[A-Z0-9]$/);
+    expect(first![33]).not.toBe(second![33]);
+    const traces = files.map((text) => text.split('\n')[2]!.slice(79, 94));
+    expect(traces[0]).not.toBe(traces[1]);
+  });
+
+  it('refuses to release a batch whose effective date has come, withdrawing it so its instruction can be batched again', async () => {
+    const { id } = await signedInstruction(3_333n);
+    const created = await admin.post('/api/settlement/batches', { instructionIds: [id] }, { headers: stepUp });
+    expect(created.status, created.text).toBe(201);
+    // As if it had waited unreleased until its effective date.
+    await app.db.payoutBatch.update({ where: { id: created.body.batchId }, data: { effectiveDate: '2026-11-02' } });
+
+    const refused = await admin.post(`/api/settlement/batches/${created.body.batchId}/release`, undefined, {
+      headers: stepUp,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'NOT_EXECUTABLE',
+      message:
+        "The batch's effective entry date 2026-11-02 has come, so its file would reach the bank stale-dated: the " +
+        'batch was withdrawn and its instructions are free; create the batch again',
+      correlationId: expect.any(String),
+    });
+    expect((await admin.get(`/api/settlement/batches/${created.body.batchId}`)).status).toBe(404);
+    const again = await admin.post('/api/settlement/batches', { instructionIds: [id] }, { headers: stepUp });
+    expect(again.status, again.text).toBe(201);
+    const released = await admin.post(`/api/settlement/batches/${again.body.batchId}/release`, undefined, {
+      headers: stepUp,
+    });
+    expect(released.status, released.text).toBe(200);
+  });
+
+  it('unverifies the payout account when the bank returns its prenote, which names no instruction', async () => {
+    expect(prenoteTrace).not.toBe('');
+    const ret = { transactionId: uid('btx'), railReference: prenoteTrace, amountCents: 0, returnCode: 'R03' };
+    expect((await bank(app, tenant.clinicId, 'banking.transaction.returned', ret)).outcome).toBe('applied');
+    expect(
+      (await bank(app, tenant.clinicId, 'banking.transaction.returned', { ...ret, transactionId: uid('btx') })).outcome,
+    ).toBe('recorded');
+    expect((await admin.get('/api/clinic/payout-account')).body).toMatchObject({
+      verified: false,
+      prenoteBatchId: null,
+    });
+    expect(await accountState()).toBe('needs_prenote');
+    const { id } = await signedInstruction(1_000n);
+    const refused = await admin.post('/api/settlement/batches', { instructionIds: [id] }, { headers: stepUp });
+    expect(refused.status).toBe(422);
+    expect(refused.body.issues).toEqual([
+      {
+        path: 'payoutAccount',
+        message: 'The payout account is not verified yet: send its prenote first (a batch of no instructions)',
+      },
+    ]);
   });
 });

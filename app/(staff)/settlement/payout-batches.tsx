@@ -178,9 +178,12 @@ export function PayoutBatches({ instructions, canWrite }: { instructions: Instru
             header: 'Actions',
             cell: (b) => (
               <>
-                <a href={`/api/settlement/batches/${b.batchId}/file`} download>
-                  Download file
-                </a>
+                {/* The file is the bank's only once released (step-up): before that the API answers 409. */}
+                {b.status !== 'created' && (
+                  <a href={`/api/settlement/batches/${b.batchId}/file`} download>
+                    Download file
+                  </a>
+                )}
                 {canWrite && b.status === 'created' && (
                   <button type="button" disabled={busy} onClick={() => release(b.batchId)}>
                     Release
