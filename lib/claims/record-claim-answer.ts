@@ -41,6 +41,27 @@ export type AnswerOutcome = 'answered' | 'awaiting' | 'unreadable';
 export const UNREADABLE_REASON =
   "Sent, but the clearinghouse's answer could not be read; it will not be sent again until a person decides";
 export const AWAITING_REASON = "Sent; waiting for the clearinghouse's acknowledgment (999)";
+export const UNCONFIRMED_REASON =
+  'Sent, but the clearinghouse did not confirm receipt; its answer will be asked for, and the claim will not be ' +
+  'sent again until a person decides';
+
+/**
+ * A send that may have reached the clearinghouse without a receipt (submitClaim resolved null): it stays `sending`,
+ * receipt unconfirmed, so finishInterruptedSends asks for its answer and, with none, marks it for a person.
+ */
+export async function recordUnconfirmedSend(deps: Pick<Deps, 'db'>, send: RecordedSend): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.claimSend.updateMany({
+      where: { id: send.id, state: 'sending' },
+      data: { stateReason: UNCONFIRMED_REASON },
+    });
+    if (count === 1)
+      await tx.claim.updateMany({
+        where: { id: send.claimId, status: 'sending' },
+        data: { statusReason: UNCONFIRMED_REASON },
+      });
+  });
+}
 
 export async function recordClaimAnswer(
   deps: Pick<Deps, 'db' | 'clock'> & { mode: ClearinghouseMode },

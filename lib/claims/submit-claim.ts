@@ -32,7 +32,14 @@ import { getBillingParties, getClinicClaim, normaliseDiagnoses, toLineRows } fro
 import { recordClaimEvent, transitionClaim } from './claim-states';
 import { ClaimView, toClaimViewOf } from './claim-view';
 import { newClaimId } from './create-claim';
-import { readSentClaim, recordClaimAnswer, UNREADABLE_REASON, type RecordedSend } from './record-claim-answer';
+import {
+  readSentClaim,
+  recordClaimAnswer,
+  recordUnconfirmedSend,
+  UNCONFIRMED_REASON,
+  UNREADABLE_REASON,
+  type RecordedSend,
+} from './record-claim-answer';
 import { scrubStoredClaim } from './scrub-stored-claim';
 import { takeControlNumber } from './take-control-numbers';
 
@@ -196,14 +203,20 @@ export async function submitClaim(
   }
 
   // The send, outside any transaction (DECISIONS "Recurring work"): a slow clearinghouse holds no connection.
-  let acks: ClaimAcknowledgments;
+  let acks: ClaimAcknowledgments | null;
   try {
     acks = await clearinghouse.submitClaim(x12, { correlationId, submissionId });
   } catch (error) {
-    // The clearinghouse never confirmed receipt: the claim is a draft again and the key unused (DECISIONS
+    // The 837P certainly did not reach the clearinghouse: the claim is a draft again and the key unused (DECISIONS
     // "Claims out": 502 and the claim as it was); the attempted 837P stays on the transmissions.
     await returnToDraft(deps, send, purpose, idempotencyKey);
     throw error;
+  }
+  if (acks === null) {
+    // It may have (a timeout or a 5xx after the 837P left): never sent twice (DECISIONS "Security findings of
+    // 2026-11-28"). The claim stays `sending`; finishInterruptedSends asks for the answer, else a person decides.
+    await recordUnconfirmedSend(deps, send);
+    throw new AppError('TRANSPORT_FAILED', UNCONFIRMED_REASON);
   }
 
   const outcome = await recordClaimAnswer({ db, clock: deps.clock, mode: clearinghouse.mode }, send, acks);

@@ -34,10 +34,15 @@ export interface ClearinghouseTransport {
   readonly parties: ClearinghouseParties;
   /**
    * Sends one 837P under `submissionId` (our key for it at the clearinghouse, recorded before the send). Resolves
-   * once the clearinghouse confirmed receipt, with what it already answered. Throws AppError TRANSPORT_FAILED when
-   * the 837P could not be handed over (no receipt); never retries.
+   * once the clearinghouse confirmed receipt, with what it already answered; resolves null when the 837P may have
+   * reached it but no receipt could be read (the answer timed out, failed or was not CORE's), so the caller keeps
+   * the claim `sending` and never sends it again by itself. Throws AppError TRANSPORT_FAILED only when the 837P
+   * certainly did not reach it (refused before sending, or answered with a CORE error); never retries.
    */
-  submitClaim(x12: string, context: { correlationId: string; submissionId: string }): Promise<ClaimAcknowledgments>;
+  submitClaim(
+    x12: string,
+    context: { correlationId: string; submissionId: string },
+  ): Promise<ClaimAcknowledgments | null>;
   /**
    * Asks for the answers to an 837P sent earlier, by the `submissionId` it was sent under (`x12` is the stored
    * document, for a clearinghouse that keys its answers by content). Sends no claim. Resolves null when the

@@ -13,7 +13,7 @@ import type { Clock } from '@/lib/clock';
 import { systemClock } from '@/lib/clock';
 import { AppError, isAppError } from '@/lib/errors';
 import { decodeForm, encodeForm, formatCoreTimeStamp } from '@/lib/eligibility/core-transport';
-import { egressError, type Egress } from '@/lib/outbound/egress';
+import { egressError, neverReachedServer, type Egress } from '@/lib/outbound/egress';
 import { MAX_INTERCHANGE_LENGTH } from '@/lib/x12/read-interchange';
 import type { ClearinghouseParties, ClearinghouseTransport } from './clearinghouse-transport';
 
@@ -136,7 +136,9 @@ export function coreClearinghouse(options: CoreClearinghouseOptions): Clearingho
         if (textField(receipt, 'PayloadType') !== CORE_PAYLOAD_TYPES.batchReceipt)
           throw new Error('CORE response has an unexpected PayloadType');
       } catch (error) {
-        throw transportFailed(error);
+        if (wasRefused(error)) throw transportFailed(error);
+        // It may have reached the clearinghouse: no receipt, but never "not sent" (the caller will not send again).
+        return null;
       }
       // Receipt confirmed: the claim was sent. From here a failure is "no answer yet", never "not sent", so the
       // caller keeps the claim `sending` and asks again later instead of sending it twice.
@@ -199,12 +201,28 @@ export function coreClearinghouse(options: CoreClearinghouseOptions): Clearingho
   };
 }
 
+/** A CORE envelope whose ErrorCode is not Success: the clearinghouse answered that it did not process it. */
+class CoreErrorCode extends Error {}
+
+/**
+ * Whether a failed submission certainly left the clearinghouse without the 837P: refused before sending, answered
+ * 4xx (the request itself refused: credentials, form) or with a CORE error envelope. A 5xx, a timeout after the
+ * request left, or an answer we cannot read may come after the clearinghouse took it.
+ */
+function wasRefused(error: unknown): boolean {
+  if (neverReachedServer(error) || error instanceof CoreErrorCode) return true;
+  const cause = isAppError(error)
+    ? (error.options.cause as { reason?: string; status?: number } | undefined)
+    : undefined;
+  return cause?.reason === 'status' && cause.status !== undefined && cause.status >= 400 && cause.status < 500;
+}
+
 // CORE rule vC2.2.0 envelope error codes: "Success" is the only one that means the envelope was processed.
 function requireSuccess(envelope: Envelope): void {
   const errorCode = textField(envelope, 'ErrorCode');
   if (errorCode !== 'Success') {
     // A token of the rule (e.g. "UnAuthorized") may go to the log; anything else is clearinghouse text.
-    throw new Error(
+    throw new CoreErrorCode(
       `CORE ErrorCode ${errorCode === null ? 'missing' : /^[A-Za-z]{1,64}$/.test(errorCode) ? errorCode : 'unrecognised'}`,
     );
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '@/test/fakes/scripted-server';
 import { rejection } from '@/test/support/rejection';
-import { createEgress, isAddressAllowed, type EgressPolicy, type EgressRequest } from './egress';
+import { createEgress, isAddressAllowed, neverReachedServer, type EgressPolicy, type EgressRequest } from './egress';
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -233,5 +233,34 @@ describe('egress: every call', () => {
       const error = await rejection(createEgress(sandbox).request(call(url)));
       expect(error.message).toBe(NEUTRAL.message);
     }
+  });
+});
+
+describe('egress: whether a failed request reached the server', () => {
+  const post = (url: string, timeoutMs = 2_000) =>
+    createEgress(sandbox).request(call(url, { method: 'POST', body: 'ISA*00*...', target: 'operator', timeoutMs }));
+
+  it('says a refused connection never did, and a request that was answered late, or not at all, may have', async () => {
+    const s = await server();
+    const port = s.port;
+    await s.close();
+    servers.length = 0;
+    const refused = await rejection(post(`http://127.0.0.1:${port}/x`));
+    expect(refused.cause).toMatchObject({ reason: 'connect', requestSent: false });
+    expect(neverReachedServer(refused)).toBe(true);
+
+    const open = await server();
+    open.answer('/held', { hang: true });
+    const held = await rejection(post(`${open.origin}/held`, 300));
+    expect(held.cause).toMatchObject({ reason: 'timeout', requestSent: true });
+    expect(neverReachedServer(held)).toBe(false);
+    expect(open.requests.map((r) => r.body)).toEqual(['ISA*00*...']);
+
+    const listed = await rejection(
+      createEgress(production).request(call('http://127.0.0.1:1/x', { method: 'POST', body: 'x' })),
+    );
+    expect(listed.cause).toMatchObject({ reason: 'scheme-refused' });
+    expect(neverReachedServer(listed)).toBe(true);
+    expect(neverReachedServer(new Error('not an egress failure'))).toBe(false);
   });
 });

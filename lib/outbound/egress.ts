@@ -159,6 +159,9 @@ export function createEgress(policy: EgressPolicy): Egress {
     const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
 
     let response: http.IncomingMessage;
+    // Whether the request was handed to the network whole: a failure before that never reached the server, one
+    // after it may have (a caller that must not act twice, a claim send, needs to know which).
+    let requestSent = false;
     try {
       response = await new Promise<http.IncomingMessage>((resolvePromise, reject) => {
         const outgoing = client.request({
@@ -174,12 +177,18 @@ export function createEgress(policy: EgressPolicy): Egress {
         });
         outgoing.once('response', resolvePromise);
         outgoing.once('error', reject);
+        outgoing.once('finish', () => (requestSent = true));
         outgoing.end(body);
       });
     } catch (error) {
       clearTimeout(timer);
       throw fail(
-        { reason: timedOut() ? 'timeout' : 'connect', url: where, ...(pinned && { address: pinned[0]!.address }) },
+        {
+          reason: timedOut() ? 'timeout' : 'connect',
+          url: where,
+          requestSent,
+          ...(pinned && { address: pinned[0]!.address }),
+        },
         error,
       );
     }
@@ -274,6 +283,26 @@ export function createEgress(policy: EgressPolicy): Egress {
       return { status: stream.status, headers: stream.headers, body, text: () => body.toString('utf8') };
     },
   };
+}
+
+// Failures that happen before a request exists on the wire: the server cannot have seen it.
+const BEFORE_SENDING: ReadonlySet<EgressFailureReason> = new Set([
+  'invalid-url',
+  'scheme-refused',
+  'address-refused',
+  'resolve',
+]);
+
+/**
+ * True when `error` is an egress failure that certainly kept the request from the server: refused or unresolved
+ * before connecting, or a connection that failed or timed out before the request was handed over whole. Anything
+ * else (an answer came, or the request left and the answer did not) may have reached it.
+ */
+export function neverReachedServer(error: unknown): boolean {
+  const cause = isAppError(error) ? (error.options.cause as Partial<EgressFailure> | undefined) : undefined;
+  if (!cause?.reason) return false;
+  if (BEFORE_SENDING.has(cause.reason)) return true;
+  return (cause.reason === 'connect' || cause.reason === 'timeout') && cause.requestSent === false;
 }
 
 /**

@@ -200,8 +200,44 @@ describe('claim sends that go wrong, through a live clearinghouse', () => {
     expect((await transmissions(claimId)).filter((t) => t.kind === '837P')).toHaveLength(1);
   });
 
-  it('a clearinghouse that cannot be reached: 502, a draft again with the key free, the attempted 837P kept', async () => {
-    fake.setBehaviour('http-500');
+  it.each(['http-500', 'garbage'] as const)(
+    'an answer of %s after the 837P left: 502, the claim stays sending, never sent again; the job hands it to a person',
+    async (behaviour) => {
+      fake.setBehaviour(behaviour);
+      const claimId = await draft();
+      const idempotencyKey = `key-${uid()}`;
+      const res = await submit({ claimId, idempotencyKey });
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({
+        code: 'TRANSPORT_FAILED',
+        message:
+          'Sent, but the clearinghouse did not confirm receipt; its answer will be asked for, and the claim will not ' +
+          'be sent again until a person decides',
+        correlationId: anyText,
+      });
+      expect((await billing.get(`/api/claims/${claimId}`)).body).toMatchObject({
+        status: 'sending',
+        statusReason: expect.stringMatching(/^Sent, but the clearinghouse did not confirm receipt/),
+      });
+      expect(await app.db.claimSend.findFirstOrThrow({ where: { claimId } })).toMatchObject({
+        state: 'sending',
+        receiptConfirmed: false,
+      });
+
+      fake.setBehaviour('ok');
+      const submissionsBefore = fake.submissions;
+      expect((await submit({ claimId })).status).toBe(422);
+      expect((await submit({ claimId, idempotencyKey })).status).toBe(409); // its key is used
+      await age(claimId);
+      const job = await runJob();
+      expect(job.body).toMatchObject({ finished: 0, needsPerson: 1 });
+      expect(fake.submissions).toBe(submissionsBefore);
+      expect((await transmissions(claimId)).map((t) => `${t.direction} ${t.kind}`)).toEqual(['out 837P']);
+    },
+  );
+
+  it('a clearinghouse that refuses the envelope (CORE error): 502, a draft again with the key free, the attempted 837P kept', async () => {
+    fake.setBehaviour('refuse');
     const claimId = await draft();
     const idempotencyKey = `key-${uid()}`;
     const res = await submit({ claimId, idempotencyKey });

@@ -13,8 +13,9 @@ import path from 'node:path';
 // 'unreadable-999': the 837P is received and its 999 retrieval answers a document no 999 reader accepts (a well
 // formed interchange whose AK901 is not a 999 status), as a clearinghouse echoing what our reader refuses would.
 // 'no-999': the 837P is received, and its 999 is never ready (NoBatchResultsFile on every retrieval).
+// 'refuse': every envelope is answered with a CORE error envelope (ErrorCode Receiver): nothing is taken.
 export type FakeClearinghouseBehaviour =
-  'ok' | 'reject-999' | 'no-277ca' | 'timeout' | 'http-500' | 'garbage' | 'unreadable-999' | 'no-999';
+  'ok' | 'reject-999' | 'no-277ca' | 'timeout' | 'http-500' | 'garbage' | 'unreadable-999' | 'no-999' | 'refuse';
 
 export type FakeClearinghouseEnvelope = { fields: Record<string, string>; correlationId: string | null };
 
@@ -143,6 +144,7 @@ export async function startFakeClearinghouse(
     const error = (code: string) => ({ ...base(fields.PayloadType ?? ''), ErrorCode: code, ErrorMessage: code });
     if (fields.SenderID !== senderId || fields.ReceiverID !== receiverId || fields.CORERuleVersion !== '2.2.0')
       return error('Sender');
+    if (behaviour === 'refuse') return error('Receiver');
     switch (fields.PayloadType) {
       case 'X12_837_Request_005010X222A1': {
         const claim = read837(fields.Payload ?? '');
