@@ -3,7 +3,7 @@
 // (receive-event.ts), so the delivery row and every 835 of the interchange commit together or not at all: a refusal
 // (422: unreadable, empty, unbalanced, or with no CLP naming a transmitted claim of the clinic) records nothing, not even the
 // delivery, and a corrected re-delivery can still post. An 835 already posted under another delivery (same payer
-// id and TRN02) is recorded and changes nothing. An interchange of more than 500 CLPs is checked here and posted by
+// id and TRN02) is recorded and changes nothing; a different 835 reusing them is refused (422) as above. An interchange of more than 500 CLPs is checked here and posted by
 // a job queued in the same transaction (era-post-job.ts), with the record of its progress the remittance screen
 // shows: the receiver answers 202.
 import { z } from 'zod';

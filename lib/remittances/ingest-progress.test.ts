@@ -1,6 +1,7 @@
 // ingestRemittance's onProgress against a real PostgreSQL database: the CLPs posted so far, counted across the
-// interchange, told after each 835's transaction commits (what the background posting writes for the screen), and
-// never for an interchange refused before anything posts.
+// interchange, told after each 835 is posted inside the interchange's one transaction (what the background posting
+// writes for the screen; nothing is visible to others before the last 835 commits with the rest), and never for an
+// interchange refused before anything posts.
 import { describe, expect, it } from 'vitest';
 import { setUpTwoClinicDb } from '@/test/support/test-db';
 import { claimPayment, createClaim, interchangeOf, remittanceOf } from '@/test/support/remittances';
@@ -32,7 +33,7 @@ async function ingestWatching(clinicId: string, x12: string) {
 }
 
 describe('ingestRemittance onProgress', () => {
-  it('counts the CLPs posted across the interchange, after each 835 has committed; a copy counts again', async () => {
+  it('counts the CLPs posted across the interchange, after each 835, committing them together; a copy counts again', async () => {
     const { north, db } = handle;
     const [a, b, c] = [await createClaim(db, north), await createClaim(db, north), await createClaim(db, north)];
     const x12 = interchangeOf([
@@ -40,9 +41,10 @@ describe('ingestRemittance onProgress', () => {
       remittanceOf([claimPayment(c.id, '1', lines)]),
     ]);
     expect(await ingestWatching(north.clinicId, x12)).toEqual([
-      { claimsPosted: 2, claimsTotal: 3, committed: 1 },
-      { claimsPosted: 3, claimsTotal: 3, committed: 2 },
+      { claimsPosted: 2, claimsTotal: 3, committed: 0 },
+      { claimsPosted: 3, claimsTotal: 3, committed: 0 },
     ]);
+    expect(await db.remittance.count({ where: { clinicId: north.clinicId } })).toBe(2);
     // A retried job re-reads the whole interchange: copies post nothing but count, so it still ends at the total.
     expect(await ingestWatching(north.clinicId, x12)).toEqual([
       { claimsPosted: 2, claimsTotal: 3, committed: 2 },

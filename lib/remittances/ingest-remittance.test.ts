@@ -62,26 +62,57 @@ async function accountBalance(clinicId: string, account: string, reference?: str
   return BigInt(rows[0]?.s ?? 0n);
 }
 
+/** The claim's 837P went out (what makes a closed claim one that was sent). */
+async function recordSent(clinicId: string, claimId: string) {
+  await handle.db.claimTransmission.create({
+    data: {
+      clinicId,
+      claimId,
+      direction: 'out',
+      kind: '837P',
+      controlNumber: '1',
+      x12: 'ISA*...',
+      correlationId: 'test',
+      at: clock(),
+    },
+  });
+}
+
 describe('ingestRemittance properties', () => {
-  it('posts any valid 835 as balanced ledger transactions, era-clearing holding exactly BPR02; a second copy changes nothing', async () => {
-    const { north } = handle;
+  it('posts any valid 835 as balanced ledger transactions, era-clearing holding what its posted CLPs paid less the PLB; a second copy changes nothing', async () => {
+    const { north, db } = handle;
     const claims = [await createClaim(handle.db, north), await createClaim(handle.db, north)];
     await fc.assert(
       fc.asyncProperty(remittanceArbitrary(claims.map((c) => c.id)), async (remittance) => {
         const x12 = x12Of(remittance);
-        const first = await ingest(north.clinicId, x12);
+        const before = await snapshot(north.clinicId);
+        let first;
+        try {
+          first = await ingest(north.clinicId, x12);
+        } catch (error) {
+          // Every CLP was one its claim could not take (a reversal of what was never posted, ...): refused whole.
+          expect(error).toMatchObject({ code: 'UNPROCESSABLE', message: /has no CLP its claim can take/ });
+          expect(await snapshot(north.clinicId)).toEqual(before);
+          return;
+        }
         expect(first.remittances).toHaveLength(1);
         const posted = first.remittances[0]!;
         expect(posted.duplicate).toBe(false);
         expect(await unbalancedTransactions()).toEqual([]);
+        const kept = await db.remittanceClaim.findMany({ where: { remittanceId: posted.remittanceId } });
+        const paidByPosted = kept.filter((c) => c.posting === 'posted').reduce((t, c) => t + c.paidCents, 0n);
+        const plb = remittance.providerAdjustments.reduce((t, a) => t + BigInt(a.amountCents), 0n);
         expect(await accountBalance(north.clinicId, 'assets:era-clearing', `remittance:${posted.remittanceId}%`)).toBe(
-          BigInt(remittance.paymentCents),
+          paidByPosted - plb,
         );
+        // A bill never holds less than nothing, and no later payer leaves a claim's unapplied money below zero.
+        expect(await db.patientBill.count({ where: { clinicId: north.clinicId, amountCents: { lt: 0 } } })).toBe(0);
+        expect(await accountBalance(north.clinicId, 'liabilities:unapplied-payments')).toBeLessThanOrEqual(0n);
 
-        const before = await snapshot(north.clinicId);
+        const afterFirst = await snapshot(north.clinicId);
         const second = await ingest(north.clinicId, x12);
         expect(second.remittances).toEqual([{ ...posted, duplicate: true }]);
-        expect(await snapshot(north.clinicId)).toEqual(before);
+        expect(await snapshot(north.clinicId)).toEqual(afterFirst);
       }),
       { numRuns: 30 },
     );
@@ -436,23 +467,60 @@ describe('ingestRemittance: CLPs naming no transmitted claim are kept unmatched 
     expect(await snapshot(north.clinicId)).toEqual(before);
   });
 
-  it('pays a closed claim that was sent (an 837P went out for it)', async () => {
+  // DECISIONS "Claim lifecycle": money already posted to a voided or replaced (closed) claim moves only through a
+  // reversal; a new payment naming it is kept for a person.
+  it('keeps a payment to a closed claim that was sent unmatched, and posts its reversal', async () => {
+    const { north, db } = handle;
+    const claim = await createClaim(db, north);
+    const other = await createClaim(db, north);
+    await recordSent(north.clinicId, claim.id);
+    const payment = claimPayment(claim.id, '1', lines);
+    await ingest(north.clinicId, x12Of(remittanceOf([payment])));
+    await db.claim.update({ where: { id: claim.id }, data: { status: 'closed', statusReason: 'Voided' } });
+    const closed = await db.claim.findUniqueOrThrow({ where: { id: claim.id }, include: { lines: true } });
+
+    const result = await ingest(
+      north.clinicId,
+      x12Of(remittanceOf([claimPayment(claim.id, '1', lines), claimPayment(other.id, '1', lines)])),
+    );
+    expect(result.remittances[0]).toMatchObject({ claimsPosted: 1, claimsUnmatched: 1 });
+    const kept = await db.remittanceClaim.findFirstOrThrow({
+      where: { remittanceId: result.remittances[0]!.remittanceId, claimId: claim.id },
+    });
+    expect(kept).toMatchObject({
+      posting: 'unmatched',
+      unmatchedReason:
+        'The claim is closed (voided, replaced or written off): money on it moves only through a reversal (CLP02 22)',
+    });
+    expect(await db.claim.findUniqueOrThrow({ where: { id: claim.id }, include: { lines: true } })).toEqual(closed);
+
+    // Its reversal posts: the money leaves the closed claim, which stays closed.
+    await ingest(
+      north.clinicId,
+      x12Of(remittanceOf([reversalOf(payment), claimPayment((await createClaim(db, north)).id, '1', lines)])),
+    );
+    expect(await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).toMatchObject({
+      status: 'closed',
+      paidCents: 0n,
+      patientResponsibilityCents: 0n,
+      adjustmentCents: 0n,
+    });
+    expect((await db.patientBill.findFirstOrThrow({ where: { claimId: claim.id } })).amountCents).toBe(0);
+    expect(await unbalancedTransactions()).toEqual([]);
+  });
+
+  it('refuses (422) an 835 whose only CLP pays a closed claim, and posts nothing', async () => {
     const { north, db } = handle;
     const claim = await createClaim(db, north, { status: 'closed' });
-    await db.claimTransmission.create({
-      data: {
-        clinicId: north.clinicId,
-        claimId: claim.id,
-        direction: 'out',
-        kind: '837P',
-        controlNumber: '1',
-        x12: 'ISA*...',
-        correlationId: 'test',
-        at: clock(),
-      },
+    await recordSent(north.clinicId, claim.id);
+    const before = await snapshot(north.clinicId);
+    await expect(
+      ingest(north.clinicId, x12Of(remittanceOf([claimPayment(claim.id, '1', lines)]))),
+    ).rejects.toMatchObject({
+      code: 'UNPROCESSABLE',
+      message: `The 835 has no CLP its claim can take (CLP01 "${claim.id}": The claim is closed (voided, replaced or written off): money on it moves only through a reversal (CLP02 22)); nothing was posted`,
     });
-    const result = await ingest(north.clinicId, x12Of(remittanceOf([claimPayment(claim.id, '1', lines)])));
-    expect(result.remittances[0]).toMatchObject({ claimsPosted: 1, claimsUnmatched: 0 });
+    expect(await snapshot(north.clinicId)).toEqual(before);
   });
 });
 

@@ -2,9 +2,12 @@
 // retrieval from the live clearinghouse (retrieve-remittances.ts) all call ingestRemittance (DECISIONS "Money
 // in"). The interchange is read and balanced (lib/x12/read-835.ts), every 835 must have a CLP naming a claim of the
 // clinic that was transmitted (resolve-claims.ts; the others are kept `unmatched` and post nowhere), and only then
-// is anything written: a refusal (422) posts nothing of the
-// interchange. Each 835 then posts in its own database transaction (post-remittance.ts), idempotent on (clinic,
-// payer id, TRN02): a copy, even one racing the first, answers with the first posting and `duplicate: true`.
+// is anything written. The interchange's 835s then post in ONE database transaction (post-remittance.ts), so a
+// refusal met while posting (a claim's totals out of bounds, no CLP a claim can take, another 835 reusing a trace
+// number) posts nothing of the interchange either, as the upload's contract says. Posting stays a handful of
+// set-based statements per chunk of CLPs, so one transaction costs only the time the claims' locks are held, not
+// memory. Idempotent on (clinic, payer id, TRN02): a copy, even one racing the first, answers with the first posting
+// and `duplicate: true`.
 import type { Db, Prisma } from '../db';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
@@ -24,11 +27,12 @@ export type IngestInput = {
   source: RemittanceSource;
   correlationId: string;
   /**
-   * Told the CLPs of the interchange posted so far (duplicates included), after each posting transaction commits,
-   * so a background posting can show its progress; awaited before the next one starts.
+   * Told the CLPs of the interchange posted so far (duplicates included), after each 835 is posted inside the
+   * interchange's transaction (committed only once the last one is), so a background posting can show its
+   * progress; awaited before the next one starts.
    */
   onProgress?: (p: { claimsPosted: number; claimsTotal: number }) => Promise<void>;
-  /** CLPs posted at a time inside each 835's transaction (post-remittance.ts POSTING_CHUNK_SIZE by default). */
+  /** CLPs posted at a time inside the interchange's transaction (post-remittance.ts POSTING_CHUNK_SIZE by default). */
   chunkSize?: number;
 };
 
@@ -71,35 +75,34 @@ export async function checkInterchange(
 }
 
 /**
- * Posting is a handful of set-based statements per 835 (post-remittance.ts), so its time grows only with the rows
- * written: a minute, plus 10 ms a claim (ten times what a loaded machine was measured to need), at most 15 minutes.
+ * Posting is a handful of set-based statements per chunk of CLPs (post-remittance.ts), so its time grows only with
+ * the rows written: a minute, plus 10 ms a claim of the interchange (ten times what a loaded machine was measured
+ * to need), at most 15 minutes.
  */
 function postingTimeoutMs(claimCount: number): number {
   return Math.min(15 * 60_000, 60_000 + claimCount * 10);
 }
 
 /**
- * Posts every 835 of the interchange for the clinic.
- * @throws UNPROCESSABLE (422) for an unreadable, empty or unbalanced 835, or one with no CLP naming a transmitted
- *   claim of the clinic; VALIDATION_FAILED (400) for one holding a control character; nothing of the interchange
- *   is posted then.
+ * Posts every 835 of the interchange for the clinic, in one transaction.
+ * @throws UNPROCESSABLE (422) for an unreadable, empty or unbalanced 835, one with no CLP naming a transmitted
+ *   claim of the clinic or none its claim can take, or one reusing the payer id and TRN02 of another 835;
+ *   VALIDATION_FAILED (400) for one holding a control character; nothing of the interchange is posted then.
  */
 export async function ingestRemittance(deps: Pick<Deps, 'db' | 'clock'>, input: IngestInput): Promise<IngestResult> {
   const checked = await checkInterchange(deps.db, input);
-  const posted: PostedRemittance[] = [];
   const claimsTotal = checked.remittances.reduce((total, remittance) => total + remittance.claimCount, 0);
-  let claimsPosted = 0;
-  for (const remittance of checked.remittances) {
-    // One transaction per 835 (its own unit of idempotency); a retry of the interchange after a failure between
-    // two of them posts only what is missing.
-    posted.push(
-      await deps.db.$transaction((tx) => postRemittance(tx, { ...input, remittance, now: deps.clock() }), {
-        maxWait: 15_000,
-        timeout: postingTimeoutMs(remittance.claimCount),
-      }),
-    );
-    claimsPosted += remittance.claimCount;
-    await input.onProgress?.({ claimsPosted, claimsTotal });
-  }
-  return { remittances: posted };
+  return deps.db.$transaction(
+    async (tx) => {
+      const posted: PostedRemittance[] = [];
+      let claimsPosted = 0;
+      for (const remittance of checked.remittances) {
+        posted.push(await postRemittance(tx, { ...input, remittance, now: deps.clock() }));
+        claimsPosted += remittance.claimCount;
+        await input.onProgress?.({ claimsPosted, claimsTotal });
+      }
+      return { remittances: posted };
+    },
+    { maxWait: 15_000, timeout: postingTimeoutMs(claimsTotal) },
+  );
 }

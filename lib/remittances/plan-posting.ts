@@ -3,7 +3,9 @@
 // timeline event, transmission and RemittanceClaim. The claims' rows (read under their locks) are updated here as
 // each CLP posts, so a reversal and the corrected claim after it (two CLPs of one claim) each start from what the one
 // before left, exactly as when each CLP was written on its own. write-posting.ts then writes the plan in a handful of
-// set-based statements. Every rule of DECISIONS "Money in" lives here; the writer only copies rows.
+// set-based statements. Every rule of DECISIONS "Money in" lives here; the writer only copies rows. A CLP the claim
+// cannot take as it stands (a reversal of what was never posted, a payment to a closed claim, a later payer's
+// payment before the primary's) is kept `unmatched` with its reason, as a CLP naming no sent claim is.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors';
 import { buildPosting, type LedgerLine } from '../ledger/build-posting';
@@ -96,10 +98,17 @@ export type PlanInput = {
   claims: PostingClaim[];
   /** Claim ids whose charge is already booked. */
   charged: Set<string>;
+  /** Read under the bills' locks: what a secondary payment may take off a bill depends on what is paid of it. */
   bills: PostingBill[];
+  /** Per claim id the cents its earlier later-payer CLPs left unapplied (a reversal takes them back first). */
+  unapplied: Map<string, bigint>;
 };
 
-type ClaimState = PostingClaim & { reason: string | null | undefined; payerClaimId: string | null };
+type ClaimState = PostingClaim & {
+  reason: string | null | undefined;
+  payerClaimId: string | null;
+  unappliedCents: bigint;
+};
 
 /**
  * The running state of one 835's posting, carried from chunk to chunk: each claim's totals and state, its bill,
@@ -116,6 +125,8 @@ export type PlanState = {
   linePayments: Map<string, bigint>;
   /** Posted claim ids, in the order their first CLP posted. */
   posted: Set<string>;
+  /** The first CLP kept unmatched because its claim could not take it (the 422's words when none posts). */
+  firstRefusal: { claimId: string; reason: string } | null;
 };
 
 /**
@@ -132,11 +143,17 @@ export function startPlan(input: PlanInput): PlanState {
     remittanceId: input.remittanceId,
     whole835: input.x12.length <= WHOLE_835_PER_CLAIM_CHARS ? textOf(input.x12) : null,
     reasons: input.reasons,
-    rows: new Map(input.claims.map((row) => [row.id, { ...row, reason: undefined, payerClaimId: null }])),
+    rows: new Map(
+      input.claims.map((row) => [
+        row.id,
+        { ...row, reason: undefined, payerClaimId: null, unappliedCents: input.unapplied.get(row.id) ?? 0n },
+      ]),
+    ),
     bills: new Map(input.bills.map((bill) => [bill.claimId, { ...bill, isNew: false, changed: false }])),
     charged: new Set(input.charged),
     linePayments: new Map(),
     posted: new Set(),
+    firstRefusal: null,
   };
 }
 
@@ -157,12 +174,8 @@ export function planChunk(
     const row = rows.get(claim.claimId);
     const reason = state.reasons.get(claim.claimId) ?? null;
     const kept = remittanceClaimRow({ claim, position, remarks });
-    if (!row || reason !== null) {
-      plan.remittanceClaims.push({
-        ...kept,
-        posting: 'unmatched',
-        unmatchedReason: reason ?? 'The claim cannot take this payment',
-      });
+    const keepUnmatched = (unmatchedReason: string) => {
+      plan.remittanceClaims.push({ ...kept, posting: 'unmatched', unmatchedReason });
       plan.outcomes.push({
         position,
         claimId: claim.claimId,
@@ -172,12 +185,22 @@ export function planChunk(
         toStatus: null,
         paidCents: claim.paidCents,
       });
+    };
+    if (!row || reason !== null) {
+      keepUnmatched(reason ?? 'The claim cannot take this payment');
+      continue;
+    }
+    const way = postingWay(row, claim);
+    const { patientCents, otherCents } = adjustmentTotals(claim);
+    const refusal = refusalOf(row, claim, way, { patientCents, otherCents });
+    if (refusal !== null) {
+      keepUnmatched(refusal);
+      state.firstRefusal ??= { claimId: claim.claimId, reason: refusal };
       continue;
     }
     // A claim's billed charge enters the ledger once, booked by its first remittance (book-claim-charge.ts). A
     // secondary claim bills the same visit again: its charge was booked with its primary's, so not twice.
-    const secondary = isSecondary(row);
-    if (!charged.has(row.id) && !secondary) {
+    if (!charged.has(row.id) && way !== 'secondary') {
       const chargeLines = claimChargeLines(row.totalChargeCents);
       if (chargeLines) {
         plan.ledger.push({
@@ -189,7 +212,13 @@ export function planChunk(
       }
       charged.add(row.id);
     }
-    const lines = secondary ? secondaryLedgerLines(claim) : claimLedgerLines(claim);
+    // A later payer's payment settles the patient's share of the visit, on the bill the primary's PR raised.
+    const billClaimId = way === 'secondary' ? row.primaryClaimId! : row.id;
+    const share =
+      way === 'primary'
+        ? { receivableCents: 0n, unappliedCents: 0n }
+        : splitPatientShare(bills.get(billClaimId), row.unappliedCents, BigInt(claim.paidCents));
+    const lines = way === 'primary' ? claimLedgerLines(claim) : secondaryLedgerLines(claim, share);
     if (lines.length > 0) {
       plan.ledger.push({
         id: newId('ltx'),
@@ -199,10 +228,11 @@ export function planChunk(
       });
     }
 
-    const { patientCents, otherCents } = adjustmentTotals(claim);
-    const paidCents = row.paidCents + BigInt(claim.paidCents);
-    const patientResponsibilityCents = row.patientResponsibilityCents + patientCents;
-    const adjustmentCents = row.adjustmentCents + otherCents;
+    const { paidCents, patientResponsibilityCents, adjustmentCents } = totalsAfter(row, claim, way, {
+      patientCents,
+      otherCents,
+      receivableCents: share.receivableCents,
+    });
     for (const [name, value] of [
       ['paid', paidCents],
       ['patient responsibility', patientResponsibilityCents],
@@ -215,22 +245,25 @@ export function planChunk(
         );
       }
     }
-    if (secondary) {
-      // What the secondary pays comes off the patient's bill for the visit (the primary's); its PR only repeats the
-      // part of that bill the patient still owes, so it is not billed again.
-      if (claim.paidCents !== 0) {
-        movePatientResponsibility(bills, {
-          claimId: row.primaryClaimId!,
-          patientId: row.patientId,
-          patientCents: -BigInt(claim.paidCents),
-        });
+    if (way === 'primary') {
+      if (patientCents !== 0n) {
+        movePatientResponsibility(bills, { claimId: row.id, patientId: row.patientId, patientCents });
       }
-    } else if (patientCents !== 0n) {
-      movePatientResponsibility(bills, { claimId: row.id, patientId: row.patientId, patientCents });
+    } else if (share.receivableCents !== 0n) {
+      // What a later payer pays comes off the patient's bill for the visit, at most what is open on it; its PR only
+      // repeats the part of that bill the patient still owes, so it is not billed again.
+      movePatientResponsibility(bills, {
+        claimId: billClaimId,
+        patientId: row.patientId,
+        patientCents: -share.receivableCents,
+      });
     }
+    row.unappliedCents += share.unappliedCents;
     payLines(state.linePayments, row, claim);
 
-    const outcome = claimOutcome(claim);
+    // A crossover leaves the claim's state to its primary payer's adjudication: the later payer only pays the
+    // patient's share.
+    const outcome = way === 'crossover' ? null : claimOutcome(claim);
     const detail = {
       remittanceId,
       position,
@@ -238,6 +271,9 @@ export function planChunk(
       paidCents: claim.paidCents,
       patientResponsibilityCents: Number(patientCents),
       adjustmentCents: Number(otherCents),
+      // Read back by a later reversal (post-remittance.ts): it takes these cents back from unapplied first.
+      ...(share.unappliedCents !== 0n && { unappliedCents: Number(share.unappliedCents) }),
+      ...(way === 'crossover' && { note: CROSSOVER_NOTE }),
     };
     const kind = claim.statusCode === '22' ? 'reversal' : 'payment';
     const from = row.status;
@@ -319,9 +355,134 @@ export function finishPlan(state: PlanState, providerAdjustments: Remittance['pr
   return plan;
 }
 
+/**
+ * The 422 for an 835 none of whose CLPs its claims could take (every CLP named a sent claim, so each was refused
+ * here), naming the first.
+ */
+export function nothingPosted(state: PlanState): AppError {
+  const first = state.firstRefusal;
+  const named = first ? ` (CLP01 ${JSON.stringify(first.claimId)}: ${first.reason})` : '';
+  return new AppError('UNPROCESSABLE', `The 835 has no CLP its claim can take${named}; nothing was posted`);
+}
+
 /** A secondary claim (DECISIONS "Claim lifecycle"): it bills what its primary's 835 left to the patient. */
 function isSecondary(row: { payerRank: string; primaryClaimId: string | null }): boolean {
   return row.payerRank === 'secondary' && row.primaryClaimId !== null;
+}
+
+/** CLP02 of a payer that processed the claim after another: 2 secondary, 3 tertiary, 20 and 21 the same, forwarded. */
+const LATER_PAYER_CODES = new Set(['2', '3', '20', '21']);
+
+/**
+ * How a CLP posts: `primary`, the payer adjudicated the claim (claimLedgerLines, PR to the claim's bill);
+ * `secondary`, the claim is a secondary claim (its payment settles the patient's share on its primary's bill);
+ * `crossover`, a payer processed a primary claim as secondary or tertiary (CLP02 2, 3, 20, 21): the claim was
+ * crossed over to it without a secondary claim of ours. DECISIONS "Claim lifecycle" makes a primary 835 CLP02 1 or
+ * 19 and has a later payer's money come off the patient's bill for the visit, so a crossover posts the secondary
+ * way on the claim's own bill: posting it the primary way would take CLP03 off the claims receivable a second time
+ * and bill the patient its PR again.
+ */
+type PostingWay = 'primary' | 'secondary' | 'crossover';
+
+function postingWay(row: ClaimState, claim: ClaimPayment): PostingWay {
+  if (isSecondary(row)) return 'secondary';
+  return LATER_PAYER_CODES.has(claim.statusCode) ? 'crossover' : 'primary';
+}
+
+const CROSSOVER_NOTE = "paid as a later payer (crossover): settles the patient's share; the state is the primary's";
+export const CLOSED_CLAIM_REASON =
+  'The claim is closed (voided, replaced or written off): money on it moves only through a reversal (CLP02 22)';
+export const REVERSAL_SIGN_REASON =
+  'A reversal (CLP02 22) carries its amounts negated (CLP03, CLP04, CLP05 zero or below); this one does not';
+export const REVERSAL_EXCEEDS_REASON = 'The reversal (CLP02 22) takes back more than was posted to the claim';
+export const CROSSOVER_FIRST_REASON =
+  "A later payer's payment (CLP02 2, 3, 20 or 21) for a claim whose primary payment is not posted";
+
+/** Why the claim cannot take this CLP as it stands, in words; null when it can. */
+function refusalOf(
+  row: ClaimState,
+  claim: ClaimPayment,
+  way: PostingWay,
+  cas: { patientCents: bigint; otherCents: bigint },
+): string | null {
+  const isReversal = claim.statusCode === '22';
+  // DECISIONS "Claim lifecycle": a voided or replaced claim is done; what was posted to it leaves by a reversal.
+  if (row.status === 'closed' && !isReversal) return CLOSED_CLAIM_REASON;
+  if (isReversal) {
+    // DECISIONS "Money in": a reversal reverses exactly what it names; the TR3 negates a reversal's amounts.
+    if (claim.chargeCents > 0 || claim.paidCents > 0 || claim.patientResponsibilityCents > 0) {
+      return REVERSAL_SIGN_REASON;
+    }
+    const after = totalsAfter(row, claim, way, { ...cas, receivableCents: 0n });
+    const below = (before: bigint, total: bigint) => total < 0n && total < before;
+    if (
+      below(row.paidCents, after.paidCents) ||
+      below(row.patientResponsibilityCents, after.patientResponsibilityCents) ||
+      below(row.adjustmentCents, after.adjustmentCents)
+    ) {
+      return REVERSAL_EXCEEDS_REASON;
+    }
+  }
+  // Nothing of the primary's adjudication posted: no patient share to settle, and the primary's CLP, when it comes,
+  // takes the charge off the receivable.
+  if (
+    way === 'crossover' &&
+    row.paidCents === 0n &&
+    row.patientResponsibilityCents === 0n &&
+    row.adjustmentCents === 0n
+  ) {
+    return CROSSOVER_FIRST_REASON;
+  }
+  return null;
+}
+
+/**
+ * The claim's totals once the CLP posts. A primary or secondary claim adds the CLP's payment and CAS. A crossover
+ * adds its payment and takes what it settled of the patient's share off the patient responsibility, so the claim's
+ * balance is unchanged (its CAS, OA-23 of the prior payer and the PR left, repeat what the primary posted).
+ */
+function totalsAfter(
+  row: ClaimState,
+  claim: ClaimPayment,
+  way: PostingWay,
+  amounts: { patientCents: bigint; otherCents: bigint; receivableCents: bigint },
+): { paidCents: bigint; patientResponsibilityCents: bigint; adjustmentCents: bigint } {
+  const paidCents = row.paidCents + BigInt(claim.paidCents);
+  if (way === 'crossover') {
+    return {
+      paidCents,
+      patientResponsibilityCents: row.patientResponsibilityCents - amounts.receivableCents,
+      adjustmentCents: row.adjustmentCents,
+    };
+  }
+  return {
+    paidCents,
+    patientResponsibilityCents: row.patientResponsibilityCents + amounts.patientCents,
+    adjustmentCents: row.adjustmentCents + amounts.otherCents,
+  };
+}
+
+/**
+ * What a later payer's CLP04 does to the patient's share: `receivableCents` comes off the patient receivable and
+ * the bill, `unappliedCents` goes to unapplied payments (they add up to CLP04). A payment takes off at most what is
+ * open on the bill (owed less paid; nothing without a bill), the rest is unapplied: the patient cannot owe less than
+ * nothing. A reversal (negative CLP04) takes back first what the claim's payments left unapplied, then re-opens the
+ * bill by the rest.
+ */
+function splitPatientShare(
+  bill: BillState | undefined,
+  unappliedBeforeCents: bigint,
+  paidCents: bigint,
+): { receivableCents: bigint; unappliedCents: bigint } {
+  if (paidCents >= 0n) {
+    const open = bill ? BigInt(bill.amountCents) - BigInt(bill.paidCents) : 0n;
+    const receivableCents = open <= 0n ? 0n : paidCents < open ? paidCents : open;
+    return { receivableCents, unappliedCents: paidCents - receivableCents };
+  }
+  const takenBack = -paidCents;
+  const available = unappliedBeforeCents > 0n ? unappliedBeforeCents : 0n;
+  const fromUnapplied = takenBack < available ? takenBack : available;
+  return { receivableCents: -(takenBack - fromUnapplied), unappliedCents: -fromUnapplied };
 }
 
 /** Service lines pay the claim line with the same procedure code and modifiers, first unmatched first. */

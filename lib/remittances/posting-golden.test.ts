@@ -2,7 +2,9 @@
 // generated 835s (reversals, second payments, PR bills, PLB, an unmatched CLP, a closed claim, a deposit already
 // seen) are posted in a fixed order, and everything posting writes is dumped with its random ids replaced by
 // labels. The golden file was written by the per-claim posting before the rewrite; the rewrite must give the same
-// ledger, claims, bills, events, transmissions and remittance rows, row for row. They post with a chunk of ONE CLP,
+// ledger, claims, bills, events, transmissions and remittance rows, row for row. It was written again once (audit of
+// 2026-11-30), where that posting was wrong: a reversal of what was never posted, a later payer's CLP (CLP02 2) on a
+// primary claim and a payment to the closed claim are kept unmatched or post the later payer's way (plan-posting.ts). They post with a chunk of ONE CLP,
 // so every CLP is planned and written on its own with the running state carried between chunks: a reversal and its
 // corrected claim (835-reversal-and-plb, CLPs 1 and 2 of clm_paid_0001), two payments of clm_gen_a, bills raised in
 // one chunk and changed in another all give the rows the one-pass posting gave.

@@ -5,6 +5,8 @@
 //               Dr other-adjustments CAS OA/PI/CR
 //               Cr claims-receivable CLP03 (the charge leaves the payer's receivable)
 //   Balanced by the TR3 claim rule: CLP03 = CLP04 + every CAS of the claim and its lines.
+//   a secondary payer's CLP (secondaryLedgerLines): Dr era-clearing CLP04, Cr patient-receivable what the patient's
+//               bill has open, Cr unapplied-payments the rest.
 //   per PLB:    Dr interest / recoupments / provider adjustments, Cr era-clearing, by the PLB amount (a positive
 //               PLB reduces the payment, TR3 sign convention; L6 interest is negative and credits revenue).
 //   Balanced by the transaction rule: era-clearing then holds sum(CLP04) - sum(PLB) = BPR02.
@@ -54,16 +56,19 @@ export function claimLedgerLines(claim: ClaimPayment): LedgerLine[] {
 
 /**
  * A secondary payer's payment settles part of the patient's share the primary's posting moved to the patient
- * receivable: Dr era-clearing, Cr patient-receivable, by CLP04. The charge, the primary's settlement (OA-23) and
- * the share left to the patient (PR) were booked with the primary, so they post nothing again.
+ * receivable: Dr era-clearing CLP04, Cr patient-receivable by `receivableCents` (at most what the patient's bill
+ * still has open: plan-posting.ts decides), Cr unapplied-payments by the rest: money beyond what the patient owed,
+ * held until someone refunds or applies it, as a patient's own overpayment is (lib/webhooks/post-payment.ts). A
+ * reversal (negative CLP04, negative `receivableCents`) takes back the same way. The charge, the primary's
+ * settlement (OA-23) and the share left to the patient (PR) were booked with the primary, so they post nothing again.
  */
-export function secondaryLedgerLines(claim: ClaimPayment): LedgerLine[] {
+export function secondaryLedgerLines(claim: ClaimPayment, split: { receivableCents: bigint }): LedgerLine[] {
   const paid = BigInt(claim.paidCents);
-  if (paid === 0n) return [];
-  return [
-    { account: LEDGER_ACCOUNTS.eraClearing, amountCents: paid },
-    { account: LEDGER_ACCOUNTS.patientReceivable, amountCents: -paid },
-  ];
+  return collect([
+    [LEDGER_ACCOUNTS.eraClearing, paid],
+    [LEDGER_ACCOUNTS.patientReceivable, -split.receivableCents],
+    [LEDGER_ACCOUNTS.unappliedPayments, split.receivableCents - paid],
+  ]);
 }
 
 const PLB_INTEREST = new Set(['L6', 'L3']);

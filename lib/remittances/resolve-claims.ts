@@ -3,6 +3,8 @@
 // and any pre-send state (`sending`, or a state added later) never receive money. A `closed` claim counts as sent
 // only when an 837P went out for it (a draft can be closed without ever being sent). Every other CLP is kept on the
 // remittance as `unmatched` with its amounts and posts nowhere; an 835 with no CLP that can post is refused whole.
+// Whether a sent claim can take a given CLP (a reversal, a payment to a closed claim, a later payer's) is decided
+// per CLP while planning (plan-posting.ts).
 // The refusal reads the same for another clinic's claim and for an id nobody has, so it tells nothing about other
 // clinics' claims.
 import type { Db, Prisma } from '../db';

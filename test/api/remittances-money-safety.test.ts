@@ -2,7 +2,8 @@
 // findings of 2026-11-28"): an 835 never pays a claim that was not sent, on every way in (upload, ERA webhook, the
 // sandbox's ingest); the unmatched CLP is kept with its amounts, shown on the remittance and counted as a variance;
 // reconciliation says "waiting for the deposit" rather than "reconciled"; a negative BPR02 is 422; a control
-// character in an 835 is 400 and nothing is stored.
+// character in an 835 is 400 and nothing is stored; a reversal of what was never posted is kept unmatched; an
+// interchange posts whole or not at all; a different 835 reusing a posted trace number is 422, never a duplicate.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeSummary } from '@/lib/home/read-home';
@@ -11,7 +12,15 @@ import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { createTenant, createUser, type TestTenant } from '../support/factories';
-import { claimPayment, createClaim, remittanceOf, x12Of, type LineSpec } from '../support/remittances';
+import {
+  claimPayment,
+  createClaim,
+  interchangeOf,
+  remittanceOf,
+  reversalOf,
+  x12Of,
+  type LineSpec,
+} from '../support/remittances';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 // Charge 150.00: CO-45 25.00, PR-1 25.00, paid 100.00.
@@ -348,6 +357,79 @@ describe('remittance money safety', () => {
     expect(
       await app.db.remittance.count({ where: { payerName: { contains: 'AET' }, NOT: { payerName: 'AETNA' } } }),
     ).toBe(0);
+  });
+
+  it('upload: a reversal of a payment never posted is kept unmatched with its reason, and posts nothing to its claim', async () => {
+    const sent = await createClaim(app.db, tenant);
+    const never = await createClaim(app.db, tenant);
+    const before = await claimTrace(never.id);
+    // Beside a payment of the same amount: BPR02 0.
+    const res = await staff.post('/api/remittances', {
+      x12: x12Of(remittanceOf([reversalOf(claimPayment(never.id, '1', lines)), claimPayment(sent.id, '1', lines)])),
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.remittances[0]).toMatchObject({ duplicate: false, claimsPosted: 1, claimsUnmatched: 1 });
+    expect(await claimTrace(never.id)).toEqual(before);
+    const detail = await staff.get(`/api/remittances/${res.body.remittances[0].remittanceId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.claims[0]).toMatchObject({
+      claimId: never.id,
+      posting: 'unmatched',
+      unmatchedReason: 'The reversal (CLP02 22) takes back more than was posted to the claim',
+      paidCents: -10_000,
+    });
+  });
+
+  it('upload: an interchange whose second 835 cannot post is 422 and posts nothing of the first', async () => {
+    const [a, b] = [await createClaim(app.db, tenant), await createClaim(app.db, tenant)];
+    const before = await claimTrace(a.id);
+    const remittances = await app.db.remittance.count({ where: { clinicId: tenant.clinicId } });
+    const huge = 2_200_000_000;
+    const res = await staff.post('/api/remittances', {
+      x12: interchangeOf([
+        remittanceOf([claimPayment(a.id, '1', lines)]),
+        remittanceOf([
+          claimPayment(b.id, '1', [{ procedureCode: '99213', chargeCents: huge, adjustments: [['PR', '1', huge]] }]),
+        ]),
+      ]),
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toEqual({
+      code: 'UNPROCESSABLE',
+      message: `The patient's bill for claim "${b.id}" would exceed 2147483647 cents; nothing was posted`,
+      correlationId: expect.any(String),
+    });
+    expect(await claimTrace(a.id)).toEqual(before);
+    expect(await app.db.remittance.count({ where: { clinicId: tenant.clinicId } })).toBe(remittances);
+  });
+
+  it('upload and ERA webhook: a different 835 reusing a posted payer id and TRN02 is 422 and posts nothing; the same 835 re-sent is a duplicate', async () => {
+    const [a, b] = [await createClaim(app.db, tenant), await createClaim(app.db, tenant)];
+    const traceNumber = uid('EFT').toUpperCase();
+    const first = x12Of(remittanceOf([claimPayment(a.id, '1', lines)], { traceNumber }));
+    const posted = await staff.post('/api/remittances', { x12: first });
+    expect(posted.status, posted.text).toBe(200);
+
+    const before = await claimTrace(b.id);
+    const other = x12Of(remittanceOf([claimPayment(b.id, '1', lines)], { traceNumber }));
+    const message =
+      `An 835 from payer "60054" with trace number (TRN02) "${traceNumber}" was posted before with different ` +
+      'content; nothing was posted (a corrected remittance carries a trace number of its own)';
+    const res = await staff.post('/api/remittances', { x12: other });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toEqual({ code: 'UNPROCESSABLE', message, correlationId: expect.any(String) });
+    expect(await claimTrace(b.id)).toEqual(before);
+
+    const id = uid('evt');
+    const refused = await era(other, id);
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'UNPROCESSABLE', message });
+    expect(await app.db.webhookDelivery.count({ where: { envelopeId: id } })).toBe(0);
+    expect(await claimTrace(b.id)).toEqual(before);
+
+    const again = await staff.post('/api/remittances', { x12: first });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.remittances).toEqual([{ ...posted.body.remittances[0], duplicate: true }]);
   });
 
   it('ERA webhook: a control character in the 835 is 400 and nothing is recorded', async () => {

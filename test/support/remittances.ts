@@ -12,9 +12,11 @@ export type ClaimSetup = {
   patientId?: string;
   status?: string;
   lines?: { procedureCode: string; chargeCents: number }[];
+  /** A secondary claim names the primary claim whose 835 it carries (DECISIONS "Claim lifecycle"). */
+  primaryClaimId?: string;
 };
 
-/** A claim (and its patient) as submission leaves it: status `accepted` unless told. */
+/** A claim (and its patient) as submission leaves it: status `accepted` unless told; secondary with a primary. */
 export async function createClaim(db: Db, tenant: TestTenant, setup: ClaimSetup = {}) {
   const id = setup.id ?? uid('clm');
   const patientId = setup.patientId ?? uid('pat');
@@ -40,6 +42,7 @@ export async function createClaim(db: Db, tenant: TestTenant, setup: ClaimSetup 
       payerName: 'Aetna',
       memberId: 'DEMO-ACTIVE-1',
       correlationId: 'setup',
+      ...(setup.primaryClaimId && { payerRank: 'secondary', primaryClaimId: setup.primaryClaimId }),
       lines: {
         create: lines.map((l, i) => ({
           clinicId: tenant.clinicId,
