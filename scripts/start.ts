@@ -4,6 +4,10 @@
 // never generates one. Then it migrates the database (wasm schema engine), builds when the sources' content differs
 // from the build's (one build at a time per folder: scripts/build-once.ts), and runs `next start` (which logs the
 // mode and, in sandbox, seeds the demo tenant once, with its 90 days of history: DEMO_HISTORY=on from sandboxEnv).
+// SIGTERM and SIGINT are passed to the server, which stops gracefully (lib/background/exit-gracefully.ts: the jobs and
+// requests in flight finish first; Next's own handler, which exits once HTTP has closed, is switched off for it), and
+// this process exits as the server did.
+import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { parseConfig } from '../lib/config';
@@ -54,9 +58,14 @@ async function main() {
   );
   // The sandbox listens on loopback unless HOST says otherwise: its demo users have a published password.
   const start = nextStartCommand(root, ['-p', String(config.port), '-H', config.host]);
-  const server = spawn(start.command, start.args, { cwd: root, env: { ...env, ...start.env }, stdio: 'inherit' });
+  const server = spawn(start.command, start.args, {
+    cwd: root,
+    env: { ...env, ...start.env, NEXT_MANUAL_SIG_HANDLE: '1' },
+    stdio: 'inherit',
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-  server.on('exit', (code) => process.exit(code ?? 0));
+  // A server ended by a signal it did not handle exits as Node would: 128 + the signal's number.
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 0)));
 }
 
 main().catch((error) => {

@@ -12,6 +12,12 @@ describe('describeJobError', () => {
     ],
     ['an overrun', 'retry', { value: { message: 'job timed out' } }, 'It ran longer than its time limit'],
     [
+      'a graceful stop past its deadline',
+      'retry',
+      { value: 'pg-boss shut down while active' },
+      'Its instance was stopped before it finished',
+    ],
+    [
       'our own words',
       'failed',
       {

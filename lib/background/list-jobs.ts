@@ -1,7 +1,10 @@
 // GET /api/jobs's domain (DECISIONS "Recurring work"): a clinic's own jobs (a job's clinic is the clinicId in its
-// data; platform work such as reconciliation carries none and is not listed), newest first, at most 100, each with
+// data, as the clinic's nightly reconciliation has; work for every clinic, such as a schedule's occurrence or the
+// operator's reconcile call, carries none and is not listed), newest first, at most 100, each with
 // its last error in words; and the schedules that concern the clinic (its time zone's, and the platform's), with
-// their last and next run. Dead-letter copies are not listed: the failed job itself is the dead letter shown.
+// their last and next run and how the last run ended (its state and error in words: a schedule failing every run
+// must not look healthy). A zone's schedule runs for every clinic of the zone, so its error is written to name no
+// clinic (the log names them). Dead-letter copies are not listed: the failed job itself is the dead letter shown.
 import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Clock } from '../clock';
@@ -29,6 +32,10 @@ export const ScheduleView = z.object({
   timeZone: z.string(),
   lastRunAt: z.iso.datetime({ offset: true }).nullable(),
   nextRunAt: z.iso.datetime({ offset: true }).nullable(),
+  /** The last run's job state; null before a first run, or once its job is no longer kept. */
+  lastRunState: z.enum(JOB_STATES).nullable(),
+  /** Why the last run failed (or its last attempt, while it is retried), in words; null when it did not. */
+  lastRunError: z.string().nullable(),
 });
 export const JobList = z.object({ jobs: z.array(JobView), schedules: z.array(ScheduleView) });
 export type JobList = z.infer<typeof JobList>;
@@ -47,7 +54,9 @@ type JobRow = {
 const CLINIC_JOBS = `SELECT id::text AS id, name, state::text AS state, retry_count, output, created_on, started_on, completed_on
   FROM pgboss.job WHERE data->>'clinicId' = $1 AND name NOT LIKE '%.dead'
   ORDER BY created_on DESC, id LIMIT ${MAX_JOBS}`;
-const JOB_CREATED = `SELECT id::text AS id, created_on FROM pgboss.job WHERE id = ANY($1::uuid[])`;
+const LAST_RUNS = `SELECT id::text AS id, state::text AS state, output, created_on FROM pgboss.job WHERE id = ANY($1::uuid[])`;
+
+type LastRun = { id: string; state: (typeof JOB_STATES)[number]; output: unknown; created_on: Date };
 
 export async function listJobs(
   deps: { db: Db; clock: Clock; boss: PgBoss },
@@ -71,25 +80,25 @@ export async function listJobs(
     (s) => input.scheduleNames.includes(s.name) && (s.key === clinic.timeZone || s.key === 'UTC'),
   );
   const lastJobIds = schedules.map((s) => s.lastJobId).filter((id): id is string => Boolean(id));
-  const created = new Map(
-    lastJobIds.length
-      ? (await db.$queryRawUnsafe<Array<{ id: string; created_on: Date }>>(JOB_CREATED, lastJobIds)).map((r) => [
-          r.id,
-          r.created_on,
-        ])
-      : [],
+  const lastRuns = new Map(
+    lastJobIds.length ? (await db.$queryRawUnsafe<LastRun[]>(LAST_RUNS, lastJobIds)).map((r) => [r.id, r]) : [],
   );
   const now = deps.clock();
   return {
     jobs,
     schedules: schedules
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((s) => ({
-        name: s.name,
-        cron: s.cron,
-        timeZone: s.timezone,
-        lastRunAt: (s.lastJobId && created.get(s.lastJobId)?.toISOString()) || null,
-        nextRunAt: boss.previewSchedule(s.cron, { tz: s.timezone, from: now, count: 1 })[0]?.toISOString() ?? null,
-      })),
+      .map((s) => {
+        const last = s.lastJobId ? lastRuns.get(s.lastJobId) : undefined;
+        return {
+          name: s.name,
+          cron: s.cron,
+          timeZone: s.timezone,
+          lastRunAt: last?.created_on.toISOString() ?? null,
+          nextRunAt: boss.previewSchedule(s.cron, { tz: s.timezone, from: now, count: 1 })[0]?.toISOString() ?? null,
+          lastRunState: last?.state ?? null,
+          lastRunError: last ? describeJobError(last.state, last.output) : null,
+        };
+      }),
   };
 }

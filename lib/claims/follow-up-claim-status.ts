@@ -74,10 +74,38 @@ export async function followUpEveryClinic(
     select: { id: true },
     orderBy: { id: 'asc' },
   });
-  const results: FollowUpResult[] = [];
-  for (const clinic of clinics)
-    results.push(await followUpClaimStatus(deps, { clinicId: clinic.id, now, correlationId: input.correlationId }));
+  const { results, failedClinicIds } = await followUpClinics(deps, {
+    clinicIds: clinics.map((clinic) => clinic.id),
+    now,
+    correlationId: input.correlationId,
+  });
+  if (failedClinicIds.length) throw new Error(`claim status follow-up failed for ${failedClinicIds.join(', ')}`);
   return { clinics: results, correlationId: input.correlationId };
+}
+
+/**
+ * Each clinic in turn: one clinic's unexpected failure (not an AppError: those are per claim, in its `failed`) is
+ * logged and the next clinic is still followed up. The caller fails its run with `failedClinicIds` once every
+ * clinic has had its turn.
+ */
+export async function followUpClinics(
+  deps: FollowUpDeps,
+  input: { clinicIds: readonly string[]; now: Date; correlationId: string },
+): Promise<{ results: FollowUpResult[]; failedClinicIds: string[] }> {
+  const results: FollowUpResult[] = [];
+  const failedClinicIds: string[] = [];
+  for (const clinicId of input.clinicIds) {
+    try {
+      results.push(await followUpClaimStatus(deps, { clinicId, now: input.now, correlationId: input.correlationId }));
+    } catch (error) {
+      deps.log?.error(
+        { clinicId, correlationId: input.correlationId, err: error instanceof Error ? error.message : String(error) },
+        'claim status follow-up of a clinic failed',
+      );
+      failedClinicIds.push(clinicId);
+    }
+  }
+  return { results, failedClinicIds };
 }
 
 /**

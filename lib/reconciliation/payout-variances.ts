@@ -1,4 +1,5 @@
-// Payout batches against what the bank said (DECISIONS "Money out"), as of one UTC day, for the nightly run:
+// Payout batches against what the bank said (DECISIONS "Money out"), as of one day, for the nightly run (of every
+// clinic, or of the one a scheduled run names):
 //   payout_unconfirmed:     released, and no confirmation 2 banking days after its effective entry date;
 //   payout_amount_mismatch: confirmed for an amount other than the batch total (ledgerCents: the batch total,
 //                           railCents: what the bank posted);
@@ -19,9 +20,14 @@ export type PayoutVariance = {
   railCents: bigint;
 };
 
-export async function findPayoutVariances(tx: Prisma.TransactionClient, day: string): Promise<PayoutVariance[]> {
+export async function findPayoutVariances(
+  tx: Prisma.TransactionClient,
+  day: string,
+  clinicId?: string,
+): Promise<PayoutVariance[]> {
   const found: PayoutVariance[] = [];
-  const released = await tx.payoutBatch.findMany({ where: { status: 'released' } });
+  const ofClinic = clinicId ? { clinicId } : {};
+  const released = await tx.payoutBatch.findMany({ where: { status: 'released', ...ofClinic } });
   for (const batch of released) {
     const due = addBankingDays(batch.effectiveDate, PAYOUT_CONFIRMATION_BANKING_DAYS);
     if (due <= day)
@@ -34,7 +40,7 @@ export async function findPayoutVariances(tx: Prisma.TransactionClient, day: str
         railCents: 0n,
       });
   }
-  const confirmed = await tx.payoutBatch.findMany({ where: { status: 'confirmed' } });
+  const confirmed = await tx.payoutBatch.findMany({ where: { status: 'confirmed', ...ofClinic } });
   for (const batch of confirmed)
     if (batch.confirmedCents !== batch.totalCents)
       found.push({
@@ -45,7 +51,7 @@ export async function findPayoutVariances(tx: Prisma.TransactionClient, day: str
         ledgerCents: batch.totalCents,
         railCents: batch.confirmedCents ?? 0n,
       });
-  const returned = await tx.payoutEntry.findMany({ where: { returnedAt: { not: null } } });
+  const returned = await tx.payoutEntry.findMany({ where: { returnedAt: { not: null }, ...ofClinic } });
   for (const entry of returned)
     found.push({
       clinicId: entry.clinicId,

@@ -1,5 +1,10 @@
-// Nightly reconciliation (SPEC.md, Money rule 3): for one UTC day and every clinic, three independent records
-// of the FBO account's net movement, in integer cents, must agree:
+// Nightly reconciliation (SPEC.md, Money rule 3): for one day, three independent records of a clinic's FBO
+// account's net movement, in integer cents, must agree. The day is one of two windows:
+//   - the 02:00 schedule's run of one clinic (DECISIONS "Recurring work": "the clinic's previous day"): the clinic's
+//     own calendar day, from its midnight to the next in its time zone (23, 24 or 25 hours), queued per clinic and
+//     day (clinicReconcileKey), so a clinic east or west of Greenwich has each of its hours reconciled once it is over;
+//   - the operator's POST /api/jobs/reconcile: one UTC day, for every clinic at once.
+// The three figures:
 //   ledgerCents: the ledger's assets:fbo entries posted that day (debits in, credits out);
 //   fboCents:    the FBO position as settlement operations moved it: minus the residual of every instruction
 //                disbursed that day (the cash instructed out of the FBO);
@@ -21,6 +26,7 @@ import type { JobHandler } from '../background/job-handler';
 import { runQueuedJob } from '../background/run-queued-job';
 import { findReassociationVariances, REASSOCIATION_KINDS } from './reassociation-variances';
 import { findPayoutVariances, PAYOUT_VARIANCE_KINDS } from './payout-variances';
+import { clinicDayBounds } from '../time/clinic-day';
 
 export const ReconcileQuery = z.object({
   /** The UTC day to reconcile; defaults to yesterday (the nightly run). */
@@ -50,25 +56,32 @@ export const ReconciliationRun = z.object({
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const RECONCILE_QUEUE = 'reconcile';
 type Run = z.infer<typeof ReconciliationRun>;
-type ReconcileJobData = { day: string; correlationId: string };
+/** `clinicId`: the scheduled run of that clinic's own calendar day; absent, every clinic over the UTC day. */
+export type ReconcileJobData = { day: string; correlationId: string; clinicId?: string };
 
+/** The singleton key of a clinic's scheduled run of one of its days (the operator's runs are keyed by the day). */
+export const clinicReconcileKey = (clinicId: string, day: string) => `${clinicId}:${day}`;
+
+// Each takes the window [from, to) and a clinic (null: every clinic).
 const LEDGER_BY_CLINIC = `SELECT t."clinicId", SUM(e."amountCents")::bigint AS cents
   FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
-  WHERE e."account" = $1 AND t."createdAt" >= $2 AND t."createdAt" < $3 GROUP BY t."clinicId"`;
+  WHERE e."account" = $1 AND t."createdAt" >= $2 AND t."createdAt" < $3 AND ($4::text IS NULL OR t."clinicId" = $4)
+  GROUP BY t."clinicId"`;
 // Settlement disbursements out, plus payer deposits in that match their 835 (same trace, same amount).
 const FBO_BY_CLINIC = `SELECT "clinicId", SUM(cents)::bigint AS cents FROM (
     SELECT "clinicId", -"residualCents" AS cents FROM "SettlementInstruction"
-    WHERE "status" = 'DISBURSED' AND "disbursedAt" >= $1 AND "disbursedAt" < $2
+    WHERE "status" = 'DISBURSED' AND "disbursedAt" >= $1 AND "disbursedAt" < $2 AND ($3::text IS NULL OR "clinicId" = $3)
     UNION ALL
     SELECT p."clinicId", p."amountCents" AS cents FROM "RailPosting" p
-    WHERE p."direction" = 'credit' AND p."postedAt" >= $1 AND p."postedAt" < $2
+    WHERE p."direction" = 'credit' AND p."postedAt" >= $1 AND p."postedAt" < $2 AND ($3::text IS NULL OR p."clinicId" = $3)
       AND (SELECT COUNT(*) FROM "Remittance" r WHERE r."clinicId" = p."clinicId" AND r."traceNumber" = p."railReference"
         AND r."paymentCents" > 0) = 1
       AND EXISTS (SELECT 1 FROM "Remittance" r WHERE r."clinicId" = p."clinicId" AND r."traceNumber" = p."railReference"
         AND r."paymentCents" = p."amountCents")
   ) AS movements GROUP BY "clinicId"`;
 const RAIL_BY_CLINIC = `SELECT "clinicId", SUM(CASE WHEN "direction" = 'credit' THEN "amountCents" ELSE -"amountCents" END)::bigint AS cents
-  FROM "RailPosting" WHERE "postedAt" >= $1 AND "postedAt" < $2 GROUP BY "clinicId"`;
+  FROM "RailPosting" WHERE "postedAt" >= $1 AND "postedAt" < $2 AND ($3::text IS NULL OR "clinicId" = $3)
+  GROUP BY "clinicId"`;
 const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId", "day", "kind", "reference", "ledgerCents", "fboCents", "railCents", "eraCents", "depositCents", "correlationId", "createdAt")
   VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint, $9::bigint, $10::bigint, $11, $12)
   ON CONFLICT ("clinicId", "day", "kind", "reference") DO UPDATE SET "ledgerCents" = EXCLUDED."ledgerCents", "fboCents" = EXCLUDED."fboCents",
@@ -77,6 +90,11 @@ const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId",
 
 type Sum = { clinicId: string; cents: bigint };
 const byClinic = (rows: Sum[]) => new Map(rows.map((r) => [r.clinicId, BigInt(r.cents)]));
+
+function utcDayBounds(day: string): { from: Date; to: Date } {
+  const from = new Date(`${day}T00:00:00.000Z`);
+  return { from, to: new Date(from.getTime() + DAY_MS) };
+}
 
 /** @throws VALIDATION_FAILED (400) for a day that has not started yet; IN_PROGRESS when the run takes too long. */
 export async function reconcileDay(
@@ -96,7 +114,10 @@ export async function reconcileDay(
   return runQueuedJob<Run>(deps.boss, { queue: RECONCILE_QUEUE, key: day, data });
 }
 
-/** The reconcile queue: one queued-or-running run per day (policy exclusive, keyed by the day). */
+/**
+ * The reconcile queue: one queued-or-running run per key (policy exclusive): the operator's keyed by the day, a
+ * clinic's scheduled run by clinic and day.
+ */
 export function reconcileHandler(deps: Pick<Deps, 'db' | 'clock'>): JobHandler<ReconcileJobData> {
   return {
     queue: RECONCILE_QUEUE,
@@ -106,23 +127,30 @@ export function reconcileHandler(deps: Pick<Deps, 'db' | 'clock'>): JobHandler<R
   };
 }
 
-/** Reconciles one UTC day for every clinic (the job's work); re-running a day rewrites its findings. */
+/**
+ * Reconciles one day (the job's work): the clinic's own calendar day when the job names a clinic, else the UTC day
+ * for every clinic. Re-running a day rewrites its findings; a clinic's run touches no other clinic's.
+ */
 export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input: ReconcileJobData): Promise<Run> {
   const { db } = deps;
   const now = deps.clock();
   const { day } = input;
-  const from = new Date(`${day}T00:00:00.000Z`);
-  const to = new Date(from.getTime() + DAY_MS);
+  const only = input.clinicId ?? null;
   // One snapshot for all three figures, so a disbursement committing mid-run cannot show in one and not the
   // others. The writes follow in the same transaction: a run records all its findings or none. A serialization
   // failure against a concurrent writer is retried (serializableTransaction), never answered as a 500.
   const variances = await serializableTransaction(
     db,
     async (tx) => {
-      const clinics = await tx.clinic.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
-      const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to));
-      const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to));
-      const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to));
+      const clinics = await tx.clinic.findMany({
+        where: only ? { id: only } : {},
+        select: { id: true, timeZone: true },
+        orderBy: { id: 'asc' },
+      });
+      const { from, to } = only && clinics[0] ? clinicDayBounds(day, clinics[0].timeZone) : utcDayBounds(day);
+      const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to, only));
+      const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to, only));
+      const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to, only));
       const found = clinics
         .map(({ id: clinicId }) => ({
           clinicId,
@@ -133,7 +161,11 @@ export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input:
         .filter((v) => !(v.ledgerCents === v.fboCents && v.fboCents === v.railCents));
       // A day that agrees now (e.g. a late rail posting arrived) keeps no variance from an earlier run.
       await tx.reconciliationVariance.deleteMany({
-        where: { day, kind: 'ledger_mismatch', clinicId: { notIn: found.map((v) => v.clinicId) } },
+        where: {
+          day,
+          kind: 'ledger_mismatch',
+          clinicId: { notIn: found.map((v) => v.clinicId), ...(only && { equals: only }) },
+        },
       });
       const record = (v: {
         clinicId: string;
@@ -164,10 +196,10 @@ export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input:
       for (const v of found) await record({ ...v, day, kind: 'ledger_mismatch', reference: '' });
 
       // ERA ↔ deposit: rows whose pair has matched since are removed, whatever their day; the due ones recorded.
-      const reassociation = await findReassociationVariances(tx, { day });
+      const reassociation = await findReassociationVariances(tx, { day, ...(only && { clinicId: only }) });
       const open = new Set(reassociation.open.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
       const recorded = await tx.reconciliationVariance.findMany({
-        where: { kind: { in: [...REASSOCIATION_KINDS] } },
+        where: { kind: { in: [...REASSOCIATION_KINDS] }, ...(only && { clinicId: only }) },
         select: { id: true, clinicId: true, kind: true, reference: true },
       });
       const resolved = recorded.filter((v) => !open.has(`${v.clinicId} ${v.kind} ${v.reference}`));
@@ -178,10 +210,10 @@ export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input:
 
       // Payout batches against the bank's confirmations and returns: rows no longer found (a late confirmation
       // arrived) are removed, the current ones recorded.
-      const payouts = await findPayoutVariances(tx, day);
+      const payouts = await findPayoutVariances(tx, day, only ?? undefined);
       const payoutKeys = new Set(payouts.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
       const payoutRows = await tx.reconciliationVariance.findMany({
-        where: { kind: { in: [...PAYOUT_VARIANCE_KINDS] } },
+        where: { kind: { in: [...PAYOUT_VARIANCE_KINDS] }, ...(only && { clinicId: only }) },
         select: { id: true, clinicId: true, kind: true, reference: true },
       });
       const settled = payoutRows.filter((v) => !payoutKeys.has(`${v.clinicId} ${v.kind} ${v.reference}`));

@@ -2,10 +2,11 @@
 // LARGE_ERA_CLAIMS CLPs is checked in the delivery's transaction as any other (422 refuses it, writing nothing) and,
 // instead of posting there against the delivery's 15 s limit, queues this job in the same transaction: the delivery
 // row, the job and its EraPosting record commit together (202, outcome `recorded`, reason ERA_QUEUED_REASON). The job
-// posts through ingestRemittance, one transaction per 835, idempotent on (payer id, TRN02): a job retried after a
-// crash mid-posting (that 835's transaction rolled back) posts only what is missing, exactly once, as a re-sent file
-// would. The job writes its EraPosting record (state, claims posted, why an attempt failed) outside the posting
-// transactions, so the remittance screen sees it move while it posts (GET /api/remittances/postings).
+// posts through ingestRemittance, the interchange in one transaction, idempotent on (payer id, TRN02): a job retried
+// after a crash mid-posting (the transaction rolled back, nothing of it posted) posts it whole, exactly once, as a
+// re-sent file would. The job writes its EraPosting record (state, claims posted, why an attempt failed) outside the
+// posting transaction, so the remittance screen sees it move while it posts (GET /api/remittances/postings); the
+// claims it counts are committed with the last 835.
 import type { Clock } from '../clock';
 import type { Db, Prisma } from '../db';
 import { isAppError } from '../errors';
@@ -50,8 +51,15 @@ export async function enqueueEraPosting(
 export function eraPostingHandler(deps: { db: Db; clock: Clock }): JobHandler<JobData> {
   return {
     queue: ERA_POST_QUEUE,
-    // A posting of thousands of claims takes seconds; the expiry leaves room for a loaded database.
-    options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 },
+    // A posting of thousands of claims takes seconds; the expiry leaves room for a loaded database. The heartbeat
+    // lets another worker take over a killed worker's posting within seconds instead of at the expiry.
+    options: {
+      retryLimit: MAX_ATTEMPTS - 1,
+      retryDelay: 5,
+      retryBackoff: true,
+      heartbeatSeconds: 10,
+      expireInSeconds: 15 * 60,
+    },
     pollingIntervalSeconds: 1,
     async run(job) {
       const { clinicId, x12, correlationId, postingId } = job.data;

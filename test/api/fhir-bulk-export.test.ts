@@ -554,27 +554,17 @@ describe('the worker', () => {
     await expect(deadLetterOnScreen(deadLetter!.id)).resolves.toContain(
       'Its worker stopped answering (the instance was stopped or died) before it finished',
     );
-    // An admin puts the dead letter back on its queue (step-up); the export itself stays failed, so its run does
-    // nothing more and completes.
+    // Its dead letter closed the export for good, so putting the job back would do nothing: 409, and it stays as
+    // it was (the admin starts a new export instead).
     const retried = await admin.post(`/api/jobs/${deadLetter!.id}/retry`, undefined, {
       headers: await stepUpHeader(app, 'admin@northside.test'),
     });
-    expect(retried.status).toBe(200);
-    expect(retried.body).toEqual({ id: deadLetter!.id, queue: 'bulk-export', state: 'retry' });
-    await expect
-      .poll(() => findKeyedJob(app.db, 'bulk-export', job.id), { timeout: 15_000 })
-      .toMatchObject({ state: 'completed', output: { exported: false } });
-    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'failed' });
-    expect(
-      await app.db.auditLog.findFirst({
-        where: { action: 'jobs.retry', correlationId: retried.headers.get('x-correlation-id')! },
-        select: { outcome: true, userId: true, clinicId: true, detail: true },
-      }),
-    ).toEqual({
-      outcome: 'success',
-      userId: user.id,
-      clinicId: 'clinic_north',
-      detail: { jobId: deadLetter!.id, queue: 'bulk-export' },
+    expect(retried.status).toBe(409);
+    expect(retried.body).toMatchObject({
+      code: 'NOT_EXECUTABLE',
+      message: 'This bulk export stopped for good and cannot be run again; start a new export',
     });
+    expect(await findKeyedJob(app.db, 'bulk-export', job.id)).toMatchObject({ state: 'failed', retryCount: 2 });
+    expect(await app.db.bulkExportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'failed' });
   });
 });

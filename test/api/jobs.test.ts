@@ -1,12 +1,17 @@
 // Background work on the embedded database (PGlite: pg-boss on the very instance the app's Prisma uses), through
 // HTTP only: a bulk export runs end to end on the job engine and shows in GET /api/jobs; each clinic sees its own
 // jobs and the schedules of its own time zone, whose next run is 18:00 (pre-verification) and 02:00
-// (reconciliation) on the clinic's clock; the list is users:admin only and the retry is gated by step-up.
+// (reconciliation) on the clinic's clock, each saying how its last run ended; the list is users:admin only and the
+// retry is gated by step-up; a dead EMR pull or bulk export is not retried (409: start a new one).
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintStepUpClaim } from '@/lib/auth/step-up';
 import { clinicDateOf, clinicTimeOf } from '@/lib/time/clinic-day';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
+import { createTenant, createUser } from '../support/factories';
+import { jobsOf } from '../support/jobs';
+import { stepUpHeader } from '../support/step-up-claim';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,7 +41,15 @@ async function stepUp(userId: string, orgId = 'org_demo') {
 
 type Listed = {
   jobs: Array<{ id: string; queue: string; state: string; attempts: number; lastError: string | null }>;
-  schedules: Array<{ name: string; cron: string; timeZone: string; lastRunAt: string | null; nextRunAt: string }>;
+  schedules: Array<{
+    name: string;
+    cron: string;
+    timeZone: string;
+    lastRunAt: string | null;
+    nextRunAt: string;
+    lastRunState: string | null;
+    lastRunError: string | null;
+  }>;
 };
 
 describe('the job engine on embedded PGlite', () => {
@@ -102,6 +115,25 @@ describe('the job engine on embedded PGlite', () => {
     }
   });
 
+  it("says how each schedule's last run ended: its state, and its error in words (null before a first run)", async () => {
+    const { schedules } = (await northAdmin.get('/api/jobs')).body as Listed;
+    expect(schedules.length).toBeGreaterThan(0);
+    for (const listed of schedules) {
+      expect(Object.keys(listed).sort()).toEqual([
+        'cron',
+        'lastRunAt',
+        'lastRunError',
+        'lastRunState',
+        'name',
+        'nextRunAt',
+        'timeZone',
+      ]);
+      expect([null, 'created', 'active', 'retry', 'completed', 'failed', 'cancelled']).toContain(listed.lastRunState);
+      if (listed.lastRunState === null) expect([listed.lastRunAt, listed.lastRunError]).toEqual([null, null]);
+      if (listed.lastRunState === 'completed') expect(listed.lastRunError).toBeNull();
+    }
+  });
+
   it('is users:admin only and refuses without a session', async () => {
     const frontDesk = await signIn(app, 'frontdesk@northside.test');
     const refused = await frontDesk.get('/api/jobs');
@@ -149,5 +181,37 @@ describe('APP_ROLE=web', () => {
     const listed = (await admin.get('/api/jobs')).body as Listed;
     expect(listed.jobs.map((j) => [j.queue, j.state, j.attempts])).toEqual([['bulk-export', 'created', 0]]);
     expect(listed.schedules).toEqual([]);
+  });
+});
+
+describe('POST /api/jobs/{id}/retry of work its dead letter closed', () => {
+  let pg: TestApp;
+  beforeAll(async () => {
+    pg = await startApp();
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+
+  it.each([
+    ['emr-pull', 'This EMR pull stopped for good and cannot be run again; start a new pull'],
+    ['bulk-export', 'This bulk export stopped for good and cannot be run again; start a new export'],
+  ])('answers 409 NOT_EXECUTABLE for a failed %s job, and leaves it failed', async (queue, message) => {
+    const tenant = await createTenant(pg.db);
+    const admin = await createUser(pg.db, tenant, { scopes: ['users:admin'] });
+    const client = await signIn(pg, admin.email, admin.password);
+    // The job as its dead letter left it: failed for good, the run or export already closed.
+    const id = randomUUID();
+    await pg.db.$executeRawUnsafe(
+      `INSERT INTO pgboss.job (id, name, data, state, retry_limit, retry_count, policy)
+       VALUES ($1::uuid, $2, $3::jsonb, 'failed', 0, 0, 'standard')`,
+      id,
+      queue,
+      JSON.stringify({ clinicId: tenant.clinicId, correlationId: 'setup' }),
+    );
+    const res = await client.post(`/api/jobs/${id}/retry`, undefined, { headers: await stepUpHeader(pg, admin.email) });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ code: 'NOT_EXECUTABLE', message, correlationId: expect.any(String) });
+    expect((await jobsOf(pg.db, queue)).find((job) => job.id === id)).toMatchObject({ state: 'failed' });
   });
 });
