@@ -212,4 +212,13 @@ describe('the sandbox 271 is valid to the 005010X279A1 TR3', () => {
     )!;
     expect([subscriber.elements[3], subscriber.elements[4]]).toEqual(['D'.repeat(59), 'J'.repeat(34)]);
   });
+
+  it("tells coverage dates from the 270's date of service, not the UTC month (a clinic's evening on the 30th)", async () => {
+    // 01:30 UTC on Dec 1 is still Nov 30 in New York: coverage "ended last month" is Oct 31, before the visit.
+    const evening = sandboxPayer(() => new Date('2026-12-01T01:30:00Z'));
+    const x12 = inquiry('DEMO-INACTIVE-N002', '30').replace('DTP*291*D8*20250315', 'DTP*291*D8*20261130');
+    const answer = await evening.send(x12, { correlationId: 'c1' });
+    const read = readEligibility(answer, { dateOfService: '2026-11-30', serviceTypeCode: '30' });
+    expect([read.coverageStart, read.coverageEnd]).toEqual(['2025-11-01', '2026-10-31']);
+  });
 });

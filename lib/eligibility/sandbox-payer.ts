@@ -18,6 +18,8 @@ type Inquiry = {
   /** TRN02..TRN04 of the 270's TRN*1, echoed in the 271's TRN*2. */
   trace: InquiryTrace;
   serviceTypeCodes: string[];
+  /** DTP*291, the date of service (the clinic's calendar day), when the 270 sends one. */
+  dateOfService: Date | null;
 };
 
 export function sandboxPayer(clock: Clock): PayerTransport {
@@ -25,7 +27,10 @@ export function sandboxPayer(clock: Clock): PayerTransport {
     mode: 'sandbox',
     async send(x12Request: string): Promise<string> {
       const inquiry = readInquiry(x12Request);
-      return build271(answerFor(inquiry, clock()));
+      // Coverage dates are told from the date of service, not from the UTC clock: on the evening of a clinic's last
+      // day of the month west of UTC, the UTC month has already turned ("ended last month" would be today).
+      const now = clock();
+      return build271(answerFor(inquiry, now, inquiry.dateOfService ?? now));
     },
   };
 }
@@ -71,7 +76,14 @@ function readInquiry(x12: string): Inquiry {
       ) || '0',
     trace: readTrace(segments.find((s) => s.id === 'TRN' && s.elements[1] === '1')),
     serviceTypeCodes: segments.filter((s) => s.id === 'EQ' && at(s, 1) !== '').map((s) => at(s, 1)),
+    dateOfService: readD8(at(find('DTP', '291'), 3)),
   };
+}
+
+/** CCYYMMDD as midnight UTC of that day, or null. */
+function readD8(value: string): Date | null {
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  return match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
 }
 
 /** The 270's own trace (TRN01 1); a 270 without one still gets an answer, traced as "0". */
@@ -111,7 +123,8 @@ function activePpo(networkMessage: string): Benefit271[] {
   ];
 }
 
-function answerFor(inquiry: Inquiry, now: Date): Build271Input {
+/** `asOf`: the day the coverage dates are told from (the date of service). */
+function answerFor(inquiry: Inquiry, now: Date, asOf: Date): Build271Input {
   const base: Build271Input = {
     interchangeControlNumber: inquiry.interchangeControlNumber,
     groupControlNumber: inquiry.interchangeControlNumber,
@@ -126,7 +139,7 @@ function answerFor(inquiry: Inquiry, now: Date): Build271Input {
     inquiryTrace: inquiry.trace,
   };
   const memberId = inquiry.subscriber.memberId;
-  const yearStart = new Date(Date.UTC(now.getUTCFullYear(), 0, 1));
+  const yearStart = new Date(Date.UTC(asOf.getUTCFullYear(), 0, 1));
   // REF*6P REF03 is the plan description (TR3 2100C REF), so an inactive answer still names its plan.
   const group = ['REF', '6P', 'DEMO-GRP-001', 'DEMO PPO'];
 
@@ -135,7 +148,7 @@ function answerFor(inquiry: Inquiry, now: Date): Build271Input {
     return { ...base, subscriberRejection: { reasonCode: '75', followUpCode: 'C' } };
   if (memberId.startsWith('DEMO-INACTIVE')) {
     // Coverage ran for a year and ended on the last day of last month.
-    const lastMonthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+    const lastMonthEnd = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 0));
     const start = new Date(Date.UTC(lastMonthEnd.getUTCFullYear() - 1, lastMonthEnd.getUTCMonth() + 1, 1));
     return {
       ...base,
