@@ -1,6 +1,7 @@
 // GET /api/jobs's domain on a real PostgreSQL and pg-boss: each schedule the clinic sees says how its last run
 // ended (its state, and its error in words), so a schedule that fails every run does not look healthy.
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
+import { startTestBoss } from '@/test/support/test-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '@/lib/db';
 import { createTenant, type TestTenant } from '@/test/support/factories';
@@ -18,10 +19,7 @@ const NAMES = ['schedule.claim-status-follow-up', 'schedule.era-retrieval', 'sch
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await openDb({ kind: 'postgres', url: database.url });
-  boss = new PgBoss({ connectionString: database.url, max: 2, supervise: false, schedule: false });
-  boss.on('error', () => undefined);
-  await boss.start();
-  for (const name of NAMES) await boss.createQueue(name, { retryLimit: 0 });
+  boss = await startTestBoss(database.url, Object.fromEntries(NAMES.map((name) => [name, { retryLimit: 0 }])));
   clinic = await createTenant(db, 'Jobs');
 }, 60_000);
 

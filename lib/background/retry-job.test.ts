@@ -1,7 +1,8 @@
 // POST /api/jobs/{id}/retry's domain on a real PostgreSQL and pg-boss: a failed job goes back to its queue, audited;
 // a dead EMR pull or bulk export is refused (409), because its dead letter already closed the run or the export and
 // a retried job would complete at once doing nothing: the user starts a new one instead.
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
+import { startTestBoss } from '@/test/support/test-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '@/lib/db';
 import { AppError } from '@/lib/errors';
@@ -20,11 +21,10 @@ let admin: TestUser;
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await openDb({ kind: 'postgres', url: database.url });
-  boss = new PgBoss({ connectionString: database.url, max: 2, supervise: false, schedule: false });
-  boss.on('error', () => undefined);
-  await boss.start();
-  for (const queue of [EMR_PULL_QUEUE, BULK_EXPORT_QUEUE, 'remittances.era-post'])
-    await boss.createQueue(queue, { retryLimit: 0 });
+  boss = await startTestBoss(
+    database.url,
+    Object.fromEntries([EMR_PULL_QUEUE, BULK_EXPORT_QUEUE, 'remittances.era-post'].map((q) => [q, { retryLimit: 0 }])),
+  );
   tenant = await createTenant(db, 'Retry');
   admin = await createUser(db, tenant, { scopes: ['users:admin'] });
 }, 60_000);

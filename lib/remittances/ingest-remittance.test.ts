@@ -9,6 +9,7 @@ import {
   claimPayment,
   createClaim,
   interchangeOf,
+  ledgerBalance,
   remittanceArbitrary,
   remittanceOf,
   reversalOf,
@@ -51,16 +52,8 @@ async function unbalancedTransactions(): Promise<unknown[]> {
   );
 }
 
-async function accountBalance(clinicId: string, account: string, reference?: string): Promise<bigint> {
-  const rows = await handle.db.$queryRawUnsafe<{ s: bigint | null }[]>(
-    `SELECT SUM(e."amountCents")::bigint AS s FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
-     WHERE t."clinicId" = $1 AND e."account" = $2 AND ($3::text IS NULL OR t."reference" LIKE $3)`,
-    clinicId,
-    account,
-    reference ?? null,
-  );
-  return BigInt(rows[0]?.s ?? 0n);
-}
+const accountBalance = (clinicId: string, account: string, reference?: string) =>
+  ledgerBalance(handle.db, clinicId, account, reference);
 
 /** The claim's 837P went out (what makes a closed claim one that was sent). */
 async function recordSent(clinicId: string, claimId: string) {

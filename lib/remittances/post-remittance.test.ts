@@ -8,6 +8,7 @@ import {
   claimPayment,
   createClaim,
   interchangeOf,
+  ledgerBalance,
   remittanceOf,
   reversalOf,
   x12Of,
@@ -35,16 +36,8 @@ const lines: LineSpec[] = [
   },
 ];
 
-async function accountBalance(clinicId: string, account: string, reference?: string): Promise<bigint> {
-  const rows = await handle.db.$queryRawUnsafe<{ s: bigint | null }[]>(
-    `SELECT SUM(e."amountCents")::bigint AS s FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
-     WHERE t."clinicId" = $1 AND e."account" = $2 AND ($3::text IS NULL OR t."reference" LIKE $3)`,
-    clinicId,
-    account,
-    reference ?? null,
-  );
-  return BigInt(rows[0]?.s ?? 0n);
-}
+const accountBalance = (clinicId: string, account: string, reference?: string) =>
+  ledgerBalance(handle.db, clinicId, account, reference);
 
 /** The ledger of one CLP's posting, account by account (zero accounts absent). */
 async function postingOf(clinicId: string, remittanceId: string, position: number) {

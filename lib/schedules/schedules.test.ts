@@ -3,7 +3,8 @@
 // often the occurrence fires; the queued run checks exactly that day's appointments, recorded as source "schedule";
 // reconciliation at 02:00 queues the zone's previous day.
 import { randomUUID } from 'node:crypto';
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
+import { startTestBoss } from '@/test/support/test-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '@/lib/db';
 import { sandboxPayer } from '@/lib/eligibility/sandbox-payer';
@@ -31,11 +32,10 @@ const schedule = (name: string) => SCHEDULES.find((s) => s.name === name)!;
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await openDb({ kind: 'postgres', url: database.url });
-  boss = new PgBoss({ connectionString: database.url, max: 2, supervise: false, schedule: false });
-  boss.on('error', () => undefined);
-  await boss.start();
-  await boss.createQueue(PRE_VERIFICATION_QUEUE);
-  await boss.createQueue(RECONCILE_QUEUE, { policy: 'exclusive' });
+  boss = await startTestBoss(database.url, {
+    [PRE_VERIFICATION_QUEUE]: undefined,
+    [RECONCILE_QUEUE]: { policy: 'exclusive' },
+  });
   newYork = await createTenant(db, 'NewYork');
   losAngeles = await createTenant(db, 'LosAngeles');
   await db.clinic.update({ where: { id: losAngeles.clinicId }, data: { timeZone: 'America/Los_Angeles' } });

@@ -195,3 +195,15 @@ export function remittanceArbitrary(claimIds: readonly string[]): fc.Arbitrary<R
     })
     .map(({ claims, providerAdjustments }) => remittanceOf(claims, { providerAdjustments }));
 }
+
+/** The clinic's balance of one ledger account, over the transactions whose reference matches `reference` (LIKE). */
+export async function ledgerBalance(db: Db, clinicId: string, account: string, reference?: string): Promise<bigint> {
+  const rows = await db.$queryRawUnsafe<{ s: bigint | null }[]>(
+    `SELECT SUM(e."amountCents")::bigint AS s FROM "LedgerEntry" e JOIN "LedgerTransaction" t ON t."id" = e."transactionId"
+     WHERE t."clinicId" = $1 AND e."account" = $2 AND ($3::text IS NULL OR t."reference" LIKE $3)`,
+    clinicId,
+    account,
+    reference ?? null,
+  );
+  return BigInt(rows[0]?.s ?? 0n);
+}
