@@ -1,5 +1,6 @@
 'use client';
-// The background work screen: schedules, recent jobs, and dead letters (failed jobs) with their reason in words.
+// The background work screen: schedules with how their last run ended, recent jobs, and dead letters (failed jobs)
+// with their reason in words.
 // A retry goes through apiFetch with a description, so the step-up dialog says what it confirms; a cancelled
 // step-up changes nothing.
 import { useCallback, useEffect, useState } from 'react';
@@ -18,7 +19,15 @@ type Job = {
   startedAt: string | null;
   completedAt: string | null;
 };
-type Schedule = { name: string; cron: string; timeZone: string; lastRunAt: string | null; nextRunAt: string | null };
+type Schedule = {
+  name: string;
+  cron: string;
+  timeZone: string;
+  lastRunAt: string | null;
+  nextRunAt: string | null;
+  lastRunState: Job['state'] | null;
+  lastRunError: string | null;
+};
 type JobList = { jobs: Job[]; schedules: Schedule[] };
 
 /** Queues and schedules in the words of the screens whose work they do. */
@@ -127,7 +136,25 @@ export function BackgroundScreen() {
                 </>
               ),
             },
-            { header: 'Last run', cell: (s) => (s.lastRunAt ? when.dateTime(s.lastRunAt) : 'Not yet') },
+            {
+              header: 'Last run',
+              // When it ran and how it ended: a failed run (or a failed attempt being retried) says why.
+              cell: (s) =>
+                s.lastRunAt ? (
+                  <>
+                    {when.dateTime(s.lastRunAt)}
+                    {s.lastRunState ? (
+                      <span className={s.lastRunState === 'failed' ? 'error' : 'muted'}>
+                        {' '}
+                        · {STATES[s.lastRunState]}
+                      </span>
+                    ) : null}
+                    {s.lastRunError ? <span className="muted"> · {s.lastRunError}</span> : null}
+                  </>
+                ) : (
+                  'Not yet'
+                ),
+            },
             { header: 'Next run', cell: (s) => (s.nextRunAt ? when.dateTime(s.nextRunAt) : '—') },
           ]}
         />
