@@ -2,13 +2,10 @@
 // time zone, when it last ran and how that run ended ("Not yet" before a first run: the app has just started), and
 // when it runs next. How a failed run reads comes from GET /api/jobs (lib/background/list-jobs.test.ts).
 import { test, expect } from 'playwright/test';
+import { signIn } from './billing-setup';
 
 test('an admin sees each schedule of the clinic with its last and next run', async ({ page }) => {
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill('admin@northside.test');
-  await page.getByLabel('Password').fill('demo-password-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toHaveText('admin@northside.test');
+  await signIn(page, 'admin@northside.test');
   await page.goto('/settings/background');
 
   const schedule = (name: string) => page.getByTestId(`schedule-${name}`);
