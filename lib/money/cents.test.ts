@@ -7,6 +7,7 @@ import {
   asCents,
   formatCentsAsDecimal,
   MAX_AMOUNT_CENTS,
+  MAX_RAIL_DAY_CENTS,
   MAX_SAFE_SUM_CENTS,
   parseDecimalToCents,
 } from './cents';
@@ -146,6 +147,11 @@ describe('MAX_AMOUNT_CENTS', () => {
     expect(MAX_SAFE_SUM_CENTS).toBe(Number.MAX_SAFE_INTEGER);
     expect(Number.isSafeInteger(90_071 * MAX_AMOUNT_CENTS)).toBe(true);
     expect(90_072 * MAX_AMOUNT_CENTS).toBeGreaterThan(MAX_SAFE_SUM_CENTS);
+  });
+
+  it("caps a UTC day's rail postings so two such days still total a safe integer", () => {
+    expect(Number.isSafeInteger(2 * MAX_RAIL_DAY_CENTS)).toBe(true);
+    expect(Number.isSafeInteger(2 * (MAX_RAIL_DAY_CENTS + 1))).toBe(false);
   });
 
   it('names the field and the bound in its message', () => {

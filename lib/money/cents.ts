@@ -12,8 +12,8 @@ export type Cents = number & { readonly [centsBrand]: true };
  * - a sum of rows each at most this is safe for up to 90,071 rows (MAX_SAFE_SUM_CENTS / MAX_AMOUNT_CENTS);
  * - where the number of rows is not bounded by construction, the writer refuses the row that would take the
  *   running total past a cap, in the statement that writes it: a claim's paidCents stops at MAX_AMOUNT_CENTS
- *   (a bill's at its 32-bit column), and one clinic's rail postings of one UTC day at MAX_SAFE_SUM_CENTS in
- *   absolute value, so reconciliation's rail figure is safe whatever the sign mix;
+ *   (a bill's at its 32-bit column), and one clinic's rail postings of one UTC day at MAX_RAIL_DAY_CENTS in
+ *   absolute value, so reconciliation's rail figure is safe whatever the sign mix and whichever day it totals;
  * - reconciliation's ledger and FBO figures move only by disbursements, and a disbursement only takes what a
  *   settlement pool holds: no route creates or funds a pool, so those figures are bounded by the funds the
  *   operator provisions, not by anything a request or partner sends.
@@ -22,6 +22,14 @@ export const MAX_AMOUNT_CENTS = 100_000_000_000;
 
 /** The largest total a reported sum may reach: Number.MAX_SAFE_INTEGER cents (see MAX_AMOUNT_CENTS). */
 export const MAX_SAFE_SUM_CENTS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The largest absolute total of one clinic's rail postings of one UTC day: half of MAX_SAFE_SUM_CENTS. A
+ * reconciliation totals a UTC day (the operator's run) or the clinic's own calendar day (the nightly schedule's, 23 to
+ * 25 hours in its time zone), and either window overlaps at most two UTC days, so its rail figure stays safe. Capped
+ * at the whole of MAX_SAFE_SUM_CENTS, a clinic day across two full UTC days summed past it and the nightly run failed.
+ */
+export const MAX_RAIL_DAY_CENTS = Math.floor(MAX_SAFE_SUM_CENTS / 2);
 
 /** The message for an amount over MAX_AMOUNT_CENTS, naming the field as the client sent it. */
 export const amountTooLargeMessage = (field: string) =>

@@ -7,7 +7,7 @@
 // A clinic's postings of one UTC day are capped in total so reconciliation's rail figure stays a safe integer.
 import { z } from 'zod';
 import type { Prisma } from '../db';
-import { amountTooLargeMessage, MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS } from '../money/cents';
+import { amountTooLargeMessage, MAX_AMOUNT_CENTS, MAX_RAIL_DAY_CENTS } from '../money/cents';
 import { reassociate } from '../remittances/reassociate';
 import { confirmPayoutBatch } from '../payouts/confirm-batch';
 import { applied, defineEffect, recorded, rejected } from './event-effect';
@@ -35,9 +35,9 @@ const DAY_TOTAL = `SELECT COALESCE(SUM("amountCents"), 0)::bigint AS "cents" FRO
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Whether the clinic's rail postings of that UTC day, this one included, stay within MAX_SAFE_SUM_CENTS in
+ * Whether the clinic's rail postings of that UTC day, this one included, stay within MAX_RAIL_DAY_CENTS in
  * absolute value: reconciliation reports their net per (clinic, day), and any number of them may arrive, so
- * the total is capped where they are written (lib/money/cents.ts).
+ * the total is capped where they are written (lib/money/cents.ts says why half the safe sum).
  */
 async function fitsDayTotal(
   tx: Prisma.TransactionClient,
@@ -52,7 +52,7 @@ async function fitsDayTotal(
     new Date(from),
     new Date(from + DAY_MS),
   );
-  return BigInt(day?.cents ?? 0n) + amountCents <= BigInt(MAX_SAFE_SUM_CENTS);
+  return BigInt(day?.cents ?? 0n) + amountCents <= BigInt(MAX_RAIL_DAY_CENTS);
 }
 
 export const bankingTransactionPosted = defineEffect({

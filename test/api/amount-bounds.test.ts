@@ -5,7 +5,8 @@
 // the variance list keep answering 2xx with the largest amounts the bounds allow.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_AMOUNT_CENTS, MAX_SAFE_SUM_CENTS } from '@/lib/money/cents';
+import { MAX_AMOUNT_CENTS, MAX_RAIL_DAY_CENTS } from '@/lib/money/cents';
+import { runReconciliation } from '@/lib/reconciliation/reconcile-day';
 import { signBody } from '@/lib/webhooks/verify-signature';
 import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
@@ -201,8 +202,8 @@ describe('amount bounds', () => {
     });
 
     it("caps a clinic's rail postings of one day so the job and the variance list answer exact totals", async () => {
-      // As if 90,070 postings at the bound had already arrived that day.
-      const earlier = 90_070n * BigInt(MAX_AMOUNT_CENTS);
+      // As if the day had all but filled: two postings at the bound short of its cap, and one cent.
+      const earlier = BigInt(MAX_RAIL_DAY_CENTS) - 2n * BigInt(MAX_AMOUNT_CENTS) + 1n;
       await app.db.railPosting.create({
         data: {
           id: uid('btx'),
@@ -233,7 +234,7 @@ describe('amount bounds', () => {
       });
       expect(await app.db.railPosting.count({ where: { id: overData.transactionId } })).toBe(0);
       // What still fits under the cap is accepted; the next day starts again from zero.
-      const room = BigInt(MAX_SAFE_SUM_CENTS) - total;
+      const room = BigInt(MAX_RAIL_DAY_CENTS) - total;
       expect(
         (
           await send(
@@ -260,7 +261,7 @@ describe('amount bounds', () => {
       const res = await new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${day}`, { headers: cron });
       expect(res.status).toBe(200);
       expect(res.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([
-        { clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: MAX_SAFE_SUM_CENTS },
+        { clinicId: tenant.clinicId, ledgerCents: 0, fboCents: 0, railCents: MAX_RAIL_DAY_CENTS },
       ]);
 
       const user = await createUser(app.db, tenant, { scopes: ['svcpay:read'] });
@@ -268,7 +269,43 @@ describe('amount bounds', () => {
       const variances = await staff.get('/api/reconciliation/variances');
       expect(variances.status).toBe(200);
       expect(variances.body.variances).toEqual([
-        expect.objectContaining({ day, ledgerCents: 0, fboCents: 0, railCents: MAX_SAFE_SUM_CENTS }),
+        expect.objectContaining({ day, ledgerCents: 0, fboCents: 0, railCents: MAX_RAIL_DAY_CENTS }),
+      ]);
+    });
+
+    it("totals a clinic's own day across two full UTC days exactly, so the nightly run answers", async () => {
+      const other = await createTenant(app.db); // America/New_York
+      // Its 2026-10-08 runs from 04:00Z that day to 04:00Z the next (EDT): the evening of one UTC day, the small
+      // hours of the next. Each UTC day is filled to its cap, the last posting through the webhook.
+      for (const postedAt of ['2026-10-08T20:00:00Z', '2026-10-09T02:00:00Z']) {
+        await app.db.railPosting.create({
+          data: {
+            id: uid('btx'),
+            clinicId: other.clinicId,
+            amountCents: BigInt(MAX_RAIL_DAY_CENTS - MAX_AMOUNT_CENTS),
+            direction: 'credit',
+            postedAt: new Date(postedAt),
+            railReference: 'R',
+          },
+        });
+        const last = await send(
+          app,
+          'banking',
+          'banking.transaction.posted',
+          railData(MAX_AMOUNT_CENTS, postedAt),
+          other.clinicId,
+        );
+        expect(last.body.outcome).toBe('applied');
+        const past = await send(app, 'banking', 'banking.transaction.posted', railData(1, postedAt), other.clinicId);
+        expect(past.body.outcome).toBe('rejected');
+      }
+      // The nightly schedule's run of that clinic and day (lib/schedules queues it with the clinic's id).
+      const run = await runReconciliation(
+        { db: app.db, clock: () => new Date('2026-10-09T06:00:00Z') },
+        { day: '2026-10-08', correlationId: 'test-nightly', clinicId: other.clinicId },
+      );
+      expect(run.variances).toEqual([
+        { clinicId: other.clinicId, ledgerCents: 0, fboCents: 0, railCents: 2 * MAX_RAIL_DAY_CENTS },
       ]);
     });
 
