@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { centsToNumber } from '../money/cents-to-number';
 import { patientName } from '../patients/patient-names';
 import { addressOf } from '../patients/patient-view';
-import { clinicToday } from '../time/clinic-day';
+import { clinicDateOf, clinicToday } from '../time/clinic-day';
 
 export type StatementAddress = { lines: string[] };
 
@@ -97,7 +97,9 @@ export async function readPatientStatement(
       ]
     : [
         {
-          serviceDate: bill.createdAt.toISOString().slice(0, 10),
+          // The day it was billed in the clinic's calendar: an evening bill in New York is that day's, not the
+          // next UTC day's.
+          serviceDate: clinicDateOf(bill.createdAt, input.clinicTimeZone),
           services: ['Visit'],
           chargeCents: bill.amountCents,
           insurancePaidCents: 0,

@@ -124,6 +124,23 @@ describe('patient statements', () => {
     }
   });
 
+  it("dates a bill without a claim by the clinic's calendar", async () => {
+    // Billed at 21:30 on 2026-11-19 in New York: 02:30 UTC on the 20th.
+    const bill = await app.db.patientBill.create({
+      data: {
+        id: `bill_direct_${Date.now()}`,
+        clinicId: tenant.clinicId,
+        patientId,
+        amountCents: 4_500,
+        createdAt: new Date('2026-11-20T02:30:00Z'),
+      },
+    });
+    const text = await textOf((await download(billing, `/api/bills/${bill.id}/statement`)).bytes);
+    expect(text).toContain('11/19/2026');
+    expect(text).not.toContain('11/20/2026');
+    expect(text).toContain('Total due $45.00');
+  });
+
   it('logs the read as a PHI access of the patient', async () => {
     const before = await app.db.phiAccessLog.count({ where: { patientId, purpose: 'bills.statement' } });
     expect((await download(billing, `/api/bills/${billId}/statement`)).status).toBe(200);
