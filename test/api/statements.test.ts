@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clinicToday } from '@/lib/time/clinic-day';
 import { startApp, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
-import { createTenant, createUser, type TestTenant } from '../support/factories';
+import { createTenant, createUser, uid, type TestTenant } from '../support/factories';
 import { claimPayment, createClaim, remittanceOf, x12Of } from '../support/remittances';
 
 async function download(client: HttpClient, path: string) {
@@ -128,7 +128,7 @@ describe('patient statements', () => {
     // Billed at 21:30 on 2026-11-19 in New York: 02:30 UTC on the 20th.
     const bill = await app.db.patientBill.create({
       data: {
-        id: `bill_direct_${Date.now()}`,
+        id: uid('bill'),
         clinicId: tenant.clinicId,
         patientId,
         amountCents: 4_500,
