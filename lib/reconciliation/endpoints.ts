@@ -9,7 +9,7 @@ export const reconcileJobEndpoint = endpoint({
   path: '/api/jobs/reconcile',
   tags: ['reconciliation'],
   summary:
-    'Nightly: compare ledger, FBO position and rail per clinic for one UTC day (default yesterday), and each ERA with its deposit (3 business days to arrive), and record variances',
+    'Nightly: compare ledger, FBO position and rail per clinic for one calendar day, in the time zone of each clinic (default yesterday as UTC counts it), and each ERA with its deposit (3 business days to arrive), and record variances',
   auth: 'cron',
   query: ReconcileQuery,
   response: ReconciliationRun,

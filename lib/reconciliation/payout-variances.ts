@@ -4,9 +4,11 @@
 //   payout_amount_mismatch: confirmed for an amount other than the batch total (ledgerCents: the batch total,
 //                           railCents: what the bank posted);
 //   payout_returned:        an entry the receiving bank returned (reference: the entry's trace number).
-// Each is keyed by its trace number, so re-running a day rewrites it; words for each are payoutVarianceNote's.
+// Each is keyed by its trace number, so re-running a day rewrites it; words for each are payoutVarianceNote's. A
+// confirmation or a return is dated by the clinic's calendar, as the day it is reconciled against is.
 import type { Prisma } from '../db';
 import { addBankingDays } from '../payouts/banking-days';
+import { clinicDateOf, DEFAULT_TIME_ZONE } from '../time/clinic-day';
 
 export const PAYOUT_VARIANCE_KINDS = ['payout_unconfirmed', 'payout_amount_mismatch', 'payout_returned'] as const;
 export const PAYOUT_CONFIRMATION_BANKING_DAYS = 2;
@@ -20,11 +22,15 @@ export type PayoutVariance = {
   railCents: bigint;
 };
 
+/** `timeZones`: each clinic's time zone, by id. */
 export async function findPayoutVariances(
   tx: Prisma.TransactionClient,
   day: string,
+  timeZones: ReadonlyMap<string, string>,
   clinicId?: string,
 ): Promise<PayoutVariance[]> {
+  const dateOf = (instant: Date, clinicId: string) =>
+    clinicDateOf(instant, timeZones.get(clinicId) ?? DEFAULT_TIME_ZONE);
   const found: PayoutVariance[] = [];
   const ofClinic = clinicId ? { clinicId } : {};
   const released = await tx.payoutBatch.findMany({ where: { status: 'released', ...ofClinic } });
@@ -45,7 +51,7 @@ export async function findPayoutVariances(
     if (batch.confirmedCents !== batch.totalCents)
       found.push({
         clinicId: batch.clinicId,
-        day: batch.confirmedAt!.toISOString().slice(0, 10),
+        day: dateOf(batch.confirmedAt!, batch.clinicId),
         kind: 'payout_amount_mismatch',
         reference: batch.traceNumber,
         ledgerCents: batch.totalCents,
@@ -55,7 +61,7 @@ export async function findPayoutVariances(
   for (const entry of returned)
     found.push({
       clinicId: entry.clinicId,
-      day: entry.returnedAt!.toISOString().slice(0, 10),
+      day: dateOf(entry.returnedAt!, entry.clinicId),
       kind: 'payout_returned',
       reference: entry.traceNumber,
       ledgerCents: entry.amountCents,

@@ -5,8 +5,8 @@
 //   era_without_deposit: an ERA whose deposit has not arrived 3 business days after its payment date (BPR16);
 //   deposit_without_era: a credit whose ERA has not arrived 3 business days after it was posted;
 //   amount_mismatch: both are there and the amounts disagree (raised at once: waiting cannot fix it).
-// Each is keyed by its own date (the ERA's payment date, the deposit's day) and reference, so re-running any day
-// rewrites the same row, and a row whose pair has since matched is removed.
+// Each is keyed by its own date (the ERA's payment date, the deposit's day in the clinic's calendar) and reference,
+// so re-running any day rewrites the same row, and a row whose pair has since matched is removed.
 import type { Db, Prisma } from '../db';
 import { addBusinessDays } from './business-days';
 
@@ -28,9 +28,10 @@ const PAIRS = `WITH era AS (
     SELECT "clinicId", "traceNumber" AS ref, SUM("paymentCents")::bigint AS cents, MIN("paymentDate") AS day
     FROM "Remittance" WHERE "paymentCents" > 0 AND ($1::text IS NULL OR "clinicId" = $1) GROUP BY 1, 2
   ), dep AS (
-    SELECT "clinicId", "railReference" AS ref, SUM("amountCents")::bigint AS cents,
-      MIN(to_char("postedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS day
-    FROM "RailPosting" WHERE "direction" = 'credit' AND ($1::text IS NULL OR "clinicId" = $1) GROUP BY 1, 2
+    SELECT p."clinicId", p."railReference" AS ref, SUM(p."amountCents")::bigint AS cents,
+      MIN(to_char((p."postedAt" AT TIME ZONE 'UTC') AT TIME ZONE c."timeZone", 'YYYY-MM-DD')) AS day
+    FROM "RailPosting" p JOIN "Clinic" c ON c."id" = p."clinicId"
+    WHERE p."direction" = 'credit' AND ($1::text IS NULL OR p."clinicId" = $1) GROUP BY 1, 2
   )
   SELECT COALESCE(era."clinicId", dep."clinicId") AS "clinicId", COALESCE(era.ref, dep.ref) AS reference,
     era.cents AS "eraCents", dep.cents AS "depositCents", era.day AS "eraDay", dep.day AS "depositDay"

@@ -1,9 +1,12 @@
 // Nightly reconciliation (SPEC.md, Money rule 3): for one day, three independent records of a clinic's FBO
-// account's net movement, in integer cents, must agree. The day is one of two windows:
-//   - the 02:00 schedule's run of one clinic (DECISIONS "Recurring work": "the clinic's previous day"): the clinic's
-//     own calendar day, from its midnight to the next in its time zone (23, 24 or 25 hours), queued per clinic and
-//     day (clinicReconcileKey), so a clinic east or west of Greenwich has each of its hours reconciled once it is over;
-//   - the operator's POST /api/jobs/reconcile: one UTC day, for every clinic at once.
+// account's net movement, in integer cents, must agree. The day is always the clinic's own calendar day, from its
+// midnight to the next in its time zone (23, 24 or 25 hours), whoever asks:
+//   - the 02:00 schedule's run of one clinic (DECISIONS "Recurring work": "the clinic's previous day"), queued per
+//     clinic and day (clinicReconcileKey), so a clinic east or west of Greenwich has each of its hours reconciled
+//     once it is over;
+//   - the operator's POST /api/jobs/reconcile: that date in every clinic at once, each in its own zone. Both write
+//     the same (clinic, day) row, so they must mean the same hours by it: a UTC day here once overwrote, or erased,
+//     what the clinic's own run had found.
 // The three figures:
 //   ledgerCents: the ledger's assets:fbo entries posted that day (debits in, credits out);
 //   fboCents:    the FBO position as settlement operations moved it: minus the residual of every instruction
@@ -29,7 +32,7 @@ import { findPayoutVariances, PAYOUT_VARIANCE_KINDS } from './payout-variances';
 import { clinicDayBounds } from '../time/clinic-day';
 
 export const ReconcileQuery = z.object({
-  /** The UTC day to reconcile; defaults to yesterday (the nightly run). */
+  /** The calendar day to reconcile, in each clinic's time zone; defaults to yesterday as UTC counts it. */
   day: z.iso.date({ message: 'day must be YYYY-MM-DD' }).optional(),
 });
 
@@ -56,7 +59,7 @@ export const ReconciliationRun = z.object({
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const RECONCILE_QUEUE = 'reconcile';
 type Run = z.infer<typeof ReconciliationRun>;
-/** `clinicId`: the scheduled run of that clinic's own calendar day; absent, every clinic over the UTC day. */
+/** `clinicId`: the scheduled run of that clinic; absent, every clinic. Each clinic's `day` is its own calendar day. */
 export type ReconcileJobData = { day: string; correlationId: string; clinicId?: string };
 
 /** The singleton key of a clinic's scheduled run of one of its days (the operator's runs are keyed by the day). */
@@ -89,11 +92,16 @@ const RECORD_VARIANCE = `INSERT INTO "ReconciliationVariance" ("id", "clinicId",
     "correlationId" = EXCLUDED."correlationId", "createdAt" = EXCLUDED."createdAt"`;
 
 type Sum = { clinicId: string; cents: bigint };
-const byClinic = (rows: Sum[]) => new Map(rows.map((r) => [r.clinicId, BigInt(r.cents)]));
 
-function utcDayBounds(day: string): { from: Date; to: Date } {
-  const from = new Date(`${day}T00:00:00.000Z`);
-  return { from, to: new Date(from.getTime() + DAY_MS) };
+/** The clinics' ids under each of their time zones. */
+function clinicsByZone(clinics: readonly { id: string; timeZone: string }[]): Map<string, Set<string>> {
+  const zones = new Map<string, Set<string>>();
+  for (const { id, timeZone } of clinics) {
+    const ids = zones.get(timeZone) ?? new Set<string>();
+    ids.add(id);
+    zones.set(timeZone, ids);
+  }
+  return zones;
 }
 
 /** @throws VALIDATION_FAILED (400) for a day that has not started yet; IN_PROGRESS when the run takes too long. */
@@ -128,8 +136,8 @@ export function reconcileHandler(deps: Pick<Deps, 'db' | 'clock'>): JobHandler<R
 }
 
 /**
- * Reconciles one day (the job's work): the clinic's own calendar day when the job names a clinic, else the UTC day
- * for every clinic. Re-running a day rewrites its findings; a clinic's run touches no other clinic's.
+ * Reconciles one day (the job's work), each clinic's own calendar day: of the clinic the job names, else of every
+ * clinic. Re-running a day rewrites its findings; a clinic's run touches no other clinic's.
  */
 export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input: ReconcileJobData): Promise<Run> {
   const { db } = deps;
@@ -147,10 +155,20 @@ export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input:
         select: { id: true, timeZone: true },
         orderBy: { id: 'asc' },
       });
-      const { from, to } = only && clinics[0] ? clinicDayBounds(day, clinics[0].timeZone) : utcDayBounds(day);
-      const ledger = byClinic(await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to, only));
-      const fbo = byClinic(await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to, only));
-      const rail = byClinic(await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to, only));
+      // Every clinic's own calendar day: the clinics of one time zone share its window, so each figure is read
+      // once per zone (of every clinic, or of the one named) and kept for that zone's clinics.
+      const ledger = new Map<string, bigint>();
+      const fbo = new Map<string, bigint>();
+      const rail = new Map<string, bigint>();
+      for (const [timeZone, ids] of clinicsByZone(clinics)) {
+        const { from, to } = clinicDayBounds(day, timeZone);
+        const keep = (into: Map<string, bigint>, rows: Sum[]) => {
+          for (const row of rows) if (ids.has(row.clinicId)) into.set(row.clinicId, BigInt(row.cents));
+        };
+        keep(ledger, await tx.$queryRawUnsafe<Sum[]>(LEDGER_BY_CLINIC, LEDGER_ACCOUNTS.fbo, from, to, only));
+        keep(fbo, await tx.$queryRawUnsafe<Sum[]>(FBO_BY_CLINIC, from, to, only));
+        keep(rail, await tx.$queryRawUnsafe<Sum[]>(RAIL_BY_CLINIC, from, to, only));
+      }
       const found = clinics
         .map(({ id: clinicId }) => ({
           clinicId,
@@ -210,7 +228,8 @@ export async function runReconciliation(deps: Pick<Deps, 'db' | 'clock'>, input:
 
       // Payout batches against the bank's confirmations and returns: rows no longer found (a late confirmation
       // arrived) are removed, the current ones recorded.
-      const payouts = await findPayoutVariances(tx, day, only ?? undefined);
+      const timeZones = new Map(clinics.map((clinic) => [clinic.id, clinic.timeZone]));
+      const payouts = await findPayoutVariances(tx, day, timeZones, only ?? undefined);
       const payoutKeys = new Set(payouts.map((v) => `${v.clinicId} ${v.kind} ${v.reference}`));
       const payoutRows = await tx.reconciliationVariance.findMany({
         where: { kind: { in: [...PAYOUT_VARIANCE_KINDS] }, ...(only && { clinicId: only }) },

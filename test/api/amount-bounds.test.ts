@@ -202,7 +202,8 @@ describe('amount bounds', () => {
     });
 
     it("caps a clinic's rail postings of one day so the job and the variance list answer exact totals", async () => {
-      // As if the day had all but filled: two postings at the bound short of its cap, and one cent.
+      // As if the day had all but filled: two postings at the bound short of its cap, and one cent. Every posting
+      // here is inside both the UTC day the cap counts and the clinic's day (New York, EDT: from 04:00Z) reconciled.
       const earlier = BigInt(MAX_RAIL_DAY_CENTS) - 2n * BigInt(MAX_AMOUNT_CENTS) + 1n;
       await app.db.railPosting.create({
         data: {
@@ -210,7 +211,7 @@ describe('amount bounds', () => {
           clinicId: tenant.clinicId,
           amountCents: earlier,
           direction: 'credit',
-          postedAt: new Date(`${day}T01:00:00Z`),
+          postedAt: new Date(`${day}T05:00:00Z`),
           railReference: 'R',
         },
       });
@@ -252,7 +253,7 @@ describe('amount bounds', () => {
             app,
             'banking',
             'banking.transaction.posted',
-            railData(MAX_AMOUNT_CENTS, '2026-10-06T00:00:00Z'),
+            railData(MAX_AMOUNT_CENTS, '2026-10-06T05:00:00Z'),
             tenant.clinicId,
           )
         ).body.outcome,

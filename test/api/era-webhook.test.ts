@@ -164,7 +164,7 @@ describe('POST /api/webhooks/era and reassociation', () => {
     ).toEqual([]);
   });
 
-  it('raises amount_mismatch at once, deposit_without_era and era_without_deposit after 3 business days', async () => {
+  it("raises amount_mismatch at once, deposit_without_era and era_without_deposit after 3 business days of the clinic's calendar", async () => {
     const own = await createTenant(app.db, 'Variances');
     const user = await createUser(app.db, own, { scopes: ['svcpay:read'] });
     const client = await signIn(app, user.email, user.password);
@@ -176,6 +176,8 @@ describe('POST /api/webhooks/era and reassociation', () => {
     const lonely = remittanceOf([claimPayment(b.id, '1', lines)], { paymentDate: '2026-11-16' });
     await era(own.clinicId, x12Of(lonely));
     await deposit(own.clinicId, 'EFT-NO-ERA', 4_200, '2026-11-16T13:00:00Z');
+    // 22:00 on Monday in New York (the clinic's zone) is 03:00 on Tuesday in UTC: a deposit of the clinic's Monday.
+    await deposit(own.clinicId, 'EFT-EVENING', 300, '2026-11-17T03:00:00Z');
     expect(
       await depositPosting(
         (await app.db.remittance.findFirstOrThrow({ where: { traceNumber: short.traceNumber } })).id,
@@ -209,6 +211,14 @@ describe('POST /api/webhooks/era and reassociation', () => {
         },
         {
           clinicId: own.clinicId,
+          kind: 'deposit_without_era',
+          reference: 'EFT-EVENING',
+          day: '2026-11-16',
+          eraCents: null,
+          depositCents: 300,
+        },
+        {
+          clinicId: own.clinicId,
           kind: 'era_without_deposit',
           reference: lonely.traceNumber,
           day: '2026-11-16',
@@ -217,13 +227,14 @@ describe('POST /api/webhooks/era and reassociation', () => {
         },
       ]),
     );
-    expect(mine(thursday.body)).toHaveLength(3);
+    expect(mine(thursday.body)).toHaveLength(4);
 
     const listed = await client.get('/api/reconciliation/variances?day=2026-11-16');
     expect(listed.status).toBe(200);
     expect(listed.body.variances.map((v: { kind: string; reference: string }) => [v.kind, v.reference]).sort()).toEqual(
       [
         ['amount_mismatch', short.traceNumber],
+        ['deposit_without_era', 'EFT-EVENING'],
         ['deposit_without_era', 'EFT-NO-ERA'],
         ['era_without_deposit', lonely.traceNumber],
       ].sort(),
@@ -247,7 +258,7 @@ describe('POST /api/webhooks/era and reassociation', () => {
     await reconcile('2026-11-16');
     const all = await client.get('/api/reconciliation/variances');
     expect(all.body.variances.filter((v: { kind: string }) => v.kind === 'ledger_mismatch')).toEqual([
-      expect.objectContaining({ day: '2026-11-16', railCents: 9_999 + 4_200, ledgerCents: 0, fboCents: 0 }),
+      expect.objectContaining({ day: '2026-11-16', railCents: 9_999 + 4_200 + 300, ledgerCents: 0, fboCents: 0 }),
     ]);
 
     // The ERA's deposit arrives: its variance goes at the next run.
@@ -257,7 +268,7 @@ describe('POST /api/webhooks/era and reassociation', () => {
       mine(friday.body)
         .map((v: { kind: string }) => v.kind)
         .sort(),
-    ).toEqual(['amount_mismatch', 'deposit_without_era']);
+    ).toEqual(['amount_mismatch', 'deposit_without_era', 'deposit_without_era']);
     expect(
       await app.db.reconciliationVariance.count({ where: { clinicId: own.clinicId, kind: 'era_without_deposit' } }),
     ).toBe(0);

@@ -323,6 +323,12 @@ describe('payouts', () => {
     await admin.post(`/api/settlement/batches/${created.body.batchId}/release`, undefined, { headers: stepUp });
     // Its effective date long past, as if the bank had sat on it.
     await app.db.payoutBatch.update({ where: { id: created.body.batchId }, data: { effectiveDate: '2026-11-02' } });
+    // The earlier test's return, as if the bank had sent it at 22:00 in New York (the clinic's zone), 03:00 UTC the
+    // next day: it is a variance of the clinic's earlier day.
+    await app.db.payoutEntry.updateMany({
+      where: { clinicId: tenant.clinicId, returnedAt: { not: null } },
+      data: { returnedAt: new Date('2026-11-20T03:00:00Z') },
+    });
 
     const today = new Date().toISOString().slice(0, 10);
     const run = await new HttpClient(app.url).request('POST', `/api/jobs/reconcile?day=${today}`, { headers: cron });
@@ -341,6 +347,7 @@ describe('payouts', () => {
     expect(variances).toContainEqual(
       expect.objectContaining({
         kind: 'payout_returned',
+        day: '2026-11-19',
         ledgerCents: 12_345,
         note: 'The receiving bank returned this payout entry of 12345 cents',
       }),
@@ -381,6 +388,12 @@ describe('payouts', () => {
     expect(created.status, created.text).toBe(201);
     // As if it had waited unreleased until its effective date.
     await app.db.payoutBatch.update({ where: { id: created.body.batchId }, data: { effectiveDate: '2026-11-02' } });
+    // The earlier test's return, as if the bank had sent it at 22:00 in New York (the clinic's zone), 03:00 UTC the
+    // next day: it is a variance of the clinic's earlier day.
+    await app.db.payoutEntry.updateMany({
+      where: { clinicId: tenant.clinicId, returnedAt: { not: null } },
+      data: { returnedAt: new Date('2026-11-20T03:00:00Z') },
+    });
 
     const refused = await admin.post(`/api/settlement/batches/${created.body.batchId}/release`, undefined, {
       headers: stepUp,

@@ -1,6 +1,7 @@
 // Nightly reconciliation over real HTTP and PostgreSQL: ledger, FBO position and rail compared per clinic and
-// UTC day in cents; a variance per disagreement, idempotent per (clinic, day), resolved when a late rail
-// posting arrives; the cron bearer (constant-time, 503 when unset) and the clinic-scoped variance list.
+// clinic calendar day in cents; a variance per disagreement, idempotent per (clinic, day), resolved when a late
+// rail posting arrives; the operator's run and a clinic's scheduled run reading the same hours for a day; the cron
+// bearer (constant-time, 503 when unset) and the clinic-scoped variance list.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { startApp, TEST_SECRETS, type TestApp } from '../support/app';
 import { HttpClient, signIn } from '../support/http';
 import { stepUpHeader } from '../support/step-up-claim';
 import { createTenant, createUser, type TestTenant } from '../support/factories';
+import { runReconciliation } from '@/lib/reconciliation/reconcile-day';
 
 const uid = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const error = (code: string, message: string) => ({ code, message, correlationId: expect.any(String) });
@@ -131,10 +133,12 @@ describe('POST /api/jobs/reconcile', () => {
   });
 
   it('records a variance when the rail has not paid yet, keeps one row per re-run, and resolves it when the rail posting arrives', async () => {
+    // The clinic is in New York (EST in November): its 2026-11-10 runs from 05:00 UTC that day to 05:00 UTC the next.
     const day = '2026-11-10';
     await disbursement(app, tenant.clinicId, new Date(`${day}T09:00:00Z`), 1_000n);
-    await railPosting(app, tenant.clinicId, new Date(`${day}T23:59:59.999Z`), 250n, 'credit');
-    await railPosting(app, tenant.clinicId, new Date('2026-11-11T00:00:00Z'), 1_000n, 'debit'); // the next day's
+    await railPosting(app, tenant.clinicId, new Date('2026-11-11T04:59:59.999Z'), 250n, 'credit');
+    await railPosting(app, tenant.clinicId, new Date('2026-11-11T05:00:00Z'), 1_000n, 'debit'); // the next day's
+    await railPosting(app, tenant.clinicId, new Date(`${day}T04:59:59.999Z`), 3_000n, 'debit'); // the day before's
 
     const first = await reconcile(day);
     expect(first.status).toBe(200);
@@ -155,6 +159,47 @@ describe('POST /api/jobs/reconcile', () => {
     const resolved = await reconcile(day);
     expect(resolved.body.variances.filter((v: { clinicId: string }) => v.clinicId === tenant.clinicId)).toEqual([]);
     expect(await app.db.reconciliationVariance.count({ where: { clinicId: tenant.clinicId, day } })).toBe(0);
+  });
+
+  it("reads each clinic's own calendar day, and the clinic's scheduled run finds what the operator's run found", async () => {
+    const west = await createTenant(app.db, 'West');
+    const east = await createTenant(app.db, 'East');
+    await app.db.clinic.update({ where: { id: west.clinicId }, data: { timeZone: 'America/Los_Angeles' } });
+    await app.db.clinic.update({ where: { id: east.clinicId }, data: { timeZone: 'Asia/Tokyo' } });
+    const day = '2026-11-16';
+    // 03:00 UTC on the 17th is the 16th's evening in Los Angeles; 20:00 UTC on the 15th is the 16th's morning in Tokyo.
+    await railPosting(app, west.clinicId, new Date('2026-11-17T03:00:00Z'), 11n, 'credit');
+    await railPosting(app, west.clinicId, new Date('2026-11-16T07:59:59.999Z'), 500n, 'credit'); // the 15th's
+    await railPosting(app, east.clinicId, new Date('2026-11-15T20:00:00Z'), 13n, 'credit');
+    await railPosting(app, east.clinicId, new Date('2026-11-16T15:00:00Z'), 500n, 'credit'); // the 17th's
+
+    const operator = await reconcile(day);
+    const ofTheseTwo = (variances: { clinicId: string }[]) =>
+      variances.filter((v) => v.clinicId === west.clinicId || v.clinicId === east.clinicId);
+    expect(ofTheseTwo(operator.body.variances)).toEqual(
+      [
+        { clinicId: east.clinicId, ledgerCents: 0, fboCents: 0, railCents: 13 },
+        { clinicId: west.clinicId, ledgerCents: 0, fboCents: 0, railCents: 11 },
+      ].sort((a, b) => a.clinicId.localeCompare(b.clinicId)),
+    );
+
+    // The 02:00 schedule's run of one clinic writes the same row with the same figures.
+    const scheduled = await runReconciliation(
+      { db: app.db, clock: () => new Date() },
+      { day, clinicId: west.clinicId, correlationId: 'scheduled' },
+    );
+    expect(scheduled.variances).toEqual([{ clinicId: west.clinicId, ledgerCents: 0, fboCents: 0, railCents: 11 }]);
+    const rows = await app.db.reconciliationVariance.findMany({
+      where: { clinicId: { in: [west.clinicId, east.clinicId] }, kind: 'ledger_mismatch' },
+      select: { clinicId: true, day: true, railCents: true },
+      orderBy: { clinicId: 'asc' },
+    });
+    expect(rows).toEqual(
+      [
+        { clinicId: east.clinicId, day, railCents: 13n },
+        { clinicId: west.clinicId, day, railCents: 11n },
+      ].sort((a, b) => a.clinicId.localeCompare(b.clinicId)),
+    );
   });
 
   it('catches a ledger posting that no settlement operation explains', async () => {
@@ -181,7 +226,7 @@ describe('POST /api/jobs/reconcile', () => {
     ]);
   });
 
-  it('defaults to yesterday (UTC) and refuses a day that has not started', async () => {
+  it('defaults to yesterday as UTC counts it, and refuses a day that has not started', async () => {
     const yesterday = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
     expect((await reconcile()).body.day).toBe(yesterday);
     const future = await reconcile('2999-01-01');
