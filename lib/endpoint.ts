@@ -38,6 +38,12 @@ export type Endpoint = {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * For an endpoint whose credential the domain checks (a CDS Hooks JWT, verified for the service the path names):
+   * the route leaves the body unread and the handler reads it through `readBody` once that check has passed, so a
+   * caller without a credential is refused before anything it sent is parsed. `body` still describes it.
+   */
+  deferBody?: true;
   response?: z.ZodType;
   successStatus?: number;
   /**

@@ -1,5 +1,6 @@
 // The CDS Hooks 2.0 service (outside /api and the staff session: the EHR's JWT is the credential, checked by the
-// domain after the service id and configuration) and the admin's feedback counts. Registered in the OpenAPI
+// domain after the service id and configuration, and before the body is read: `deferBody`) and the admin's feedback
+// counts. Registered in the OpenAPI
 // registry like every route of the app, under the tag cds-hooks; the discovery document is the EHR's contract.
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
@@ -38,6 +39,7 @@ export const postCdsService = endpoint({
   auth: 'public',
   params: ServiceParams,
   body: z.unknown(),
+  deferBody: true,
   response: CdsResponse,
   errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'NOT_CONFIGURED', 'TRANSPORT_FAILED', 'DEPENDENCY_UNAVAILABLE'],
   headers: CDS_CORS_HEADERS,
@@ -51,6 +53,7 @@ export const postCdsFeedback = endpoint({
   auth: 'public',
   params: ServiceParams,
   body: z.unknown(),
+  deferBody: true,
   response: CdsFeedbackReceipt,
   errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'NOT_CONFIGURED'],
   headers: CDS_CORS_HEADERS,

@@ -43,13 +43,14 @@ export function requireCdsService(id: string): CdsServiceId {
  */
 export async function invokeCdsService(
   deps: CdsDeps,
-  call: { serviceId: string; bearer: string | null; body: unknown; correlationId: string },
+  /** `readBody`: the request's JSON body, read only once the JWT has passed. */
+  call: { serviceId: string; bearer: string | null; readBody: () => Promise<unknown>; correlationId: string },
 ): Promise<CdsResponse> {
   const serviceId = requireCdsService(call.serviceId);
   requireCdsClients(deps.config);
   if (serviceId === 'coverage-requirements') assertKnowledgeBaseConfigured(deps.config);
   const caller = await verifyCdsJwt(deps, call.bearer, [cdsServiceUrl(deps.config.appUrl, serviceId)]);
-  const request = parseHookRequest(call.body, serviceId);
+  const request = parseHookRequest(await call.readBody(), serviceId);
 
   const clinic = await findBoundClinic(deps.db, caller);
   const ehrCoverages = readEhrCoverages(request.prefetch?.coverage);

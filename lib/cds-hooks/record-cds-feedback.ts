@@ -13,14 +13,15 @@ export const CdsFeedbackReceipt = z.object({ stored: z.int() });
 
 export async function recordCdsFeedback(
   deps: Omit<CdsDeps, 'payer' | 'fhirStore'>,
-  call: { serviceId: string; bearer: string | null; body: unknown },
+  /** `readBody`: the request's JSON body, read only once the JWT has passed. */
+  call: { serviceId: string; bearer: string | null; readBody: () => Promise<unknown> },
 ): Promise<z.infer<typeof CdsFeedbackReceipt>> {
   const serviceId = requireCdsService(call.serviceId);
   requireCdsClients(deps.config);
   const serviceUrl = cdsServiceUrl(deps.config.appUrl, serviceId);
   // The specification leaves the feedback call's `aud` to the EHR: the service's URL or the feedback URL itself.
   const caller = await verifyCdsJwt(deps, call.bearer, [serviceUrl, `${serviceUrl}/feedback`]);
-  const parsed = CdsFeedbackBody.safeParse(call.body);
+  const parsed = CdsFeedbackBody.safeParse(await call.readBody());
   if (!parsed.success) {
     throw new AppError('VALIDATION_FAILED', 'The feedback is malformed', {
       issues: parsed.error.issues.map((i) => ({ path: ['body', ...i.path].join('.'), message: i.message })),

@@ -1,6 +1,7 @@
 // The one route wrapper: every handler under app/api (except next-auth's catch-all) runs through it, as the same
 // pipeline of named steps: correlation id → authenticate-request (session, webhook signature or cron bearer;
-// Origin, scope, halt, step-up) → parse-input (params, query, read-body) → step-up by body → handler → render
+// Origin, scope, halt, step-up) → parse-input (params, query, read-body unless deferred to the handler) → step-up by
+// body → handler → render
 // (endpoint `render`, else JSON through the response schema) → error-response.
 import type { z } from 'zod';
 import { getDeps, type Deps } from '../deps';
@@ -26,7 +27,10 @@ export type HandlerContext<E extends Endpoint> = {
   request: Request;
   params: Infer<E['params']>;
   query: Infer<E['query']>;
+  /** The parsed body; undefined when the endpoint has `deferBody`. */
   body: Infer<E['body']>;
+  /** Reads and parses the body, as the route does without `deferBody` (once: a request's body is read once). */
+  readBody: () => Promise<Infer<E['body']>>;
   /** Present on session endpoints; tenancy always comes from here. */
   actor: Session<E, Actor>;
   /** The full principal (scopes, via, email), for the few handlers that need more than `actor`. */
@@ -92,7 +96,9 @@ async function handle<E extends RoutedEndpoint>(
   const { principal, rawBody } = await authenticateRequest(endpoint, request, deps);
   const params = endpoint.params ? parseInput(endpoint.params, await context.params, 'params') : undefined;
   const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), 'query') : undefined;
-  const body = endpoint.body ? parseInput(endpoint.body, await readJsonBody(request, rawBody), 'body') : undefined;
+  const readBody = async () =>
+    endpoint.body ? parseInput(endpoint.body, await readJsonBody(request, rawBody), 'body') : undefined;
+  const body = endpoint.deferBody ? undefined : await readBody();
   if (endpoint.stepUpWhen?.(body as never)) await requireRecentAuth(endpoint, request, principal, deps);
 
   const actor = principal && {
@@ -107,6 +113,7 @@ async function handle<E extends RoutedEndpoint>(
     params,
     query,
     body,
+    readBody,
     actor,
     principal,
     rawBody: rawBody ?? new Uint8Array(),

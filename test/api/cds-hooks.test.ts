@@ -329,6 +329,29 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
     expect(await app.db.eligibilityCheck.count()).toBe(checks);
   });
 
+  it('checks the token before it reads the body: a body that is not JSON is 401 without a token, 400 with one', async () => {
+    const raw = (path: string, token: string | null) =>
+      anonymous.request('POST', path, {
+        body: '{"hook": "appointment-book", not json',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      });
+    for (const path of ['/cds-services/coverage-check', '/cds-services/coverage-check/feedback']) {
+      const refused = await raw(path, null);
+      expect({ path, status: refused.status, code: refused.body.code }).toEqual({
+        path,
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
+      const malformed = await raw(path, await ehr.sign({ aud: url('coverage-check') }));
+      expect({ path, status: malformed.status, code: malformed.body.code, issues: malformed.body.issues }).toEqual({
+        path,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        issues: [{ path: 'body', message: expect.any(String) }],
+      });
+    }
+  });
+
   it('answers 404 for a service it does not offer', async () => {
     const res = await call('no-such-service', appointmentBook('DEMO-ACTIVE-N001'));
     expect(res.status).toBe(404);

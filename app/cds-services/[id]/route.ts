@@ -6,10 +6,10 @@ import { invokeCdsService } from '@/lib/cds-hooks/invoke-cds-service';
 import { readBearer } from '@/lib/cds-hooks/verify-cds-jwt';
 import { cdsPreflight } from '@/lib/http/cds-preflight';
 
-export const POST = route(postCdsService, ({ params, body, request, correlationId, deps }) =>
+export const POST = route(postCdsService, ({ params, readBody, request, correlationId, deps }) =>
   invokeCdsService(
     { ...deps, payer: () => requirePayer(deps), fhirStore: () => requireFhirStore(deps) },
-    { serviceId: params.id, bearer: readBearer(request.headers.get('authorization')), body, correlationId },
+    { serviceId: params.id, bearer: readBearer(request.headers.get('authorization')), readBody, correlationId },
   ),
 );
 export const OPTIONS = cdsPreflight;

@@ -5,7 +5,11 @@ import { recordCdsFeedback } from '@/lib/cds-hooks/record-cds-feedback';
 import { readBearer } from '@/lib/cds-hooks/verify-cds-jwt';
 import { cdsPreflight } from '@/lib/http/cds-preflight';
 
-export const POST = route(postCdsFeedback, ({ params, body, request, deps }) =>
-  recordCdsFeedback(deps, { serviceId: params.id, bearer: readBearer(request.headers.get('authorization')), body }),
+export const POST = route(postCdsFeedback, ({ params, readBody, request, deps }) =>
+  recordCdsFeedback(deps, {
+    serviceId: params.id,
+    bearer: readBearer(request.headers.get('authorization')),
+    readBody,
+  }),
 );
 export const OPTIONS = cdsPreflight;
