@@ -350,6 +350,17 @@ describe('CDS Hooks in sandbox, an EHR bound to Northside', () => {
         issues: [{ path: 'body', message: expect.any(String) }],
       });
     }
+    // Once the token holds, the body meets the same door as every other: 64 levels of nesting at most.
+    const depth = 400_000;
+    const deep = await anonymous.request('POST', '/cds-services/coverage-check', {
+      body: '['.repeat(depth) + ']'.repeat(depth),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${await ehr.sign({ aud: url('coverage-check') })}`,
+      },
+    });
+    expect(deep.status, deep.text).toBe(400);
+    expect(deep.body.issues).toEqual([{ path: `body${'.0'.repeat(64)}`, message: 'Nested deeper than 64 levels' }]);
   });
 
   it('answers 404 for a service it does not offer', async () => {
