@@ -1,7 +1,7 @@
 // The CDS Hooks 2.0 service (outside /api and the staff session: the EHR's JWT is the credential, checked by the
 // domain after the service id and configuration, and before the body is read: `deferBody`) and the admin's feedback
-// counts. Registered in the OpenAPI
-// registry like every route of the app, under the tag cds-hooks; the discovery document is the EHR's contract.
+// counts. Registered in the OpenAPI registry like every route of the app, under the tag cds-hooks; the discovery
+// document is the EHR's contract.
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { CdsResponse } from './cds-card';

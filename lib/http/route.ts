@@ -1,8 +1,8 @@
 // The one route wrapper: every handler under app/api (except next-auth's catch-all) runs through it, as the same
 // pipeline of named steps: correlation id → authenticate-request (session, webhook signature or cron bearer;
-// Origin, scope, halt, step-up) → parse-input (params, query, read-body unless deferred to the handler) → step-up by
-// body → handler → render
-// (endpoint `render`, else JSON through the response schema) → error-response.
+// Origin, scope, halt, step-up) → parse-input (params, query, read-body unless the endpoint defers it to the
+// handler) → step-up by body → handler → render (endpoint `render`, else JSON through the response schema) →
+// error-response.
 import type { z } from 'zod';
 import { getDeps, type Deps } from '../deps';
 import type { Config } from '../config';
