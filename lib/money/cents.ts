@@ -25,9 +25,9 @@ export const MAX_SAFE_SUM_CENTS = Number.MAX_SAFE_INTEGER;
 
 /**
  * The largest absolute total of one clinic's rail postings of one UTC day: half of MAX_SAFE_SUM_CENTS. A
- * reconciliation totals a UTC day (the operator's run) or the clinic's own calendar day (the nightly schedule's, 23 to
- * 25 hours in its time zone), and either window overlaps at most two UTC days, so its rail figure stays safe. Capped
- * at the whole of MAX_SAFE_SUM_CENTS, a clinic day across two full UTC days summed past it and the nightly run failed.
+ * reconciliation totals the clinic's own calendar day (23 to 25 hours in its time zone, whoever runs it), which
+ * overlaps at most two UTC days, so its rail figure stays safe. Capped at the whole of MAX_SAFE_SUM_CENTS, a clinic
+ * day across two full UTC days summed past it and the nightly run failed.
  */
 export const MAX_RAIL_DAY_CENTS = Math.floor(MAX_SAFE_SUM_CENTS / 2);
 
